@@ -1,0 +1,1 @@
+# Test helpers: filled in by test/CMakeLists.txt.

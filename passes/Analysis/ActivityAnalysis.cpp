@@ -1,0 +1,338 @@
+//===- ActivityAnalysis.cpp - Which values carry derivatives --------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/ActivityAnalysis.h"
+
+#include "Analysis/TypeInfo.h"
+#include "Requests/RequestParser.h"
+#include "Rules/DerivativeRules.h"
+#include "Rules/KnownFunctions.h"
+
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "gpuad-activity"
+
+using namespace llvm;
+
+namespace gpuad {
+
+SmallVector<bool, 8>
+argumentShadows(Function &F,
+                ArrayRef<std::pair<const Argument *, ArgActivity>> Args) {
+  SmallVector<bool, 8> Shadow(F.arg_size(), false);
+  for (auto [A, Act] : Args)
+    Shadow[A->getArgNo()] =
+        Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed;
+  return Shadow;
+}
+
+ActivityAnalysis::ActivityAnalysis(
+    Function &F, ArrayRef<std::pair<const Argument *, ArgActivity>> Args,
+    ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive)
+    : F(F), TI(TI), TargetInactive(std::move(TargetInactive)),
+      Classes(F, argumentShadows(F, Args)) {
+  for (auto [A, Act] : Args) {
+    if (Act != ArgActivity::Const && isData(A))
+      Varied.insert(A);
+    if (A->getType()->isPointerTy() && Act != ArgActivity::Const) {
+      int C = Classes.classOf(A);
+      VariedMem.insert(C);
+      UsefulMem.insert(C);
+    }
+  }
+  if (Ret == ReturnShadow::Shadow)
+    for (Instruction &I : instructions(F))
+      if (auto *RI = dyn_cast<ReturnInst>(&I))
+        if (Value *RV = RI->getReturnValue()) {
+          if (isData(RV))
+            Useful.insert(RV);
+          else if (int C = Classes.classOf(RV); C != -1)
+            ForcedShadow.insert(C);
+        }
+
+  // Both directions to a common fixed point; each pass only adds facts.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Instruction &I : instructions(F))
+      Changed |= propagateVaried(I);
+    for (BasicBlock &BB : reverse(F))
+      for (Instruction &I : reverse(BB))
+        Changed |= propagateUseful(I);
+  }
+  computeShadowed();
+}
+
+void ActivityAnalysis::computeShadowed() {
+  // A class is shadowed if it holds a duplicated argument's memory, or
+  // carries derivatives (varied and useful), or holds pointers to shadowed
+  // memory (their shadows must be stored somewhere).  Const arguments never.
+  SmallVector<int, 16> Roots;
+  for (unsigned C = 0; C < Classes.numClasses(); ++C)
+    if (Classes.find(C) == int(C))
+      Roots.push_back(C);
+  for (int C : Roots) {
+    unsigned O = Classes.origins(C);
+    if ((O & OriginShadowedArg) ||
+        (!(O & OriginConstArg) &&
+         (ForcedShadow.count(C) || (VariedMem.count(C) && UsefulMem.count(C)))))
+      Shadowed.insert(C);
+  }
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (int C : Roots) {
+      int Content = Classes.contentIfAny(C);
+      if (Content != -1 && Shadowed.count(Content) && !Shadowed.count(C) &&
+          !(Classes.origins(C) & OriginConstArg))
+        Changed |= Shadowed.insert(C).second;
+    }
+  }
+}
+
+bool ActivityAnalysis::isData(const Value *V) const {
+  Type *Ty = V->getType();
+  if (carriesFloat(Ty))
+    return true;
+  if (!Ty->isIntOrIntVectorTy() || Ty->isIntOrIntVectorTy(1))
+    return false;
+  // An integer may hold float bits when it only moves data around (clang
+  // copies doubles through i64) and the type analysis does not rule it out.
+  if (TI.isInteger(V))
+    return false;
+  if (isa<Argument>(V))
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  if (isa<LoadInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I) ||
+      isa<BitCastInst>(I) || isa<ExtractValueInst>(I) ||
+      isa<ExtractElementInst>(I) || isa<InsertValueInst>(I) ||
+      isa<InsertElementInst>(I) || isa<FreezeInst>(I) ||
+      isa<ShuffleVectorInst>(I) || isa<AtomicRMWInst>(I))
+    return true;
+  // Integer arithmetic is data only when the types say it works on floats.
+  return TI.typeOf(V).kind() == ConcreteType::Float;
+}
+
+bool ActivityAnalysis::isActive(const Value *V) const {
+  return isData(V) && Varied.count(V) && Useful.count(V);
+}
+
+bool ActivityAnalysis::isShadowed(int C) const {
+  return C != -1 && Shadowed.count(Classes.find(C));
+}
+
+bool ActivityAnalysis::isVariedMemory(int C) const {
+  return C != -1 && VariedMem.count(Classes.find(C));
+}
+bool ActivityAnalysis::isUsefulMemory(int C) const {
+  return C != -1 && UsefulMem.count(Classes.find(C));
+}
+
+bool ActivityAnalysis::needsShadow(const Value *V) const {
+  return isShadowed(Classes.classOf(V));
+}
+
+bool ActivityAnalysis::isRuleCall(const CallBase &Call) const {
+  return findRule(Call) != nullptr;
+}
+
+bool ActivityAnalysis::isInactiveCall(const CallBase &Call) const {
+  return isKnownInactiveCall(Call) || (TargetInactive && TargetInactive(Call));
+}
+
+bool ActivityAnalysis::setVaried(const Value *V) {
+  return isData(V) && Varied.insert(V).second;
+}
+
+bool ActivityAnalysis::setUseful(const Value *V) {
+  return isData(V) && Useful.insert(V).second;
+}
+
+bool ActivityAnalysis::setMemory(DenseSet<int> &Set, const Value *Ptr) {
+  int C = Classes.classOf(Ptr);
+  return C != -1 && Set.insert(Classes.find(C)).second;
+}
+
+/// The class of \p Ptr and the classes reachable from it (a callee may follow
+/// pointers stored in its arguments' memory).
+bool ActivityAnalysis::setMemoryReach(DenseSet<int> &Set, const Value *Ptr) {
+  bool Changed = false;
+  int C = Classes.classOf(Ptr);
+  for (unsigned Depth = 0; C != -1 && Depth < 4; ++Depth) {
+    Changed |= Set.insert(Classes.find(C)).second;
+    int Next = Classes.contentOf(C);
+    if (Classes.find(Next) == Classes.find(C))
+      break;
+    C = Next;
+  }
+  return Changed;
+}
+
+bool ActivityAnalysis::memoryIn(const DenseSet<int> &Set,
+                                const Value *Ptr) const {
+  int C = Classes.classOf(Ptr);
+  return C != -1 && Set.count(Classes.find(C));
+}
+
+bool ActivityAnalysis::memoryReachIn(const DenseSet<int> &Set,
+                                     const Value *Ptr) const {
+  int C = Classes.classOf(Ptr);
+  for (unsigned Depth = 0; C != -1 && Depth < 4; ++Depth) {
+    if (Set.count(Classes.find(C)))
+      return true;
+    int Next = const_cast<MemoryClasses &>(Classes).contentOf(C);
+    if (Classes.find(Next) == Classes.find(C))
+      break;
+    C = Next;
+  }
+  return false;
+}
+
+bool ActivityAnalysis::propagateVaried(Instruction &I) {
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return Varied.count(SI->getValueOperand()) &&
+           setMemory(VariedMem, SI->getPointerOperand());
+  if (auto *MT = dyn_cast<MemTransferInst>(&I))
+    return memoryIn(VariedMem, MT->getRawSource()) &&
+           setMemory(VariedMem, MT->getRawDest());
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return memoryIn(VariedMem, LI->getPointerOperand()) && setVaried(LI);
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    bool Changed = false;
+    if (Varied.count(RMW->getValOperand()))
+      Changed |= setMemory(VariedMem, RMW->getPointerOperand());
+    if (memoryIn(VariedMem, RMW->getPointerOperand()))
+      Changed |= setVaried(RMW);
+    return Changed;
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    if (isa<MemSetInst>(Call) || isInactiveCall(*Call) ||
+        classifyHeapCall(*Call))
+      return false;
+    bool AnyVaried = any_of(Call->args(), [&](const Use &A) {
+      return Varied.count(A.get()) ||
+             (A->getType()->isPointerTy() && memoryReachIn(VariedMem, A.get()));
+    });
+    if (!AnyVaried)
+      return false;
+    bool Changed = setVaried(Call);
+    if (!isRuleCall(*Call))
+      for (const Use &A : Call->args())
+        if (A->getType()->isPointerTy())
+          Changed |= setMemoryReach(VariedMem, A.get());
+    return Changed;
+  }
+  if (!isData(&I))
+    return false;
+  // Everything else computes its result from its data operands.
+  for (const Use &Op : I.operands())
+    if (Varied.count(Op.get()))
+      return setVaried(&I);
+  return false;
+}
+
+bool ActivityAnalysis::propagateUseful(Instruction &I) {
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return memoryIn(UsefulMem, SI->getPointerOperand()) &&
+           setUseful(SI->getValueOperand());
+  if (auto *MT = dyn_cast<MemTransferInst>(&I))
+    return memoryIn(UsefulMem, MT->getRawDest()) &&
+           setMemory(UsefulMem, MT->getRawSource());
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return Useful.count(LI) && setMemory(UsefulMem, LI->getPointerOperand());
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    bool Changed = false;
+    if (Useful.count(RMW))
+      Changed |= setMemory(UsefulMem, RMW->getPointerOperand());
+    if (memoryIn(UsefulMem, RMW->getPointerOperand()) || Useful.count(RMW))
+      Changed |= setUseful(RMW->getValOperand());
+    return Changed;
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    if (isa<MemSetInst>(Call) || isInactiveCall(*Call) ||
+        classifyHeapCall(*Call))
+      return false;
+    bool Rule = isRuleCall(*Call);
+    bool Needed = Useful.count(Call) ||
+                  (!Rule && any_of(Call->args(), [&](const Use &A) {
+                     return A->getType()->isPointerTy() &&
+                            memoryReachIn(UsefulMem, A.get());
+                   }));
+    if (!Needed)
+      return false;
+    bool Changed = false;
+    for (const Use &A : Call->args()) {
+      Changed |= setUseful(A.get());
+      if (!Rule && A->getType()->isPointerTy())
+        Changed |= setMemoryReach(UsefulMem, A.get());
+    }
+    return Changed;
+  }
+  if (!Useful.count(&I))
+    return false;
+  bool Changed = false;
+  unsigned First = isa<SelectInst>(I) ? 1 : 0;
+  for (unsigned K = First; K < I.getNumOperands(); ++K)
+    Changed |= setUseful(I.getOperand(K));
+  return Changed;
+}
+
+void ActivityAnalysis::print(raw_ostream &OS) const {
+  auto Name = [](const Value &V) {
+    std::string S;
+    raw_string_ostream SOS(S);
+    V.printAsOperand(SOS, /*PrintType=*/false);
+    return S;
+  };
+  auto Describe = [&](const Value &V) -> std::string {
+    if (V.getType()->isPointerTy())
+      return needsShadow(&V) ? "shadowed pointer" : "pointer without shadow";
+    if (!isData(&V))
+      return "inactive (not differentiable data)";
+    if (isActive(&V))
+      return "active";
+    if (Varied.count(&V))
+      return "inactive (varied, not useful)";
+    if (Useful.count(&V))
+      return "inactive (useful, not varied)";
+    return "inactive";
+  };
+  for (const Argument &A : F.args())
+    OS << "  " << Name(A) << ": " << Describe(A) << "\n";
+  for (const Instruction &I : instructions(F)) {
+    if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+      OS << "  store to " << Name(*SI->getPointerOperand()) << ": "
+         << (needsShadow(SI->getPointerOperand()) ? "writes shadow memory"
+                                                  : "no shadow")
+         << "\n";
+      continue;
+    }
+    if (I.getType()->isVoidTy())
+      continue;
+    OS << "  " << Name(I) << ": " << Describe(I) << "\n";
+  }
+  // Memory classes, in creation order of their names.
+  std::vector<int> Roots;
+  for (unsigned C = 0; C < Classes.numClasses(); ++C)
+    if (Classes.find(C) == int(C) && Classes.origins(C))
+      Roots.push_back(C);
+  for (int C : Roots) {
+    OS << "  memory " << Classes.describe(C) << ": "
+       << (isShadowed(C) ? "shadowed" : "not shadowed");
+    if (VariedMem.count(C))
+      OS << ", varied";
+    if (UsefulMem.count(C))
+      OS << ", useful";
+    OS << "\n";
+  }
+}
+
+} // namespace gpuad

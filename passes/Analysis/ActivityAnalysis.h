@@ -1,0 +1,112 @@
+//===- ActivityAnalysis.h - Which values carry derivatives ------*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A value is active iff it is *varied* (depends on an active input) and
+/// *useful* (can reach an active output); memory included, conservatively.
+///
+/// Data values (floats, and integers that may hold float bits) get the two
+/// flags by a forward and a backward fixed point.  Memory gets them per
+/// MemoryClasses class: storing a varied value varies a class, a useful load
+/// makes it useful, memcpy carries both, and a call that is not a known rule
+/// varies and uses every class its pointer arguments reach.  A class is
+/// *shadowed* -- it has shadow memory the derivative reads and writes -- when
+/// it holds a duplicated argument's memory, or is both varied and useful.
+/// Pointers into shadowed classes need shadow pointers.
+///
+/// Arguments marked const are inactive by the user's word: their memory is
+/// never shadowed, as in Enzyme.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_ANALYSIS_ACTIVITYANALYSIS_H
+#define GPUAD_ANALYSIS_ACTIVITYANALYSIS_H
+
+#include "Analysis/MemoryClasses.h"
+#include "Core/DerivativeKey.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
+#include <optional>
+
+namespace llvm {
+class Argument;
+class CallBase;
+class Function;
+class Instruction;
+class Value;
+class raw_ostream;
+} // namespace llvm
+
+namespace gpuad {
+
+class TypeInfo;
+
+/// How the analysis should see one call (rule, inactive, heap, other).
+using InactiveCallFn = std::function<bool(const llvm::CallBase &)>;
+
+class ActivityAnalysis {
+public:
+  /// \p Args gives the activity of the function's primal arguments (others,
+  /// e.g. shadow parameters of a derivative being built, are ignored).
+  ActivityAnalysis(
+      llvm::Function &F,
+      llvm::ArrayRef<std::pair<const llvm::Argument *, ArgActivity>> Args,
+      ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive);
+
+  /// \p V carries a derivative: varied and useful data.
+  bool isActive(const llvm::Value *V) const;
+  /// \p V is float data or an integer that may hold float bits.
+  bool isData(const llvm::Value *V) const;
+  bool isVaried(const llvm::Value *V) const { return Varied.count(V); }
+  bool isUseful(const llvm::Value *V) const { return Useful.count(V); }
+
+  /// Pointer \p V points into shadowed memory and needs a shadow pointer.
+  bool needsShadow(const llvm::Value *V) const;
+  /// The memory class of pointer \p V (-1 if none) and whether it is shadowed.
+  int classOf(const llvm::Value *V) const { return Classes.classOf(V); }
+  bool isShadowed(int Class) const;
+  bool isVariedMemory(int Class) const;
+  bool isUsefulMemory(int Class) const;
+  MemoryClasses &classes() { return Classes; }
+
+  /// Calls that read and write nothing a derivative depends on.
+  bool isInactiveCall(const llvm::CallBase &Call) const;
+
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  bool propagateVaried(llvm::Instruction &I);
+  bool propagateUseful(llvm::Instruction &I);
+  bool setVaried(const llvm::Value *V);
+  bool setUseful(const llvm::Value *V);
+  bool setMemory(llvm::DenseSet<int> &Set, const llvm::Value *Ptr);
+  bool setMemoryReach(llvm::DenseSet<int> &Set, const llvm::Value *Ptr);
+  bool memoryIn(const llvm::DenseSet<int> &Set, const llvm::Value *Ptr) const;
+  bool memoryReachIn(const llvm::DenseSet<int> &Set,
+                     const llvm::Value *Ptr) const;
+  bool isRuleCall(const llvm::CallBase &Call) const;
+
+  llvm::Function &F;
+  const TypeInfo &TI;
+  InactiveCallFn TargetInactive;
+  MemoryClasses Classes;
+  llvm::DenseSet<const llvm::Value *> Varied, Useful;
+  void computeShadowed();
+
+  llvm::DenseSet<int> VariedMem, UsefulMem, ForcedShadow;
+  /// Final answer of isShadowed, per class root.
+  llvm::DenseSet<int> Shadowed;
+};
+
+/// The MemoryClasses argument-shadow vector for \p Args over \p F's
+/// arguments.
+llvm::SmallVector<bool, 8> argumentShadows(
+    llvm::Function &F,
+    llvm::ArrayRef<std::pair<const llvm::Argument *, ArgActivity>> Args);
+
+} // namespace gpuad
+
+#endif // GPUAD_ANALYSIS_ACTIVITYANALYSIS_H

@@ -1,0 +1,237 @@
+//===- MemoryClasses.cpp - Which memory a pointer may reach ---------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/MemoryClasses.h"
+
+#include "Rules/KnownFunctions.h"
+#include "Support/Diagnostics.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+/// Whether values of \p Ty can hold a pointer (directly or as an element).
+static bool holdsPointer(Type *Ty) {
+  if (Ty->isPtrOrPtrVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    return any_of(ST->elements(), holdsPointer);
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return holdsPointer(AT->getElementType());
+  return false;
+}
+
+MemoryClasses::MemoryClasses(Function &F, ArrayRef<bool> ArgHasShadow) {
+  Unknown = make(OriginUnknown, nullptr);
+  for (Argument &A : F.args()) {
+    if (!holdsPointer(A.getType()))
+      continue;
+    bool Shadowed = A.getArgNo() < ArgHasShadow.size() && ArgHasShadow[A.getArgNo()];
+    int C = make(Shadowed ? OriginShadowedArg : OriginConstArg, &A);
+    // All memory reachable from an argument belongs to the argument's class:
+    // a shadow structure holds shadow pointers.
+    Nodes[C].Content = C;
+    ClassOf[&A] = C;
+  }
+  build(F);
+}
+
+int MemoryClasses::make(unsigned Origins, const Value *Example) {
+  Nodes.push_back({int(Nodes.size()), -1, Origins, Example});
+  return Nodes.size() - 1;
+}
+
+int MemoryClasses::find(int C) const {
+  while (Nodes[C].Parent != C) {
+    Nodes[C].Parent = Nodes[Nodes[C].Parent].Parent;
+    C = Nodes[C].Parent;
+  }
+  return C;
+}
+
+int MemoryClasses::unite(int A, int B) {
+  A = find(A);
+  B = find(B);
+  if (A == B)
+    return A;
+  if (B < A)
+    std::swap(A, B);
+  int CA = Nodes[A].Content, CB = Nodes[B].Content;
+  Nodes[B].Parent = A;
+  Nodes[A].Origins |= Nodes[B].Origins;
+  // A content that pointed at B now points at the merged class.
+  if (CA != -1 && find(CA) == A)
+    CA = A;
+  if (CB != -1 && find(CB) == A)
+    CB = A;
+  Nodes[A].Content = CA != -1 ? CA : CB;
+  if (CA != -1 && CB != -1)
+    unite(CA, CB);
+  return find(A);
+}
+
+int MemoryClasses::contentOf(int C) {
+  C = find(C);
+  if (Nodes[C].Content == -1) {
+    int N = make(0, nullptr);
+    Nodes[C].Content = N;
+  }
+  return find(Nodes[C].Content);
+}
+
+int MemoryClasses::classOf(const Value *V) const {
+  auto It = ClassOf.find(V);
+  if (It != ClassOf.end())
+    return find(It->second);
+  if (isa<Constant>(V) && V->getType()->isPointerTy()) {
+    const Value *Obj = getUnderlyingObject(V);
+    if (Obj != V) {
+      It = ClassOf.find(Obj);
+      if (It != ClassOf.end())
+        return find(It->second);
+    }
+  }
+  return -1;
+}
+
+void MemoryClasses::assign(const Value *V, int C) {
+  auto [It, Inserted] = ClassOf.try_emplace(V, C);
+  if (!Inserted)
+    It->second = unite(It->second, C);
+}
+
+/// The class of an operand, creating it for globals and for values defined
+/// later in the walk (PHI operands from back edges).
+int MemoryClasses::classOrMake(const Value *V) {
+  if (isa<ConstantPointerNull>(V) || isa<UndefValue>(V) || isa<Function>(V) ||
+      !holdsPointer(V->getType()))
+    return -1;
+  if (isa<Constant>(V)) {
+    const Value *Obj = getUnderlyingObject(V);
+    if (const auto *GV = dyn_cast<GlobalVariable>(Obj)) {
+      auto It = ClassOf.find(GV);
+      if (It != ClassOf.end())
+        return find(It->second);
+      int C = make(GV->isConstant() ? OriginConstGlobal : OriginGlobal, GV);
+      ClassOf[GV] = C;
+      return C;
+    }
+    if (isa<ConstantPointerNull>(Obj) || isa<UndefValue>(Obj) ||
+        isa<Function>(Obj))
+      return -1;
+    return Unknown;
+  }
+  auto It = ClassOf.find(V);
+  if (It != ClassOf.end())
+    return find(It->second);
+  int C = make(0, V);
+  ClassOf[V] = C;
+  return C;
+}
+
+void MemoryClasses::build(Function &F) {
+  auto Join = [&](const Value *Result, const Value *Operand) {
+    int C = classOrMake(Operand);
+    if (C != -1)
+      assign(Result, C);
+  };
+  for (Instruction &I : instructions(F)) {
+    bool PtrResult = holdsPointer(I.getType());
+    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      assign(AI, make(OriginLocal, AI));
+    } else if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
+      Join(GEP, GEP->getPointerOperand());
+    } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
+               isa<FreezeInst>(I) || isa<PtrToIntInst>(I)) {
+      Join(&I, I.getOperand(0));
+    } else if (isa<IntToPtrInst>(I)) {
+      int C = ClassOf.count(I.getOperand(0)) ? classOrMake(I.getOperand(0))
+                                              : Unknown;
+      assign(&I, C);
+    } else if (auto *PN = dyn_cast<PHINode>(&I)) {
+      for (Value *In : PN->incoming_values())
+        Join(PN, In);
+    } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+      Join(Sel, Sel->getTrueValue());
+      Join(Sel, Sel->getFalseValue());
+    } else if (isa<ExtractValueInst>(I) || isa<ExtractElementInst>(I) ||
+               isa<ShuffleVectorInst>(I)) {
+      Join(&I, I.getOperand(0));
+      if (isa<ShuffleVectorInst>(I))
+        Join(&I, I.getOperand(1));
+    } else if (isa<InsertValueInst>(I) || isa<InsertElementInst>(I)) {
+      Join(&I, I.getOperand(0));
+      Join(&I, I.getOperand(1));
+    } else if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+      // Integer arithmetic on an address (ptrtoint; add; inttoptr).
+      for (Value *Op : BO->operands())
+        if (ClassOf.count(Op))
+          assign(BO, classOrMake(Op));
+    } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
+      if (PtrResult) {
+        int P = classOrMake(LI->getPointerOperand());
+        assign(LI, P == -1 ? Unknown : contentOf(P));
+      }
+    } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      int V = classOrMake(SI->getValueOperand());
+      int P = classOrMake(SI->getPointerOperand());
+      if (V != -1 && P != -1)
+        unite(contentOf(P), V);
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      int V = classOrMake(RMW->getValOperand());
+      int P = classOrMake(RMW->getPointerOperand());
+      if (V != -1 && P != -1) {
+        unite(contentOf(P), V);
+        assign(RMW, contentOf(P));
+      }
+    } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+      int D = classOrMake(MT->getRawDest());
+      int S = classOrMake(MT->getRawSource());
+      if (D != -1 && S != -1)
+        unite(contentOf(D), contentOf(S));
+    } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+      std::optional<HeapFn> Heap = classifyHeapCall(*Call);
+      if (Heap == HeapFn::PosixMemalign) {
+        int P = classOrMake(Call->getArgOperand(0));
+        if (P != -1)
+          unite(contentOf(P), make(OriginHeap, Call));
+      } else if (Heap && PtrResult) {
+        int C = make(OriginHeap, Call);
+        if (Heap == HeapFn::Realloc && classOrMake(Call->getArgOperand(0)) != -1)
+          C = unite(C, classOrMake(Call->getArgOperand(0)));
+        assign(Call, C);
+      } else if (PtrResult) {
+        assign(Call, isKnownInactiveCall(*Call) ? Unknown
+                                                : make(OriginCallResult, Call));
+      }
+    }
+  }
+}
+
+std::string MemoryClasses::describe(int C) const {
+  C = find(C);
+  // The first-created member with a name is the class's name: arguments
+  // come first, then values in program order.
+  const Value *Best = nullptr;
+  for (unsigned N = 0; N < Nodes.size() && !Best; ++N)
+    if (find(N) == C)
+      Best = Nodes[N].Example;
+  if (!Best)
+    return (origins(C) & OriginUnknown) ? "<unknown>" : "<memory>";
+  std::string S;
+  raw_string_ostream OS(S);
+  Best->printAsOperand(OS, /*PrintType=*/false);
+  return S;
+}
+
+} // namespace gpuad

@@ -1,0 +1,92 @@
+//===- MemoryClasses.h - Which memory a pointer may reach -------*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Partitions the memory a function touches into classes, by unification
+/// (Steensgaard): pointers that may point into the same object end up in the
+/// same class, and each class has one content class -- the class of the
+/// pointers stored in it.  Activity is then a property of classes: a class
+/// is shadowed (has shadow memory the derivative reads and writes) or not.
+///
+/// Roots of classes are: each pointer argument (all memory reachable from it
+/// is its own class, so a shadow struct holds shadow pointers), each alloca,
+/// each heap allocation, each global, the result of each other call, and one
+/// Unknown class (inttoptr and the like).  GEPs, casts, PHIs and selects
+/// unify their operands; loads and stores of pointers unify with contents;
+/// memcpy unifies contents.  Calls do not unify their arguments: the callee
+/// is differentiated with its own analysis.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_ANALYSIS_MEMORYCLASSES_H
+#define GPUAD_ANALYSIS_MEMORYCLASSES_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
+
+namespace llvm {
+class Function;
+class Value;
+class raw_ostream;
+} // namespace llvm
+
+namespace gpuad {
+
+/// What kinds of object a class contains (a bit set).
+enum MemoryOrigin : unsigned {
+  OriginShadowedArg = 1u << 0, ///< a pointer argument with a shadow (dup)
+  OriginConstArg = 1u << 1,    ///< a pointer argument without one (const)
+  OriginLocal = 1u << 2,       ///< an alloca
+  OriginHeap = 1u << 3,        ///< malloc, new, ...
+  OriginConstGlobal = 1u << 4, ///< a global constant (read-only data)
+  OriginGlobal = 1u << 5,      ///< a mutable global
+  OriginCallResult = 1u << 6,  ///< returned by a call gpuad differentiates
+  OriginUnknown = 1u << 7,     ///< inttoptr, unknown calls
+};
+
+class MemoryClasses {
+public:
+  /// \p ShadowedArg(i) says whether pointer argument i has a shadow.
+  MemoryClasses(llvm::Function &F, llvm::ArrayRef<bool> ArgHasShadow);
+
+  /// The class of pointer \p V, or -1 for null/undef and non-pointers.
+  int classOf(const llvm::Value *V) const;
+  /// The class of the pointers stored in class \p C.
+  int contentOf(int C);
+  /// The content class of \p C if it has one (-1 otherwise); never creates.
+  int contentIfAny(int C) const {
+    int N = Nodes[find(C)].Content;
+    return N == -1 ? -1 : find(N);
+  }
+  unsigned origins(int C) const { return Nodes[find(C)].Origins; }
+  unsigned numClasses() const { return Nodes.size(); }
+  int find(int C) const;
+
+  /// A stable name for class \p C's root, for printers ("%x", "@g", ...).
+  std::string describe(int C) const;
+
+private:
+  struct Node {
+    int Parent;
+    int Content = -1;
+    unsigned Origins = 0;
+    const llvm::Value *Example = nullptr;
+  };
+
+  int make(unsigned Origins, const llvm::Value *Example);
+  int unite(int A, int B);
+  void assign(const llvm::Value *V, int C);
+  int classOrMake(const llvm::Value *V);
+  void build(llvm::Function &F);
+
+  mutable std::vector<Node> Nodes;
+  llvm::DenseMap<const llvm::Value *, int> ClassOf;
+  int Unknown = -1;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_ANALYSIS_MEMORYCLASSES_H

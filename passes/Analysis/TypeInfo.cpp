@@ -1,0 +1,458 @@
+//===- TypeInfo.cpp - Type analysis of values and memory ------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/TypeInfo.h"
+
+#include "Rules/KnownFunctions.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "gpuad-types"
+
+using namespace llvm;
+
+namespace gpuad {
+
+static void addTypeFacts(TypeTree &T, Type *Ty, const DataLayout &DL,
+                         TypePath Prefix) {
+  if (Ty->isFloatingPointTy()) {
+    T.insert(Prefix, ConcreteType::floatOf(Ty));
+  } else if (Ty->isPointerTy()) {
+    T.insert(Prefix, ConcreteType(ConcreteType::Pointer));
+  } else if (Ty->isIntegerTy(1)) {
+    T.insert(Prefix, ConcreteType(ConcreteType::Integer));
+  } else if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    // Elements of a vector value sit at byte offsets of the value.
+    if (!Prefix.empty())
+      return;
+    int Size = DL.getTypeAllocSize(VT->getElementType());
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      addTypeFacts(T, VT->getElementType(), DL, {int(I) * Size});
+  } else if (auto *ST = dyn_cast<StructType>(Ty)) {
+    if (!Prefix.empty() || ST->isOpaque())
+      return;
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I) {
+      TypeTree Elem;
+      addTypeFacts(Elem, ST->getElementType(I), DL, {});
+      for (const auto &[P, C] : Elem.entries()) {
+        TypePath Q = P;
+        if (Q.empty())
+          Q.push_back(SL->getElementOffset(I));
+        else if (Q[0] != -1)
+          Q[0] += SL->getElementOffset(I);
+        T.insert(Q, C);
+      }
+    }
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    if (!Prefix.empty() || AT->getNumElements() > 64)
+      return;
+    int Size = DL.getTypeAllocSize(AT->getElementType());
+    for (unsigned I = 0; I < AT->getNumElements(); ++I) {
+      TypeTree Elem;
+      addTypeFacts(Elem, AT->getElementType(), DL, {});
+      for (const auto &[P, C] : Elem.entries()) {
+        TypePath Q = P;
+        if (Q.empty())
+          Q.push_back(int(I) * Size);
+        else if (Q[0] != -1)
+          Q[0] += int(I) * Size;
+        T.insert(Q, C);
+      }
+    }
+  }
+}
+
+TypeTree treeOfType(Type *Ty, const DataLayout &DL) {
+  TypeTree T;
+  addTypeFacts(T, Ty, DL, {});
+  return T;
+}
+
+TypeInfo::TypeInfo(Function &F) : F(F), DL(F.getParent()->getDataLayout()) {
+  for (Argument &A : F.args())
+    Trees[&A] = treeOfType(A.getType(), DL);
+  for (Instruction &I : instructions(F)) {
+    if (!I.getType()->isVoidTy())
+      Trees[&I] = treeOfType(I.getType(), DL);
+    Worklist.insert(&I);
+  }
+  solve();
+}
+
+TypeTree TypeInfo::tree(const Value *V) const {
+  auto It = Trees.find(V);
+  if (It != Trees.end())
+    return It->second;
+  return treeOfType(V->getType(), DL);
+}
+
+bool TypeInfo::isInteger(const Value *V) const {
+  if (!V->getType()->isIntOrIntVectorTy())
+    return false;
+  ConcreteType C = typeOf(V);
+  if (C.kind() == ConcreteType::Integer)
+    return true;
+  // Results of integer arithmetic are integers unless proven otherwise.
+  if (const auto *I = dyn_cast<Instruction>(V))
+    switch (I->getOpcode()) {
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul:
+    case Instruction::UDiv:
+    case Instruction::SDiv:
+    case Instruction::URem:
+    case Instruction::SRem:
+    case Instruction::Shl:
+    case Instruction::LShr:
+    case Instruction::AShr:
+    case Instruction::ICmp:
+    case Instruction::FPToSI:
+    case Instruction::FPToUI:
+    case Instruction::ZExt:
+    case Instruction::SExt:
+    case Instruction::Trunc:
+      return C.kind() == ConcreteType::Unknown;
+    default:
+      break;
+    }
+  return isa<ConstantInt>(V);
+}
+
+void TypeInfo::update(const Value *V, const TypeTree &T) {
+  if (isa<Constant>(V) || T.empty())
+    return;
+  auto It = Trees.find(V);
+  if (It == Trees.end() || !It->second.join(T))
+    return;
+  // V grew: everything that relates to V must be revisited.
+  if (auto *I = dyn_cast<Instruction>(const_cast<Value *>(V)))
+    Worklist.insert(I);
+  for (const User *U : V->users())
+    if (auto *UI = dyn_cast<Instruction>(const_cast<User *>(U)))
+      Worklist.insert(UI);
+}
+
+void TypeInfo::update(const Value *V, const TypePath &P, ConcreteType C) {
+  TypeTree T;
+  T.insert(P, C);
+  update(V, T);
+}
+
+void TypeInfo::solve() {
+  // Each update moves a tree up a finite lattice, so this terminates; the
+  // bound guards against a bug turning into a hang.
+  unsigned Budget = 64 * (Worklist.size() + 16);
+  while (!Worklist.empty() && Budget--) {
+    Instruction *I = Worklist.pop_back_val();
+    visit(*I);
+  }
+}
+
+/// The type a TBAA access tag names, if it is a scalar gpuad cares about.
+static ConcreteType typeFromTBAA(const MDNode *Tag, Type *AccessTy) {
+  if (!Tag || Tag->getNumOperands() < 2)
+    return ConcreteType();
+  const auto *TypeNode = dyn_cast<MDNode>(Tag->getOperand(1));
+  if (!TypeNode || TypeNode->getNumOperands() < 1)
+    return ConcreteType();
+  const auto *Name = dyn_cast<MDString>(TypeNode->getOperand(0));
+  if (!Name)
+    return ConcreteType();
+  StringRef N = Name->getString();
+  if (N == "double" || N == "float" || N == "long double" || N == "_Float16" ||
+      N == "__fp16" || N == "half" || N == "__bf16") {
+    if (AccessTy->isFloatingPointTy())
+      return ConcreteType::floatOf(AccessTy);
+    LLVMContext &Ctx = AccessTy->getContext();
+    if (N == "double")
+      return ConcreteType::floatOf(Type::getDoubleTy(Ctx));
+    if (N == "float")
+      return ConcreteType::floatOf(Type::getFloatTy(Ctx));
+    return ConcreteType();
+  }
+  if (N == "any pointer" || N.starts_with("p1 ") || N.starts_with("p2 ") ||
+      N.starts_with("p3 ") || N == "vtable pointer")
+    return ConcreteType(ConcreteType::Pointer);
+  if (N == "int" || N == "long" || N == "long long" || N == "short" ||
+      N == "bool" || N == "_Bool" || N.starts_with("unsigned ") ||
+      N == "__int128")
+    return ConcreteType(ConcreteType::Integer);
+  return ConcreteType(); // "omnipotent char" and unknown names say nothing
+}
+
+void TypeInfo::applyTBAA(Instruction &I, Value *Ptr, Type *AccessTy) {
+  ConcreteType C = typeFromTBAA(I.getMetadata(LLVMContext::MD_tbaa), AccessTy);
+  if (C.kind() != ConcreteType::Unknown && !AccessTy->isAggregateType() &&
+      !AccessTy->isVectorTy())
+    update(Ptr, {0}, C);
+}
+
+void TypeInfo::visitMemoryAccess(Instruction &I, Value *Ptr, Value *Val) {
+  Type *Ty = Val->getType();
+  update(Ptr, {}, ConcreteType(ConcreteType::Pointer));
+  applyTBAA(I, Ptr, Ty);
+  TypeTree PtrT = tree(Ptr);
+  TypeTree ValT = tree(Val);
+  if (Ty->isAggregateType() || Ty->isVectorTy()) {
+    int Size = DL.getTypeStoreSize(Ty);
+    update(Val, PtrT.shifted(0, 0, Size));
+    update(Ptr, ValT.shifted(0, 0, Size));
+    return;
+  }
+  // A scalar: the value is the memory at offset 0, and what it points to is
+  // what the memory at offset 0 points to.
+  update(Val, PtrT.child({0}));
+  update(Ptr, ValT.underPrefix({0}));
+}
+
+void TypeInfo::visitGEP(Instruction &I) {
+  auto &GEP = cast<GEPOperator>(I);
+  Value *Base = GEP.getPointerOperand();
+  update(Base, {}, ConcreteType(ConcreteType::Pointer));
+  for (Use &Idx : GEP.indices())
+    update(Idx.get(), {}, ConcreteType(ConcreteType::Integer));
+
+  unsigned BitWidth = DL.getIndexTypeSizeInBits(GEP.getType());
+  SmallMapVector<Value *, APInt, 4> VarOffsets;
+  APInt ConstOffset(BitWidth, 0);
+  if (!GEP.collectOffset(DL, BitWidth, VarOffsets, ConstOffset))
+    return;
+  int64_t C = ConstOffset.getSExtValue();
+  if (VarOffsets.empty()) {
+    update(&I, tree(Base).shifted(-C, C));
+    update(Base, tree(&I).shifted(C));
+    return;
+  }
+  // Run-time indices: relate positions within one element of the innermost
+  // stride, assuming the base points at an element boundary.
+  int64_t Stride = 0;
+  for (auto &[V, Scale] : VarOffsets) {
+    int64_t S = Scale.getSExtValue();
+    Stride = Stride ? std::gcd(Stride, S < 0 ? -S : S) : (S < 0 ? -S : S);
+  }
+  if (Stride <= 0 || Stride > TypeTree::MaxOffset)
+    return;
+  int64_t Rem = ((C % Stride) + Stride) % Stride;
+  TypeTree BaseElem = tree(Base).folded(Stride);
+  // Offset o from the GEP is (o + Rem) mod Stride from an element start.
+  TypeTree GepFromBase;
+  for (const auto &[P, T] : BaseElem.entries()) {
+    TypePath Q = P;
+    if (Q[0] != -1)
+      Q[0] = ((Q[0] - Rem) % Stride + Stride) % Stride;
+    GepFromBase.insert(Q, T);
+  }
+  update(&I, GepFromBase);
+  TypeTree BaseFromGep;
+  for (const auto &[P, T] : tree(&I).folded(Stride).entries()) {
+    TypePath Q = P;
+    if (Q[0] != -1)
+      Q[0] = (Q[0] + Rem) % Stride;
+    BaseFromGep.insert(Q, T);
+  }
+  update(Base, BaseFromGep);
+}
+
+void TypeInfo::visitMemTransfer(Value *Dst, Value *Src, Value *Len) {
+  update(Dst, {}, ConcreteType(ConcreteType::Pointer));
+  update(Src, {}, ConcreteType(ConcreteType::Pointer));
+  update(Len, {}, ConcreteType(ConcreteType::Integer));
+  int Size = -1;
+  if (auto *CI = dyn_cast<ConstantInt>(Len))
+    Size = CI->getLimitedValue(TypeTree::MaxOffset);
+  update(Dst, tree(Src).shifted(0, 0, Size));
+  update(Src, tree(Dst).shifted(0, 0, Size));
+}
+
+/// Byte offset of an aggregate index path.
+static std::optional<int> aggregateOffset(Type *AggTy, ArrayRef<unsigned> Idx,
+                                          const DataLayout &DL) {
+  int Offset = 0;
+  Type *Ty = AggTy;
+  for (unsigned I : Idx) {
+    if (auto *ST = dyn_cast<StructType>(Ty)) {
+      Offset += DL.getStructLayout(ST)->getElementOffset(I);
+      Ty = ST->getElementType(I);
+    } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+      Offset += I * DL.getTypeAllocSize(AT->getElementType());
+      Ty = AT->getElementType();
+    } else {
+      return std::nullopt;
+    }
+  }
+  return Offset;
+}
+
+void TypeInfo::visitAggregate(Instruction &I) {
+  auto ElementRelation = [&](Value *Agg, Value *Elem, int Offset, int Size) {
+    TypeTree ElemT = tree(Elem);
+    if (Elem->getType()->isAggregateType() || Elem->getType()->isVectorTy()) {
+      update(Elem, tree(Agg).shifted(-Offset, Offset, Size));
+      update(Agg, ElemT.shifted(Offset));
+    } else {
+      update(Elem, {}, tree(Agg).at({Offset}));
+      update(Agg, {Offset}, ElemT.at({}));
+    }
+  };
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    if (auto Off = aggregateOffset(EV->getAggregateOperand()->getType(),
+                                   EV->getIndices(), DL))
+      ElementRelation(EV->getAggregateOperand(), EV, *Off,
+                      DL.getTypeAllocSize(EV->getType()));
+  } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    if (auto Off = aggregateOffset(IV->getType(), IV->getIndices(), DL))
+      ElementRelation(IV, IV->getInsertedValueOperand(), *Off,
+                      DL.getTypeAllocSize(IV->getInsertedValueOperand()->getType()));
+    update(IV, tree(IV->getAggregateOperand()));
+  } else if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    auto *Idx = dyn_cast<ConstantInt>(EE->getIndexOperand());
+    int Size = DL.getTypeAllocSize(EE->getType());
+    int Off = Idx ? int(Idx->getZExtValue()) * Size : -1;
+    ElementRelation(EE->getVectorOperand(), EE, Off, Size);
+  } else if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+    auto *Idx = dyn_cast<ConstantInt>(IE->getOperand(2));
+    int Size = DL.getTypeAllocSize(IE->getOperand(1)->getType());
+    int Off = Idx ? int(Idx->getZExtValue()) * Size : -1;
+    ElementRelation(IE, IE->getOperand(1), Off, Size);
+    update(IE, tree(IE->getOperand(0)));
+  }
+}
+
+void TypeInfo::visitIntegerOp(Instruction &I) {
+  Type *Ty = I.getType();
+  if (!Ty->isIntOrIntVectorTy())
+    return;
+  switch (I.getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub: {
+    // Integer pointer arithmetic keeps pointer-ness.
+    for (Value *Op : I.operands())
+      if (typeOf(Op).kind() == ConcreteType::Pointer) {
+        update(&I, {}, ConcreteType(ConcreteType::Pointer));
+        return;
+      }
+    if (typeOf(&I).kind() == ConcreteType::Pointer)
+      return;
+    [[fallthrough]];
+  }
+  case Instruction::Mul:
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+  case Instruction::URem:
+  case Instruction::SRem:
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr:
+    update(&I, {}, ConcreteType(ConcreteType::Integer));
+    return;
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor:
+    // Masking with a constant keeps what the other operand holds (sign-bit
+    // tricks on float bits, alignment tricks on pointers).
+    for (unsigned K = 0; K < 2; ++K)
+      if (isa<Constant>(I.getOperand(1 - K))) {
+        update(&I, {}, typeOf(I.getOperand(K)));
+        update(I.getOperand(K), {}, typeOf(&I));
+      }
+    return;
+  default:
+    return;
+  }
+}
+
+void TypeInfo::visit(Instruction &I) {
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return visitMemoryAccess(I, LI->getPointerOperand(), LI);
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return visitMemoryAccess(I, SI->getPointerOperand(), SI->getValueOperand());
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    visitMemoryAccess(I, RMW->getPointerOperand(), RMW->getValOperand());
+    update(RMW, tree(RMW->getValOperand()));
+    update(RMW->getValOperand(), tree(RMW));
+    return;
+  }
+  if (isa<GetElementPtrInst>(I))
+    return visitGEP(I);
+  if (auto *MT = dyn_cast<MemTransferInst>(&I))
+    return visitMemTransfer(MT->getRawDest(), MT->getRawSource(),
+                            MT->getLength());
+  if (auto *MS = dyn_cast<MemSetInst>(&I)) {
+    update(MS->getRawDest(), {}, ConcreteType(ConcreteType::Pointer));
+    update(MS->getLength(), {}, ConcreteType(ConcreteType::Integer));
+    return;
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    if (classifyHeapCall(*Call) && Call->getType()->isPointerTy())
+      for (Value *Arg : Call->args())
+        if (Arg->getType()->isIntegerTy())
+          update(Arg, {}, ConcreteType(ConcreteType::Integer));
+    return;
+  }
+  if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I) ||
+      (isa<CastInst>(I) && (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
+                            isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I)))) {
+    // The result and the data operands describe the same bytes.
+    unsigned First = isa<SelectInst>(I) ? 1 : 0;
+    for (unsigned K = First; K < I.getNumOperands(); ++K) {
+      Value *Op = I.getOperand(K);
+      bool SameShape = Op->getType()->getPrimitiveSizeInBits() ==
+                           I.getType()->getPrimitiveSizeInBits() ||
+                       isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I);
+      if (!SameShape)
+        continue;
+      TypeTree OpT = tree(Op);
+      update(&I, OpT);
+      update(Op, tree(&I));
+    }
+    if (auto *Sel = dyn_cast<SelectInst>(&I))
+      update(Sel->getCondition(), {}, ConcreteType(ConcreteType::Integer));
+    return;
+  }
+  if (isa<ExtractValueInst>(I) || isa<InsertValueInst>(I) ||
+      isa<ExtractElementInst>(I) || isa<InsertElementInst>(I))
+    return visitAggregate(I);
+  if (isa<FPToSIInst>(I) || isa<FPToUIInst>(I) || isa<TruncInst>(I) ||
+      isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<ICmpInst>(I)) {
+    update(&I, {}, ConcreteType(ConcreteType::Integer));
+    if (!isa<FPToSIInst>(I) && !isa<FPToUIInst>(I) && !isa<ICmpInst>(I))
+      update(I.getOperand(0), {}, ConcreteType(ConcreteType::Integer));
+    return;
+  }
+  if (isa<SIToFPInst>(I) || isa<UIToFPInst>(I))
+    return update(I.getOperand(0), {}, ConcreteType(ConcreteType::Integer));
+  if (isa<BinaryOperator>(I))
+    return visitIntegerOp(I);
+}
+
+void TypeInfo::print(raw_ostream &OS) const {
+  auto PrintOne = [&](const Value &V) {
+    TypeTree T = tree(&V);
+    if (T.empty())
+      return;
+    OS << "  ";
+    V.printAsOperand(OS, /*PrintType=*/false);
+    OS << ": ";
+    T.print(OS);
+    OS << "\n";
+  };
+  for (const Argument &A : F.args())
+    PrintOne(A);
+  for (const Instruction &I : instructions(F))
+    if (!I.getType()->isVoidTy())
+      PrintOne(I);
+}
+
+} // namespace gpuad

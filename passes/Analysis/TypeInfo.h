@@ -1,0 +1,83 @@
+//===- TypeInfo.h - Type analysis of values and memory ----------*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Infers, for every value of a function, a TypeTree: whether it (and the
+/// memory reachable through it) holds floats, integers or pointers.  IR types
+/// alone do not say this: clang copies a double through an i64, memcpy moves
+/// untyped bytes, and a `ptr` says nothing about what it points to.
+///
+/// Facts come from IR types, TBAA access tags, and uses (a GEP index is an
+/// integer, an fadd operand is a float), and flow in both directions through
+/// loads, stores, memcpy, GEPs (constant offsets exactly, run-time indices
+/// folded modulo the element size), casts, PHIs, selects and aggregates, to a
+/// fixed point.  The analysis is intraprocedural: arguments start from their
+/// IR types.  Consumers treat Unknown and Anything conservatively.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_ANALYSIS_TYPEINFO_H
+#define GPUAD_ANALYSIS_TYPEINFO_H
+
+#include "Analysis/TypeTree.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace llvm {
+class DataLayout;
+class Function;
+class Instruction;
+class Value;
+} // namespace llvm
+
+namespace gpuad {
+
+class TypeInfo {
+public:
+  explicit TypeInfo(llvm::Function &F);
+
+  /// Everything known about \p V (computed on demand for constants).
+  TypeTree tree(const llvm::Value *V) const;
+  /// The type of \p V itself.
+  ConcreteType typeOf(const llvm::Value *V) const { return tree(V).at({}); }
+  /// The type of the memory at byte \p Offset behind pointer \p Ptr.
+  ConcreteType memoryAt(const llvm::Value *Ptr, int Offset) const {
+    return tree(Ptr).at({Offset});
+  }
+
+  /// True when \p V is known to hold only integer data (no float bits, no
+  /// pointer): its derivative is zero and it needs no shadow.
+  bool isInteger(const llvm::Value *V) const;
+
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  void solve();
+  void visit(llvm::Instruction &I);
+  /// Joins \p T into V's tree; queues V's neighbours when it grew.
+  void update(const llvm::Value *V, const TypeTree &T);
+  void update(const llvm::Value *V, const TypePath &P, ConcreteType C);
+
+  void visitMemoryAccess(llvm::Instruction &I, llvm::Value *Ptr,
+                         llvm::Value *Val);
+  void visitGEP(llvm::Instruction &I);
+  void visitMemTransfer(llvm::Value *Dst, llvm::Value *Src, llvm::Value *Len);
+  void visitAggregate(llvm::Instruction &I);
+  void visitIntegerOp(llvm::Instruction &I);
+  void applyTBAA(llvm::Instruction &I, llvm::Value *Ptr, llvm::Type *AccessTy);
+
+  llvm::Function &F;
+  const llvm::DataLayout &DL;
+  llvm::DenseMap<const llvm::Value *, TypeTree> Trees;
+  llvm::SetVector<llvm::Instruction *> Worklist;
+};
+
+/// The TypeTree that the IR type \p Ty implies by itself (floats, pointers,
+/// and the element layout of vectors and aggregates).
+TypeTree treeOfType(llvm::Type *Ty, const llvm::DataLayout &DL);
+
+} // namespace gpuad
+
+#endif // GPUAD_ANALYSIS_TYPEINFO_H

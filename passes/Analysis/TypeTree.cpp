@@ -1,0 +1,152 @@
+//===- TypeTree.cpp - What bytes hold: float, integer, pointer ------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/TypeTree.h"
+
+#include "llvm/IR/Type.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+bool ConcreteType::join(const ConcreteType &O) {
+  if (O.K == Unknown || *this == O || K == Anything)
+    return false;
+  if (K == Unknown) {
+    *this = O;
+    return true;
+  }
+  *this = ConcreteType(Anything);
+  return true;
+}
+
+std::string ConcreteType::str() const {
+  switch (K) {
+  case Unknown:
+    return "Unknown";
+  case Integer:
+    return "Integer";
+  case Pointer:
+    return "Pointer";
+  case Anything:
+    return "Anything";
+  case Float: {
+    std::string S;
+    raw_string_ostream OS(S);
+    OS << "Float@" << *FloatTy;
+    return S;
+  }
+  }
+  return "?";
+}
+
+ConcreteType TypeTree::at(const TypePath &Path) const {
+  auto It = Entries.find(Path);
+  if (It != Entries.end())
+    return It->second;
+  // An entry at offset -1 covers every offset of its level.
+  if (!Path.empty()) {
+    TypePath Any = Path;
+    Any.back() = -1;
+    It = Entries.find(Any);
+    if (It != Entries.end())
+      return It->second;
+  }
+  return ConcreteType();
+}
+
+bool TypeTree::insert(const TypePath &Path, ConcreteType C) {
+  if (C.kind() == ConcreteType::Unknown || Path.size() > MaxDepth)
+    return false;
+  TypePath P = Path;
+  for (int &Off : P)
+    if (Off > MaxOffset || Off < -1)
+      Off = -1;
+  return Entries[P].join(C);
+}
+
+bool TypeTree::join(const TypeTree &O) {
+  bool Changed = false;
+  for (const auto &[Path, C] : O.Entries)
+    Changed |= insert(Path, C);
+  return Changed;
+}
+
+TypeTree TypeTree::child(const TypePath &Prefix) const {
+  TypeTree T;
+  for (const auto &[Path, C] : Entries) {
+    if (Path.size() <= Prefix.size())
+      continue;
+    bool Matches = true;
+    for (unsigned I = 0; I < Prefix.size(); ++I)
+      Matches &= Path[I] == Prefix[I] || Path[I] == -1;
+    if (Matches)
+      T.insert(TypePath(Path.begin() + Prefix.size(), Path.end()), C);
+  }
+  return T;
+}
+
+TypeTree TypeTree::underPrefix(const TypePath &Prefix) const {
+  TypeTree T;
+  for (const auto &[Path, C] : Entries) {
+    TypePath P = Prefix;
+    P.append(Path.begin(), Path.end());
+    T.insert(P, C);
+  }
+  return T;
+}
+
+TypeTree TypeTree::shifted(int Delta, int Lo, int Size) const {
+  TypeTree T;
+  for (const auto &[Path, C] : Entries) {
+    if (Path.empty()) {
+      continue; // the value itself is not memory
+    }
+    TypePath P = Path;
+    if (P[0] != -1) {
+      if (P[0] < Lo || (Size >= 0 && P[0] >= Lo + Size))
+        continue;
+      P[0] += Delta;
+      if (P[0] < 0)
+        continue;
+    }
+    T.insert(P, C);
+  }
+  return T;
+}
+
+TypeTree TypeTree::folded(int Stride) const {
+  TypeTree T;
+  if (Stride <= 0)
+    return T;
+  for (const auto &[Path, C] : Entries) {
+    if (Path.empty())
+      continue;
+    TypePath P = Path;
+    if (P[0] != -1)
+      P[0] %= Stride;
+    T.insert(P, C);
+  }
+  return T;
+}
+
+void TypeTree::print(raw_ostream &OS) const {
+  OS << "{";
+  bool First = true;
+  for (const auto &[Path, C] : Entries) {
+    if (C.kind() == ConcreteType::Unknown)
+      continue;
+    OS << (First ? "" : ", ") << "[";
+    for (unsigned I = 0; I < Path.size(); ++I)
+      OS << (I ? "," : "") << Path[I];
+    OS << "]:" << C.str();
+    First = false;
+  }
+  OS << "}";
+}
+
+} // namespace gpuad

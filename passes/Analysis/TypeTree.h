@@ -1,0 +1,101 @@
+//===- TypeTree.h - What bytes hold: float, integer, pointer ----*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A TypeTree describes a value and the memory reachable from it.  Each entry
+/// maps a path of byte offsets to a concrete type:
+///   []       the value itself;
+///   [k]      for a pointer, the memory at byte offset k; for an aggregate or
+///            vector value, its element at byte offset k;
+///   [k, j]   the memory at offset j behind the pointer stored at offset k.
+/// Offset -1 stands for every offset (an array indexed at run time).
+/// Facts only accumulate (a join semi-lattice); two different facts about
+/// the same bytes make them Anything, which users treat as unknown.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_ANALYSIS_TYPETREE_H
+#define GPUAD_ANALYSIS_TYPETREE_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <map>
+#include <string>
+
+namespace llvm {
+class Type;
+class raw_ostream;
+} // namespace llvm
+
+namespace gpuad {
+
+class ConcreteType {
+public:
+  enum Kind { Unknown, Integer, Pointer, Float, Anything };
+
+  ConcreteType() = default;
+  /// Integer, Pointer, Anything, Unknown.
+  explicit ConcreteType(Kind K) : K(K) {}
+  /// A floating-point scalar type (half, float, double, ...).
+  static ConcreteType floatOf(llvm::Type *Ty) {
+    ConcreteType C(Float);
+    C.FloatTy = Ty;
+    return C;
+  }
+
+  Kind kind() const { return K; }
+  llvm::Type *floatType() const { return FloatTy; }
+  bool isKnown() const { return K != Unknown && K != Anything; }
+
+  /// Joins \p O into this; returns true if this changed.
+  bool join(const ConcreteType &O);
+
+  bool operator==(const ConcreteType &O) const {
+    return K == O.K && FloatTy == O.FloatTy;
+  }
+  std::string str() const;
+
+private:
+  Kind K = Unknown;
+  llvm::Type *FloatTy = nullptr;
+};
+
+using TypePath = llvm::SmallVector<int, 3>;
+
+class TypeTree {
+public:
+  /// Paths deeper than this are dropped (pointer chains beyond are unknown).
+  static constexpr unsigned MaxDepth = 3;
+  /// Offsets beyond this are folded into -1 (bounded trees).
+  static constexpr int MaxOffset = 4096;
+
+  ConcreteType at(const TypePath &Path) const;
+  /// Joins \p C at \p Path; returns true on change.
+  bool insert(const TypePath &Path, ConcreteType C);
+  /// Joins every entry of \p O; returns true on change.
+  bool join(const TypeTree &O);
+
+  /// The entries below \p Prefix with the prefix removed (e.g. the memory of
+  /// the pointer stored at offset k: `child({k})`).
+  TypeTree child(const TypePath &Prefix) const;
+  /// This tree with \p Prefix prepended to every path.
+  TypeTree underPrefix(const TypePath &Prefix) const;
+  /// Entries with first offset in [Lo, Lo+Size) shifted by -Lo (and -1
+  /// entries kept), for a GEP or an aggregate element.
+  TypeTree shifted(int Delta, int Lo = 0, int Size = -1) const;
+  /// Only the first-level offsets that are multiples-modulo-\p Stride
+  /// equivalent, folded into [0, Stride): an element of an array.
+  TypeTree folded(int Stride) const;
+
+  bool empty() const { return Entries.empty(); }
+  const std::map<TypePath, ConcreteType> &entries() const { return Entries; }
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  std::map<TypePath, ConcreteType> Entries;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_ANALYSIS_TYPETREE_H

@@ -1,0 +1,89 @@
+//===- DerivativeContext.cpp - Module-wide state of one gpuad run ---------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/DerivativeContext.h"
+
+#include "Forward/ForwardEmitter.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#define DEBUG_TYPE "gpuad"
+
+using namespace llvm;
+
+STATISTIC(NumDerivatives, "Number of derivative functions generated");
+
+namespace gpuad {
+
+DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts)
+    : M(M), Options(std::move(Opts)),
+      Target(makeTargetHooks(M, Options, Diags)) {}
+
+DerivativeContext::~DerivativeContext() = default;
+
+/// Replaces the body of a derivative whose emission failed by `ret poison`,
+/// so the module stays valid while the reported errors stop the build.
+static void stubOut(Function &D) {
+  D.deleteBody();
+  BasicBlock *Entry = BasicBlock::Create(D.getContext(), "entry", &D);
+  IRBuilder<> B(Entry);
+  if (D.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(PoisonValue::get(D.getReturnType()));
+}
+
+Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
+  auto It = Generated.find(Key);
+  if (It != Generated.end())
+    return It->second;
+  if (Key.Mode != DiffMode::Forward)
+    return nullptr;
+
+  DerivativeSignature Sig = DerivativeSignature::forward(Key);
+  Function *D = Function::Create(Sig.Type, GlobalValue::InternalLinkage,
+                                 Key.Fn->getAddressSpace(),
+                                 Key.Fn->getName() + "." + Key.suffix(), &M);
+  Generated[Key] = D;
+  Signatures[D] = Sig;
+  ++NumDerivatives;
+  if (!ForwardEmitter(*this, Key, *D, Signatures[D]).run())
+    stubOut(*D);
+  return D;
+}
+
+const DerivativeSignature &
+DerivativeContext::signatureOf(const Function &Derivative) const {
+  auto It = Signatures.find(&Derivative);
+  assert(It != Signatures.end() && "not a generated derivative");
+  return It->second;
+}
+
+GlobalVariable *DerivativeContext::zeroShadowOf(GlobalVariable &GV) {
+  GlobalVariable *&Shadow = ZeroShadows[&GV];
+  if (!Shadow)
+    Shadow = new GlobalVariable(
+        M, GV.getValueType(), /*isConstant=*/true,
+        GlobalValue::InternalLinkage,
+        Constant::getNullValue(GV.getValueType()),
+        GV.getName() + ".gpuad.zero", nullptr, GV.getThreadLocalMode(),
+        GV.getAddressSpace());
+  return Shadow;
+}
+
+void DerivativeContext::finish() {
+  if (Options.Cleanup)
+    for (auto &[Key, D] : Generated)
+      if (!D->isDeclaration())
+        Pre.cleanup(*D);
+  Target->finalize();
+  Pre.eraseClones();
+}
+
+} // namespace gpuad

@@ -1,0 +1,74 @@
+//===- DerivativeContext.h - Module-wide state of one gpuad run -*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The planner: owns what every emitter of a module shares -- diagnostics,
+/// the target hooks, the preprocessor, and the memo of generated functions
+/// keyed by DerivativeKey.  A derivative is created (declared, remembered,
+/// then emitted) the first time it is asked for, so recursion and repeated
+/// calls reuse one function.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_CORE_DERIVATIVECONTEXT_H
+#define GPUAD_CORE_DERIVATIVECONTEXT_H
+
+#include "Core/DerivativeKey.h"
+#include "Core/DerivativeSignature.h"
+#include "Core/Preprocess.h"
+#include "Options.h"
+#include "Support/Diagnostics.h"
+#include "Target/TargetHooks.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <memory>
+
+namespace llvm {
+class GlobalVariable;
+class Module;
+} // namespace llvm
+
+namespace gpuad {
+
+class DerivativeContext {
+public:
+  DerivativeContext(llvm::Module &M, GpuadOptions Options);
+  ~DerivativeContext();
+
+  llvm::Module &module() { return M; }
+  const GpuadOptions &options() const { return Options; }
+  Diagnostics &diags() { return Diags; }
+  TargetHooks &target() { return *Target; }
+  Preprocessor &preprocessor() { return Pre; }
+
+  /// The generated function for \p Key, emitting it on first use.  Returns
+  /// null if \p Key's mode is not implemented.  A derivative whose emission
+  /// failed (errors were reported) is a stub that returns poison.
+  llvm::Function *getOrCreate(const DerivativeKey &Key);
+  const DerivativeSignature &signatureOf(const llvm::Function &Derivative) const;
+
+  /// The read-only all-zero shadow of a constant global (a table of
+  /// coefficients indexed together with active memory).
+  llvm::GlobalVariable *zeroShadowOf(llvm::GlobalVariable &GV);
+
+  /// Finishes the run: links target libraries, cleans up generated
+  /// functions, erases clones.
+  void finish();
+
+private:
+  llvm::Module &M;
+  GpuadOptions Options;
+  Diagnostics Diags;
+  std::unique_ptr<TargetHooks> Target;
+  Preprocessor Pre;
+  std::map<DerivativeKey, llvm::Function *> Generated;
+  llvm::DenseMap<const llvm::Function *, DerivativeSignature> Signatures;
+  llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ZeroShadows;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_CORE_DERIVATIVECONTEXT_H

@@ -1,0 +1,51 @@
+//===- DerivativeSignature.h - Parameters and results of a derivative -*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The calling convention of generated functions, in one place: each primal
+/// parameter, followed by its shadow when it has one (one value holding all
+/// lanes, see Lanes); the result is the primal return and/or its shadow, as
+/// a two-element struct when both are returned.  Request lowering and the
+/// emitters of callers and callees all read this.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_CORE_DERIVATIVESIGNATURE_H
+#define GPUAD_CORE_DERIVATIVESIGNATURE_H
+
+#include "Batch/Lanes.h"
+#include "Core/DerivativeKey.h"
+
+namespace llvm {
+class FunctionType;
+class IRBuilderBase;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace gpuad {
+
+struct DerivativeSignature {
+  llvm::FunctionType *Type = nullptr;
+  /// Parameter index of primal argument i, and of its shadow (-1: none).
+  llvm::SmallVector<unsigned, 8> PrimalParam;
+  llvm::SmallVector<int, 8> ShadowParam;
+  bool ReturnsPrimal = false;
+  bool ReturnsShadow = false;
+
+  /// The signature of the forward-mode derivative named by \p Key.
+  static DerivativeSignature forward(const DerivativeKey &Key);
+
+  /// Packs the values a derivative returns (either may be null when the
+  /// signature does not return it).
+  llvm::Value *packReturn(llvm::IRBuilderBase &B, llvm::Value *Primal,
+                          llvm::Value *Shadow) const;
+  /// Unpacks the result of a call to the derivative.
+  llvm::Value *primalOf(llvm::IRBuilderBase &B, llvm::Value *Result) const;
+  llvm::Value *shadowOf(llvm::IRBuilderBase &B, llvm::Value *Result) const;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_CORE_DERIVATIVESIGNATURE_H

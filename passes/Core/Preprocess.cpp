@@ -1,0 +1,84 @@
+//===- Preprocess.cpp - Normalised copies of functions to differentiate ---===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/Preprocess.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/ADCE.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/InstSimplifyPass.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+Preprocessor::Preprocessor() {
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+}
+
+Preprocessor::~Preprocessor() = default;
+
+void Preprocessor::run(FunctionPassManager &FPM, Function &F) {
+  FPM.run(F, FAM);
+  FAM.clear(F, F.getName());
+}
+
+Function &Preprocessor::normalized(Function &F) {
+  if (Function *Clone = Clones.lookup(&F))
+    return *Clone;
+  ValueToValueMapTy VMap;
+  Function *Clone = CloneFunction(&F, VMap);
+  Clone->setName(F.getName() + ".gpuad.primal");
+  Clone->setLinkage(GlobalValue::InternalLinkage);
+  Clone->removeFnAttr(Attribute::OptimizeNone);
+  Clone->removeFnAttr(Attribute::NoInline);
+  Clones[&F] = Clone;
+  Originals[Clone] = &F;
+
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(EarlyCSEPass());
+  FPM.addPass(InstSimplifyPass());
+  FPM.addPass(SimplifyCFGPass());
+  run(FPM, *Clone);
+  return *Clone;
+}
+
+Function *Preprocessor::original(const Function &Clone) const {
+  return Originals.lookup(&Clone);
+}
+
+void Preprocessor::cleanup(Function &F) {
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(EarlyCSEPass());
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.addPass(ADCEPass());
+  run(FPM, F);
+}
+
+void Preprocessor::eraseClones() {
+  for (auto &[Orig, Clone] : Clones) {
+    FAM.clear(*Clone, Clone->getName());
+    Clone->dropAllReferences();
+  }
+  for (auto &[Orig, Clone] : Clones)
+    if (Clone->use_empty())
+      Clone->eraseFromParent();
+  Clones.clear();
+  Originals.clear();
+}
+
+} // namespace gpuad

@@ -1,0 +1,57 @@
+//===- Preprocess.h - Normalised copies of functions to differentiate -*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// gpuad never differentiates a user's function in place.  It clones it
+/// (`f.gpuad.primal`), drops `optnone`, and runs a small pipeline on the
+/// clone -- SROA (mem2reg), EarlyCSE, SimplifyCFG, InstSimplify -- so that an
+/// -O0 function with every local in an alloca becomes SSA values the analyses
+/// see through.  Emitters clone this normal form into the derivative.  The
+/// same object runs the clean-up pipeline on generated functions.  All clones
+/// are deleted when the pass ends.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_CORE_PREPROCESS_H
+#define GPUAD_CORE_PREPROCESS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+
+namespace gpuad {
+
+class Preprocessor {
+public:
+  Preprocessor();
+  ~Preprocessor();
+
+  /// The normalised clone of \p F (made once).
+  llvm::Function &normalized(llvm::Function &F);
+  /// The user function a normalised clone was made from.
+  llvm::Function *original(const llvm::Function &Clone) const;
+
+  /// Simplifies a function gpuad generated.
+  void cleanup(llvm::Function &F);
+
+  /// Erases every clone made by normalized().
+  void eraseClones();
+
+private:
+  void run(llvm::FunctionPassManager &FPM, llvm::Function &F);
+
+  llvm::PassBuilder PB;
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+  llvm::DenseMap<llvm::Function *, llvm::Function *> Clones;
+  llvm::DenseMap<const llvm::Function *, llvm::Function *> Originals;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_CORE_PREPROCESS_H

@@ -1,0 +1,79 @@
+//===- GpuadPass.cpp - The gpuad module pass ------------------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuadPass.h"
+
+#include "Core/DerivativeContext.h"
+#include "Requests/Markers.h"
+#include "Requests/RequestLowering.h"
+#include "Requests/RequestParser.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+#define DEBUG_TYPE "gpuad"
+
+using namespace llvm;
+
+STATISTIC(NumRequests, "Number of derivative requests lowered");
+
+namespace gpuad {
+
+static void eraseCall(CallBase &Call) {
+  if (!Call.use_empty())
+    Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
+  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
+    Inv->getUnwindDest()->removePredecessor(Inv->getParent());
+    BranchInst::Create(Inv->getNormalDest(), Inv->getIterator());
+  }
+  Call.eraseFromParent();
+}
+
+/// Handles one call to an `__enzyme_*` entry point.
+static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
+  Diagnostics &Diags = Ctx.diags();
+  Function &Caller = *Call.getFunction();
+  StringRef Name =
+      cast<Function>(Call.getCalledOperand()->stripPointerCasts())->getName();
+  EntryPoint EP = *classifyEntryPoint(Name);
+  if (EP.Kind == EntryKind::TypeHint)
+    return eraseCall(Call);
+  if (EP.Kind == EntryKind::Unknown) {
+    Diags.error(Caller, Call,
+                "'" + Name + "' is not an entry point gpuad implements");
+    return eraseCall(Call);
+  }
+  std::optional<DiffRequest> Req = parseRequest(Call, EP.Mode, Diags);
+  if (!Req)
+    return eraseCall(Call);
+  if (EP.Mode != DiffMode::Forward) {
+    Diags.error(Caller, Call,
+                "'" + Name + "' (" + modeName(EP.Mode) +
+                    " mode) is not yet supported; only __enzyme_fwddiff is");
+    return dropRequest(*Req);
+  }
+  Function *D = Ctx.getOrCreate(Req->Key);
+  if (!D || !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Diags))
+    return dropRequest(*Req);
+  ++NumRequests;
+}
+
+PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &) {
+  std::vector<CallBase *> Calls = findEntryCalls(M);
+  if (Calls.empty())
+    return PreservedAnalyses::all();
+
+  DerivativeContext Ctx(M, Options);
+  for (CallBase *Call : Calls)
+    processEntryCall(*Call, Ctx);
+  Ctx.finish();
+  eraseDeadMarkerReferences(M);
+  return PreservedAnalyses::none();
+}
+
+} // namespace gpuad

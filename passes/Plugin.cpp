@@ -1,0 +1,73 @@
+//===- Plugin.cpp - Registration of the gpuad pass plugin -----------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The only place that knows how gpuad's passes are registered.
+///
+/// `opt -passes=gpuad` (with parameters, `gpuad<no-cleanup>`) and the
+/// printers `print<gpuad-types>` and `print<gpuad-activity>` are parsed here.
+/// With `clang -fpass-plugin=`, gpuad adds itself at the OptimizerEarly
+/// extension point, which every optimisation level runs, -O0 included:
+///   - before it: the always-inliner (-O0) or the whole simplification
+///     pipeline (-O1 and up: inlining, SROA, GVN, loop simplification), so
+///     the functions to differentiate are in a clean, small form;
+///   - after it: the optimizer pipeline (loop vectorisation, unrolling,
+///     instcombine, simplifycfg), which also optimises the derivatives, and
+///     code generation.
+/// It runs for every module clang compiles -- host, nvptx64 and amdgcn --
+/// and leaves modules without requests untouched.
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Printers.h"
+#include "GpuadPass.h"
+#include "Options.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace {
+
+bool parseModulePipeline(StringRef Name, ModulePassManager &MPM,
+                         ArrayRef<PassBuilder::PipelineElement>) {
+  if (Name == "print<gpuad-types>") {
+    MPM.addPass(gpuad::TypeInfoPrinterPass(outs()));
+    return true;
+  }
+  if (Name == "print<gpuad-activity>") {
+    MPM.addPass(gpuad::ActivityPrinterPass(outs()));
+    return true;
+  }
+  if (Name == "gpuad") {
+    MPM.addPass(gpuad::GpuadPass());
+    return true;
+  }
+  if (Name.consume_front("gpuad<") && Name.consume_back(">")) {
+    Expected<gpuad::GpuadOptions> Options = gpuad::GpuadOptions::parse(Name);
+    if (!Options) {
+      errs() << toString(Options.takeError()) << "\n";
+      return false;
+    }
+    MPM.addPass(gpuad::GpuadPass(std::move(*Options)));
+    return true;
+  }
+  return false;
+}
+
+void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(parseModulePipeline);
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+        MPM.addPass(gpuad::GpuadPass());
+      });
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "gpuad", "0.1", registerCallbacks};
+}

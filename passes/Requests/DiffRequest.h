@@ -1,0 +1,49 @@
+//===- DiffRequest.h - One parsed __enzyme_* call ---------------*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A DiffRequest is a request call after parsing: the function to
+/// differentiate, the mode, width and activities (its DerivativeKey), and the
+/// caller's values for every primal and shadow argument.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_REQUESTS_DIFFREQUEST_H
+#define GPUAD_REQUESTS_DIFFREQUEST_H
+
+#include "Core/DerivativeKey.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace llvm {
+class CallBase;
+class Value;
+} // namespace llvm
+
+namespace gpuad {
+
+/// The caller's values for one parameter of the differentiated function.
+struct ArgRequest {
+  llvm::Value *Primal = nullptr;
+  /// One value per lane for Dup/DupNoNeed, given directly.
+  llvm::SmallVector<llvm::Value *, 4> Shadows;
+  /// `enzyme_dupv stride, p, base`: lane v's shadow is `base + v*stride`.
+  llvm::Value *DupVStride = nullptr;
+  llvm::Value *DupVBase = nullptr;
+};
+
+struct DiffRequest {
+  llvm::CallBase *Call = nullptr;
+  DerivativeKey Key;
+  /// One entry per parameter of Key.Fn.
+  llvm::SmallVector<ArgRequest, 8> Args;
+  /// The memory the result goes to when the call returns through `sret`.
+  llvm::Value *ReturnSlot = nullptr;
+  /// The type the call declares for its result (the sret type if any).
+  llvm::Type *ResultType = nullptr;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_REQUESTS_DIFFREQUEST_H

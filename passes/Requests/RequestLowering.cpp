@@ -1,0 +1,236 @@
+//===- RequestLowering.cpp - Replace a request by a derivative call -------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Requests/RequestLowering.h"
+
+#include "Batch/Lanes.h"
+#include "Core/DerivativeSignature.h"
+#include "Requests/DiffRequest.h"
+#include "Requests/RequestParser.h"
+#include "Support/Diagnostics.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+namespace {
+
+void flattenType(Type *Ty, SmallVectorImpl<Type *> &Out) {
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    for (Type *E : ST->elements())
+      flattenType(E, Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      flattenType(AT->getElementType(), Out);
+  } else if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Out.push_back(VT->getElementType());
+  } else {
+    Out.push_back(Ty);
+  }
+}
+
+void flattenValue(IRBuilderBase &B, Value *V, SmallVectorImpl<Value *> &Out) {
+  Type *Ty = V->getType();
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      flattenValue(B, B.CreateExtractValue(V, I), Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    for (unsigned I = 0; I < AT->getNumElements(); ++I)
+      flattenValue(B, B.CreateExtractValue(V, I), Out);
+  } else if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Out.push_back(B.CreateExtractElement(V, B.getInt32(I)));
+  } else {
+    Out.push_back(V);
+  }
+}
+
+/// Builds a value of type \p Ty from the front of \p Leaves.
+Value *buildValue(IRBuilderBase &B, Type *Ty, ArrayRef<Value *> &Leaves) {
+  if (isa<StructType>(Ty) || isa<ArrayType>(Ty)) {
+    Value *Agg = PoisonValue::get(Ty);
+    unsigned N = isa<StructType>(Ty) ? cast<StructType>(Ty)->getNumElements()
+                                     : cast<ArrayType>(Ty)->getNumElements();
+    for (unsigned I = 0; I < N; ++I) {
+      Type *E = isa<StructType>(Ty) ? cast<StructType>(Ty)->getElementType(I)
+                                    : cast<ArrayType>(Ty)->getElementType();
+      Agg = B.CreateInsertValue(Agg, buildValue(B, E, Leaves), I);
+    }
+    return Agg;
+  }
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    Value *Vec = PoisonValue::get(VT);
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Vec = B.CreateInsertElement(Vec, buildValue(B, VT->getElementType(), Leaves),
+                                  B.getInt32(I));
+    return Vec;
+  }
+  Value *Leaf = Leaves.front();
+  Leaves = Leaves.drop_front();
+  if (Leaf->getType() == Ty)
+    return Leaf;
+  return B.CreateBitCast(Leaf, Ty);
+}
+
+/// The request's result type can hold \p Leaves exactly (same number of
+/// scalars, each the same type or a same-sized reinterpretation).
+bool shapesMatch(Type *Declared, ArrayRef<Value *> Leaves,
+                 const DataLayout &DL) {
+  SmallVector<Type *, 8> Want;
+  flattenType(Declared, Want);
+  if (Want.size() != Leaves.size())
+    return false;
+  for (unsigned I = 0; I < Want.size(); ++I) {
+    Type *Have = Leaves[I]->getType();
+    if (Have == Want[I])
+      continue;
+    if (!Have->isSingleValueType() || !Want[I]->isSingleValueType() ||
+        Have->isPointerTy() != Want[I]->isPointerTy() ||
+        DL.getTypeSizeInBits(Have) != DL.getTypeSizeInBits(Want[I]))
+      return false;
+  }
+  return true;
+}
+
+std::string typeName(Type *Ty) {
+  std::string S;
+  raw_string_ostream(S) << *Ty;
+  return S;
+}
+
+} // namespace
+
+bool lowerRequest(const DiffRequest &Req, Function &Derivative,
+                  const DerivativeSignature &Sig, Diagnostics &Diags) {
+  CallBase &Call = *Req.Call;
+  Function &Caller = *Call.getFunction();
+  const DataLayout &DL = Caller.getParent()->getDataLayout();
+  IRBuilder<> B(&Call);
+  B.SetCurrentDebugLocation(Call.getDebugLoc());
+  Lanes L(Req.Key.Width);
+
+  SmallVector<Value *, 16> Args(Sig.Type->getNumParams());
+  for (unsigned I = 0; I < Req.Args.size(); ++I) {
+    const ArgRequest &AR = Req.Args[I];
+    Type *Ty = Req.Key.Fn->getArg(I)->getType();
+    Args[Sig.PrimalParam[I]] = coerceArgument(B, AR.Primal, Ty);
+    if (Sig.ShadowParam[I] < 0)
+      continue;
+    SmallVector<Value *, 4> PerLane;
+    if (AR.DupVBase) {
+      Value *Base = coerceArgument(B, AR.DupVBase, Ty);
+      Value *Stride = B.CreateSExtOrTrunc(AR.DupVStride, B.getInt64Ty());
+      for (unsigned Lane = 0; Lane < L.width(); ++Lane)
+        PerLane.push_back(B.CreateGEP(B.getInt8Ty(), Base,
+                                      B.CreateMul(Stride, B.getInt64(Lane)),
+                                      "dupv.lane"));
+    } else {
+      for (Value *S : AR.Shadows)
+        PerLane.push_back(coerceArgument(B, S, Ty));
+    }
+    Args[Sig.ShadowParam[I]] = L.pack(B, Ty, PerLane);
+  }
+
+  // The primal's scalars first, then each lane's.
+  Type *RetTy = Req.Key.Fn->getReturnType();
+  auto Leaves = [&](IRBuilderBase &RB, Value *Result) {
+    SmallVector<Value *, 8> Out;
+    if (Value *P = Sig.primalOf(RB, Result))
+      flattenValue(RB, P, Out);
+    if (Value *S = Sig.shadowOf(RB, Result))
+      for (unsigned Lane = 0; Lane < L.width(); ++Lane)
+        flattenValue(RB, L.extract(RB, S, RetTy, Lane), Out);
+    return Out;
+  };
+
+  // Check the result shape before changing anything.
+  Type *Declared = Req.ResultType;
+  bool WantsResult = Req.ReturnSlot || !Declared->isVoidTy();
+  if (WantsResult) {
+    Function *Probe = &Derivative;
+    SmallVector<Type *, 8> HaveTypes;
+    Type *Result = Probe->getReturnType();
+    if (!Result->isVoidTy()) {
+      // Flatten types the same way flattenValue flattens values.
+      Type *PT = Sig.ReturnsPrimal ? RetTy : nullptr;
+      if (PT)
+        flattenType(PT, HaveTypes);
+      if (Sig.ReturnsShadow)
+        for (unsigned Lane = 0; Lane < L.width(); ++Lane)
+          flattenType(RetTy, HaveTypes);
+    }
+    SmallVector<Value *, 8> Fake;
+    for (Type *T : HaveTypes)
+      Fake.push_back(PoisonValue::get(T));
+    bool UsedOrSlot = Req.ReturnSlot || !Call.use_empty();
+    if (UsedOrSlot && !shapesMatch(Declared, Fake, DL)) {
+      std::string Have = "nothing";
+      if (!HaveTypes.empty()) {
+        Have = std::to_string(HaveTypes.size()) + " value(s) of type " +
+               typeName(HaveTypes.front());
+      }
+      Diags.error(Caller, Call,
+                  "the request declares its result as " + typeName(Declared) +
+                      ", but the derivative of '" + Req.Key.Fn->getName() +
+                      "' returns " + Have +
+                      (Sig.ReturnsPrimal ? " (primal first, then each "
+                                           "direction's tangent)"
+                                         : " (one tangent per direction)"));
+      return false;
+    }
+  }
+
+  CallBase *New;
+  BasicBlock *ResultBlock = nullptr;
+  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
+    BasicBlock *Normal = Inv->getNormalDest();
+    ResultBlock = BasicBlock::Create(Call.getContext(), "request.cont",
+                                     &Caller, Normal);
+    BranchInst::Create(Normal, ResultBlock);
+    Normal->replacePhiUsesWith(Inv->getParent(), ResultBlock);
+    New = B.CreateInvoke(&Derivative, ResultBlock, Inv->getUnwindDest(), Args);
+    B.SetInsertPoint(ResultBlock->getTerminator());
+  } else {
+    New = B.CreateCall(&Derivative, Args);
+  }
+  New->setDebugLoc(Call.getDebugLoc());
+
+  Value *Replacement = nullptr;
+  if (WantsResult && !New->getType()->isVoidTy() &&
+      (Req.ReturnSlot || !Call.use_empty())) {
+    SmallVector<Value *, 8> Out = Leaves(B, New);
+    ArrayRef<Value *> Rest = Out;
+    Replacement = buildValue(B, Declared, Rest);
+    if (Req.ReturnSlot)
+      B.CreateStore(Replacement, Req.ReturnSlot);
+  }
+  if (!Call.use_empty())
+    Call.replaceAllUsesWith(Replacement && !Req.ReturnSlot
+                                ? Replacement
+                                : PoisonValue::get(Call.getType()));
+  Call.eraseFromParent();
+  return true;
+}
+
+void dropRequest(const DiffRequest &Req) {
+  CallBase &Call = *Req.Call;
+  if (!Call.use_empty())
+    Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
+  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
+    Inv->getUnwindDest()->removePredecessor(Inv->getParent());
+    BranchInst::Create(Inv->getNormalDest(), Inv->getIterator());
+  }
+  Call.eraseFromParent();
+}
+
+} // namespace gpuad

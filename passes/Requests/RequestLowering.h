@@ -1,0 +1,38 @@
+//===- RequestLowering.h - Replace a request by a derivative call -*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Turns a parsed request into a call of the generated derivative: caller
+/// values are coerced to parameter types, width-N shadows packed (given as N
+/// arguments, or as `base + v*stride` for enzyme_dupv), and the result --
+/// primal and/or N tangents -- repacked, scalar by scalar, into whatever type
+/// the request call declares (a scalar, a struct, an array, a vector, or an
+/// sret slot).  A mismatch in shape is a diagnostic, not a silent cast.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_REQUESTS_REQUESTLOWERING_H
+#define GPUAD_REQUESTS_REQUESTLOWERING_H
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace gpuad {
+
+class Diagnostics;
+struct DerivativeSignature;
+struct DiffRequest;
+
+/// Replaces \p Req's call by a call to \p Derivative.  Returns false after
+/// reporting an error (the call is then left for the caller to remove).
+bool lowerRequest(const DiffRequest &Req, llvm::Function &Derivative,
+                  const DerivativeSignature &Sig, Diagnostics &Diags);
+
+/// Removes a request that could not be lowered, leaving valid IR.
+void dropRequest(const DiffRequest &Req);
+
+} // namespace gpuad
+
+#endif // GPUAD_REQUESTS_REQUESTLOWERING_H

@@ -1,0 +1,392 @@
+//===- RequestParser.cpp - Find and parse __enzyme_* calls ----------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Requests/RequestParser.h"
+
+#include "Requests/Markers.h"
+#include "Support/Diagnostics.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+std::optional<EntryPoint> classifyEntryPoint(StringRef Name) {
+  if (!Name.contains("__enzyme_"))
+    return std::nullopt;
+  // Order matters only for names that contain one another; none of these do.
+  static const std::pair<const char *, DiffMode> Requests[] = {
+      {"__enzyme_fwddiff", DiffMode::Forward},
+      {"__enzyme_autodiff", DiffMode::ReverseCombined},
+      {"__enzyme_augmentfwd", DiffMode::ReverseAugmented},
+      {"__enzyme_reverse", DiffMode::ReverseBackward},
+      {"__enzyme_augmentsize", DiffMode::TapeSize},
+  };
+  for (const auto &[Spelling, Mode] : Requests)
+    if (Name.contains(Spelling))
+      return EntryPoint{EntryKind::Request, Mode};
+  // Enzyme's type annotations of memory; they carry no derivative semantics.
+  static const char *const Hints[] = {"__enzyme_float", "__enzyme_double",
+                                      "__enzyme_integer", "__enzyme_pointer"};
+  for (const char *Hint : Hints)
+    if (Name.contains(Hint))
+      return EntryPoint{EntryKind::TypeHint};
+  return EntryPoint{EntryKind::Unknown};
+}
+
+std::vector<CallBase *> findEntryCalls(Module &M) {
+  std::vector<CallBase *> Calls;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      const Function *Callee =
+          dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
+      if (Callee && classifyEntryPoint(Callee->getName()))
+        Calls.push_back(CB);
+    }
+  }
+  return Calls;
+}
+
+bool carriesFloat(Type *Ty) {
+  if (Ty->isFPOrFPVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    return any_of(ST->elements(), carriesFloat);
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return carriesFloat(AT->getElementType());
+  return false;
+}
+
+ArgActivity defaultActivity(Type *Ty, DiffMode Mode) {
+  if (Ty->isPtrOrPtrVectorTy())
+    return ArgActivity::Dup;
+  if (carriesFloat(Ty))
+    return Mode == DiffMode::Forward ? ArgActivity::Dup : ArgActivity::Active;
+  return ArgActivity::Const;
+}
+
+bool canCoerce(Type *From, Type *To) {
+  if (From == To)
+    return true;
+  if (From->isPointerTy() && To->isPointerTy())
+    return true;
+  // C default argument promotions through `...`.
+  if (From->isDoubleTy() && (To->isFloatTy() || To->isHalfTy() ||
+                             To->isBFloatTy()))
+    return true;
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return To->getIntegerBitWidth() <= From->getIntegerBitWidth();
+  return false;
+}
+
+Value *coerceArgument(IRBuilderBase &B, Value *V, Type *To) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  if (From->isPointerTy())
+    return B.CreateAddrSpaceCast(V, To);
+  if (From->isFloatingPointTy())
+    return B.CreateFPTrunc(V, To);
+  return B.CreateTrunc(V, To);
+}
+
+namespace {
+
+/// Walks the arguments of one request call.
+class Parser {
+public:
+  Parser(CallBase &Call, DiffMode Mode, Diagnostics &Diags)
+      : Call(Call), Caller(*Call.getFunction()), Diags(Diags) {
+    Req.Call = &Call;
+    Req.Key.Mode = Mode;
+  }
+
+  std::optional<DiffRequest> run();
+
+private:
+  bool parseFunction();
+  bool parseArguments();
+  bool parseMarker(const MarkerMatch &M, unsigned &Idx);
+  bool takePrimal(unsigned &Idx, ArgActivity Act);
+  bool takeShadows(unsigned &Idx, ArgRequest &AR, Type *ParamTy);
+  bool checkType(Value *V, Type *ParamTy, const Twine &What);
+  void setReturn(Type *RetTy);
+
+  Value *arg(unsigned Idx) const { return Call.getArgOperand(Idx); }
+  unsigned numArgs() const { return Call.arg_size(); }
+  std::string paramName(unsigned P) const {
+    return "argument " + std::to_string(P + 1) + " of '" +
+           Req.Key.Fn->getName().str() + "'";
+  }
+  bool fail(const Twine &Msg) {
+    Diags.error(Caller, Call, Msg);
+    return false;
+  }
+
+  CallBase &Call;
+  Function &Caller;
+  Diagnostics &Diags;
+  DiffRequest Req;
+  unsigned FirstArg = 0;
+
+  // Marker state that applies to the next parameter or to the request.
+  std::optional<ArgActivity> PendingActivity;
+  bool PendingDupV = false;
+  bool SawShadowedArg = false;
+  std::optional<ReturnShadow> RetOverride;
+  bool PrimalReturn = false;
+};
+
+} // namespace
+
+/// Finds the function a request names: `@f`, a cast of it, an alias, or (at
+/// -O0) a local variable holding it.
+static Function *resolveFunction(Value *V) {
+  V = V->stripPointerCasts();
+  if (auto *GA = dyn_cast<GlobalAlias>(V))
+    V = GA->getAliaseeObject();
+  if (auto *Load = dyn_cast<LoadInst>(V)) {
+    auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
+    if (!Slot)
+      return nullptr;
+    Value *Stored = nullptr;
+    for (User *U : Slot->users()) {
+      if (auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getPointerOperand() != Slot || Stored)
+          return nullptr;
+        Stored = SI->getValueOperand();
+      }
+    }
+    return Stored ? resolveFunction(Stored) : nullptr;
+  }
+  return dyn_cast<Function>(V);
+}
+
+bool Parser::parseFunction() {
+  // With an sret result slot the function is the second argument.
+  if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
+    Req.ReturnSlot = arg(0);
+    Req.ResultType = Call.getParamStructRetType(0);
+    FirstArg = 1;
+  } else {
+    Req.ResultType = Call.getType();
+  }
+  if (numArgs() <= FirstArg)
+    return fail("request has no function to differentiate");
+  Function *Fn = resolveFunction(arg(FirstArg));
+  if (!Fn)
+    return fail("cannot tell which function to differentiate from '" +
+                describe(*arg(FirstArg)) +
+                "'; pass the function itself, e.g. (void*)f");
+  if (Fn->isDeclaration())
+    return fail("cannot differentiate '" + Fn->getName() +
+                "': only its declaration is in this module (define it in "
+                "the same translation unit)");
+  if (Fn->isVarArg())
+    return fail("cannot differentiate variadic function '" + Fn->getName() +
+                "'");
+  Req.Key.Fn = Fn;
+  return true;
+}
+
+bool Parser::checkType(Value *V, Type *ParamTy, const Twine &What) {
+  if (canCoerce(V->getType(), ParamTy))
+    return true;
+  std::string Have, Want;
+  raw_string_ostream(Have) << *V->getType();
+  raw_string_ostream(Want) << *ParamTy;
+  return fail(What + " has type " + Have + ", expected " + Want);
+}
+
+bool Parser::parseMarker(const MarkerMatch &M, unsigned &Idx) {
+  if (!M.Kind)
+    return fail("unknown marker '" + M.Name + "'");
+  DiffMode Mode = Req.Key.Mode;
+  switch (*M.Kind) {
+  case MarkerKind::Dup:
+    PendingActivity = ArgActivity::Dup;
+    return true;
+  case MarkerKind::DupNoNeed:
+    PendingActivity = ArgActivity::DupNoNeed;
+    return true;
+  case MarkerKind::Const:
+    PendingActivity = ArgActivity::Const;
+    return true;
+  case MarkerKind::Out:
+    if (Mode == DiffMode::Forward)
+      return fail("enzyme_out is not valid in forward mode (use enzyme_dup "
+                  "with a tangent)");
+    PendingActivity = ArgActivity::Active;
+    return true;
+  case MarkerKind::DupV:
+    PendingActivity = ArgActivity::Dup;
+    PendingDupV = true;
+    return true;
+  case MarkerKind::Width: {
+    if (SawShadowedArg)
+      return fail("enzyme_width must come before the arguments it applies to");
+    if (++Idx >= numArgs())
+      return fail("enzyme_width needs a value");
+    auto *C = dyn_cast<ConstantInt>(arg(Idx));
+    if (!C)
+      return fail("enzyme_width needs a compile-time constant, got '" +
+                  describe(*arg(Idx)) + "'");
+    if (C->isZero() || C->getZExtValue() > 64)
+      return fail("enzyme_width must be between 1 and 64, got " +
+                  Twine(C->getZExtValue()));
+    Req.Key.Width = C->getZExtValue();
+    return true;
+  }
+  case MarkerKind::PrimalReturn:
+    PrimalReturn = true;
+    return true;
+  case MarkerKind::NoReturn:
+    PrimalReturn = false;
+    return true;
+  case MarkerKind::ConstReturn:
+    RetOverride = ReturnShadow::None;
+    return true;
+  case MarkerKind::DupReturn:
+  case MarkerKind::ActiveReturn:
+    RetOverride = ReturnShadow::Shadow;
+    return true;
+  case MarkerKind::Tape:
+  case MarkerKind::Allocated:
+    return fail(M.Name + " is not yet supported (split mode is not "
+                         "implemented yet)");
+  }
+  return true;
+}
+
+bool Parser::takeShadows(unsigned &Idx, ArgRequest &AR, Type *ParamTy) {
+  unsigned P = Req.Args.size();
+  for (unsigned Lane = 0; Lane < Req.Key.Width; ++Lane) {
+    if (++Idx >= numArgs())
+      return fail("too few arguments: missing shadow " +
+                  (Req.Key.Width > 1 ? "#" + Twine(Lane + 1) + " " : Twine()) +
+                  "of " + paramName(P));
+    Value *S = arg(Idx);
+    MarkerMatch M = matchMarker(S);
+    if (M.isMarker())
+      return fail("expected the shadow of " + paramName(P) + ", found marker '" +
+                  M.Name + "'");
+    if (!checkType(S, ParamTy, "shadow of " + paramName(P)))
+      return false;
+    AR.Shadows.push_back(S);
+  }
+  return true;
+}
+
+bool Parser::takePrimal(unsigned &Idx, ArgActivity Act) {
+  unsigned P = Req.Args.size();
+  Type *ParamTy = Req.Key.Fn->getArg(P)->getType();
+  ArgRequest AR;
+  if (PendingDupV) {
+    // enzyme_dupv stride, primal, base
+    AR.DupVStride = arg(Idx);
+    if (!AR.DupVStride->getType()->isIntegerTy())
+      return fail("enzyme_dupv expects an integer byte stride before " +
+                  paramName(P));
+    if (++Idx >= numArgs())
+      return fail("too few arguments: enzyme_dupv needs a primal and a base "
+                  "for " + paramName(P));
+  }
+  AR.Primal = arg(Idx);
+  if (!checkType(AR.Primal, ParamTy, paramName(P)))
+    return false;
+  if (Act == ArgActivity::Active && !carriesFloat(ParamTy))
+    return fail("enzyme_out applies to floating-point values; " +
+                paramName(P) + " is not one");
+  if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed) {
+    if (Req.Key.Mode != DiffMode::Forward && !ParamTy->isPtrOrPtrVectorTy() &&
+        !carriesFloat(ParamTy))
+      Act = ArgActivity::Const; // an integer has no shadow
+    else
+      SawShadowedArg = true;
+  }
+  if ((Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed) &&
+      !PendingDupV && !takeShadows(Idx, AR, ParamTy))
+    return false;
+  if (PendingDupV) {
+    if (!ParamTy->isPointerTy())
+      return fail("enzyme_dupv applies to pointers; " + paramName(P) +
+                  " is not one");
+    if (++Idx >= numArgs())
+      return fail("too few arguments: missing the shadow base of " +
+                  paramName(P));
+    AR.DupVBase = arg(Idx);
+    if (!checkType(AR.DupVBase, ParamTy, "shadow base of " + paramName(P)))
+      return false;
+  }
+  Req.Key.Args.push_back(Act);
+  Req.Args.push_back(std::move(AR));
+  PendingActivity.reset();
+  PendingDupV = false;
+  return true;
+}
+
+bool Parser::parseArguments() {
+  Function &Fn = *Req.Key.Fn;
+  for (unsigned Idx = FirstArg + 1; Idx < numArgs(); ++Idx) {
+    MarkerMatch M = matchMarker(arg(Idx));
+    if (M.isMarker()) {
+      if (!parseMarker(M, Idx))
+        return false;
+      continue;
+    }
+    if (Req.Args.size() == Fn.arg_size())
+      return fail("too many arguments: '" + Fn.getName() + "' takes " +
+                  Twine(Fn.arg_size()) + " parameter(s); extra value '" +
+                  describe(*arg(Idx)) + "'");
+    Type *ParamTy = Fn.getArg(Req.Args.size())->getType();
+    ArgActivity Act =
+        PendingActivity.value_or(defaultActivity(ParamTy, Req.Key.Mode));
+    if (!takePrimal(Idx, Act))
+      return false;
+  }
+  if (PendingActivity)
+    return fail("marker at the end of the request applies to no argument");
+  if (Req.Args.size() != Fn.arg_size())
+    return fail("too few arguments: '" + Fn.getName() + "' takes " +
+                Twine(Fn.arg_size()) + " parameter(s), the request passes " +
+                Twine(Req.Args.size()));
+  return true;
+}
+
+void Parser::setReturn(Type *RetTy) {
+  ReturnShadow Default = ReturnShadow::None;
+  if (!RetTy->isVoidTy() && (carriesFloat(RetTy) || RetTy->isPointerTy()))
+    Default = ReturnShadow::Shadow;
+  Req.Key.Ret = RetOverride.value_or(Default);
+  if (RetTy->isVoidTy())
+    Req.Key.Ret = ReturnShadow::None;
+  Req.Key.ReturnPrimal = PrimalReturn && !RetTy->isVoidTy();
+}
+
+std::optional<DiffRequest> Parser::run() {
+  if (!parseFunction() || !parseArguments())
+    return std::nullopt;
+  setReturn(Req.Key.Fn->getReturnType());
+  return std::move(Req);
+}
+
+std::optional<DiffRequest> parseRequest(CallBase &Call, DiffMode Mode,
+                                        Diagnostics &Diags) {
+  return Parser(Call, Mode, Diags).run();
+}
+
+} // namespace gpuad

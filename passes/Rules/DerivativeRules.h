@@ -1,0 +1,128 @@
+//===- DerivativeRules.h - The derivative rule table ------------*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The engine knows no operation; operations know their derivative.  Each row
+/// of the table states, once, the partial derivative of an operation's result
+/// with respect to each operand, as IR built from the primal operands and
+/// result.  Forward mode computes `sum_i partial_i * tangent_i`; reverse mode
+/// accumulates `partial_i * adjoint` into operand i; batched modes do the same
+/// per lane.  Every spelling of an operation -- the IR opcode, the LLVM
+/// intrinsic, libm (double, float and long double), CUDA's libdevice
+/// (`__nv_*`) and ROCm's ocml (`__ocml_*_f16/_f32/_f64`) -- is an alias row of
+/// the same family.  A row also records which primal values its partials
+/// read, so the tape can cache exactly those.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_RULES_DERIVATIVERULES_H
+#define GPUAD_RULES_DERIVATIVERULES_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <cstdint>
+
+namespace llvm {
+class CallBase;
+class Instruction;
+class IRBuilderBase;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace gpuad {
+
+/// Elementary functions a partial derivative may need.  The target supplies
+/// them (LLVM intrinsics on the host, libdevice on NVPTX, ocml on AMDGPU), so
+/// rules never name a target's library.
+enum class MathFn { Sin, Cos, Exp, Log, Pow, Powi, Sinh, Cosh };
+
+/// Supplies MathFn calls of a given floating-point (or vector) type.
+class MathProvider {
+public:
+  virtual ~MathProvider();
+  virtual llvm::Value *emit(llvm::IRBuilderBase &B, MathFn Fn,
+                            llvm::ArrayRef<llvm::Value *> Args) = 0;
+};
+
+/// What a partial-derivative function sees: the builder, the primal operands
+/// and result (fetched on demand, so reverse mode loads from the tape only
+/// what a rule reads), and the target's math.
+class RuleContext {
+public:
+  RuleContext(llvm::IRBuilderBase &B, llvm::Type *Ty,
+              llvm::function_ref<llvm::Value *(unsigned)> Operand,
+              llvm::function_ref<llvm::Value *()> Result, MathProvider &Math)
+      : B(B), Ty(Ty), OperandFn(Operand), ResultFn(Result), Math(Math) {}
+
+  llvm::IRBuilderBase &B;
+  /// The floating-point type of the result (scalar or vector).
+  llvm::Type *Ty;
+
+  llvm::Value *operand(unsigned I) const { return OperandFn(I); }
+  llvm::Value *result() const { return ResultFn(); }
+  llvm::Value *math(MathFn Fn, llvm::ArrayRef<llvm::Value *> Args) const {
+    return Math.emit(B, Fn, Args);
+  }
+  /// \p X as a constant of type Ty (splatted for vectors).
+  llvm::Value *constant(double X) const;
+
+private:
+  llvm::function_ref<llvm::Value *(unsigned)> OperandFn;
+  llvm::function_ref<llvm::Value *()> ResultFn;
+  MathProvider &Math;
+};
+
+using PartialFn = llvm::Value *(*)(RuleContext &);
+
+/// Bit in Partial::Needs standing for the primal result.
+constexpr uint8_t NeedsResult = 1u << 7;
+constexpr uint8_t needsOperand(unsigned I) { return uint8_t(1u << I); }
+
+struct Partial {
+  /// Null: the result does not depend differentiably on this operand (an
+  /// integer exponent, the sign source of copysign).
+  PartialFn Fn = nullptr;
+  /// The primal values Fn reads (needsOperand(i) | NeedsResult).
+  uint8_t Needs = 0;
+};
+
+enum class RuleKind {
+  /// result = f(operands); the derivative is given by Partials.
+  Elementwise,
+  /// Piecewise constant (floor, ceil, ...): derivative zero.
+  ZeroDerivative,
+  /// A floating-point conversion (fpext, fptrunc): linear; forward mode
+  /// applies the same conversion to the tangent, reverse mode the opposite
+  /// one to the adjoint.
+  Conversion,
+};
+
+struct DerivativeRule {
+  /// The family's name for messages ("sin", "fmul").
+  llvm::StringRef Family;
+  RuleKind Kind;
+  std::array<Partial, 3> Partials;
+  /// Number of leading operands the rule covers (call arguments beyond them
+  /// are ignored; there are none for the rows in the table).
+  unsigned NumOperands;
+};
+
+/// The rule for \p I (an instruction or a call by its callee's name), or
+/// null when the table has none.
+const DerivativeRule *findRule(const llvm::Instruction &I);
+/// The rule for a function or intrinsic name (intrinsic names without their
+/// type suffix, e.g. "llvm.sin").
+const DerivativeRule *findRuleByName(llvm::StringRef Name);
+
+/// Every name in the table (for tests and docs).
+void forEachRuleName(llvm::function_ref<void(llvm::StringRef,
+                                             const DerivativeRule &)> Fn);
+
+} // namespace gpuad
+
+#endif // GPUAD_RULES_DERIVATIVERULES_H

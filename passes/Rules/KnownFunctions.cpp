@@ -1,0 +1,110 @@
+//===- KnownFunctions.cpp - Library calls with known behaviour ------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules/KnownFunctions.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+static const StringSet<> &inactiveNames() {
+  static const StringSet<> Names = {
+      // stdio and friends: they read values but produce no derivative.
+      "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush",
+      "vprintf", "vfprintf", "perror", "fwrite",
+      // Process control and diagnostics.
+      "exit", "_exit", "abort", "__assert_fail", "__assertfail",
+      "__cxa_pure_virtual", "__cxa_begin_catch", "__cxa_end_catch",
+      "__cxa_rethrow", "_ZSt9terminatev", "__clang_call_terminate",
+      // Time and randomness: inputs, never outputs, of a derivative.
+      "clock", "time", "gettimeofday", "clock_gettime", "rand", "srand",
+      "random", "srandom", "drand48", "srand48", "getenv",
+      // Allocation queries.
+      "malloc_usable_size",
+  };
+  return Names;
+}
+
+static bool isInactiveIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::dbg_declare:
+  case Intrinsic::dbg_value:
+  case Intrinsic::dbg_label:
+  case Intrinsic::assume:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::sideeffect:
+  case Intrinsic::trap:
+  case Intrinsic::debugtrap:
+  case Intrinsic::ubsantrap:
+  case Intrinsic::stacksave:
+  case Intrinsic::stackrestore:
+  case Intrinsic::prefetch:
+  case Intrinsic::donothing:
+  case Intrinsic::pseudoprobe:
+  case Intrinsic::var_annotation:
+  case Intrinsic::ptr_annotation:
+  case Intrinsic::annotation:
+  case Intrinsic::codeview_annotation:
+  case Intrinsic::objectsize:
+  case Intrinsic::is_constant:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isKnownInactiveCall(const CallBase &Call) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
+    return isInactiveIntrinsic(II->getIntrinsicID());
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && inactiveNames().contains(Callee->getName());
+}
+
+std::optional<HeapFn> classifyHeapCall(const CallBase &Call) {
+  static const StringMap<HeapFn> Names = {
+      {"malloc", HeapFn::Malloc},
+      {"calloc", HeapFn::Calloc},
+      {"realloc", HeapFn::Realloc},
+      {"free", HeapFn::Free},
+      {"posix_memalign", HeapFn::PosixMemalign},
+      {"aligned_alloc", HeapFn::AlignedAlloc},
+      // operator new / new[] (plain, nothrow, aligned).
+      {"_Znwm", HeapFn::Malloc},
+      {"_Znam", HeapFn::Malloc},
+      {"_ZnwmRKSt9nothrow_t", HeapFn::Malloc},
+      {"_ZnamRKSt9nothrow_t", HeapFn::Malloc},
+      {"_ZnwmSt11align_val_t", HeapFn::Malloc},
+      {"_ZnamSt11align_val_t", HeapFn::Malloc},
+      // operator delete / delete[] (plain, sized, aligned).
+      {"_ZdlPv", HeapFn::Free},
+      {"_ZdaPv", HeapFn::Free},
+      {"_ZdlPvm", HeapFn::Free},
+      {"_ZdaPvm", HeapFn::Free},
+      {"_ZdlPvSt11align_val_t", HeapFn::Free},
+      {"_ZdaPvSt11align_val_t", HeapFn::Free},
+      {"_ZdlPvmSt11align_val_t", HeapFn::Free},
+      {"_ZdaPvmSt11align_val_t", HeapFn::Free},
+  };
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return std::nullopt;
+  auto It = Names.find(Callee->getName());
+  if (It == Names.end())
+    return std::nullopt;
+  return It->second;
+}
+
+} // namespace gpuad

@@ -1,0 +1,321 @@
+//===- RuleTable.cpp - The derivative rule table --------------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The rows.  Each family's partials are written once as small functions of
+/// a RuleContext (x = operand 0, y = operand 1, r = result) and every
+/// spelling of the family maps to that row.
+//===----------------------------------------------------------------------===//
+
+#include "Rules/DerivativeRules.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace gpuad {
+
+MathProvider::~MathProvider() = default;
+
+Value *RuleContext::constant(double X) const {
+  return ConstantFP::get(Ty, X);
+}
+
+namespace {
+
+// Shorthands used by the partials below.
+Value *x(RuleContext &R) { return R.operand(0); }
+Value *y(RuleContext &R) { return R.operand(1); }
+Value *r(RuleContext &R) { return R.result(); }
+Value *one(RuleContext &R) { return R.constant(1.0); }
+Value *mul(RuleContext &R, Value *A, Value *B) { return R.B.CreateFMul(A, B); }
+Value *div(RuleContext &R, Value *A, Value *B) { return R.B.CreateFDiv(A, B); }
+Value *add(RuleContext &R, Value *A, Value *B) { return R.B.CreateFAdd(A, B); }
+Value *sub(RuleContext &R, Value *A, Value *B) { return R.B.CreateFSub(A, B); }
+Value *neg(RuleContext &R, Value *A) { return R.B.CreateFNeg(A); }
+Value *sqrtOf(RuleContext &R, Value *A) {
+  return R.B.CreateUnaryIntrinsic(Intrinsic::sqrt, A);
+}
+Value *square(RuleContext &R, Value *A) { return mul(R, A, A); }
+Value *inv(RuleContext &R, Value *A) { return div(R, one(R), A); }
+Value *sign(RuleContext &R, Value *A) {
+  // copysign(1, a), but 0 at a == 0 (the convention of JAX and Enzyme).
+  Value *S = R.B.CreateBinaryIntrinsic(Intrinsic::copysign, one(R), A);
+  Value *IsZero = R.B.CreateFCmpOEQ(A, R.constant(0.0));
+  return R.B.CreateSelect(IsZero, R.constant(0.0), S);
+}
+
+constexpr uint8_t X = needsOperand(0);
+constexpr uint8_t Y = needsOperand(1);
+constexpr uint8_t Z = needsOperand(2);
+constexpr uint8_t Res = NeedsResult;
+
+constexpr double Ln2 = 0.69314718055994530942;
+constexpr double Ln10 = 2.30258509299404568402;
+constexpr double TwoOverSqrtPi = 1.12837916709551257390;
+
+// Partials, by family.  d(op)/d(operand).
+Value *pOne(RuleContext &R) { return one(R); }
+Value *pMinusOne(RuleContext &R) { return R.constant(-1.0); }
+Value *pY(RuleContext &R) { return y(R); }
+Value *pX(RuleContext &R) { return x(R); }
+Value *pDivX(RuleContext &R) { return inv(R, y(R)); }
+Value *pDivY(RuleContext &R) { return neg(R, div(R, r(R), y(R))); }
+Value *pRemY(RuleContext &R) {
+  // a - trunc(a/b)*b
+  return neg(R, R.B.CreateUnaryIntrinsic(Intrinsic::trunc, div(R, x(R), y(R))));
+}
+Value *pSqrt(RuleContext &R) { return div(R, R.constant(0.5), r(R)); }
+Value *pRsqrt(RuleContext &R) {
+  return mul(R, R.constant(-0.5), mul(R, r(R), square(R, r(R))));
+}
+Value *pCbrt(RuleContext &R) {
+  return inv(R, mul(R, R.constant(3.0), square(R, r(R))));
+}
+Value *pExp(RuleContext &R) { return r(R); }
+Value *pExp2(RuleContext &R) { return mul(R, r(R), R.constant(Ln2)); }
+Value *pExp10(RuleContext &R) { return mul(R, r(R), R.constant(Ln10)); }
+Value *pExpm1(RuleContext &R) { return add(R, r(R), one(R)); }
+Value *pLog(RuleContext &R) { return inv(R, x(R)); }
+Value *pLog2(RuleContext &R) { return inv(R, mul(R, x(R), R.constant(Ln2))); }
+Value *pLog10(RuleContext &R) { return inv(R, mul(R, x(R), R.constant(Ln10))); }
+Value *pLog1p(RuleContext &R) { return inv(R, add(R, x(R), one(R))); }
+Value *pPowX(RuleContext &R) {
+  // y * x^(y-1): finite at x == 0 for y >= 1, unlike y * r / x.
+  Value *Ym1 = sub(R, y(R), one(R));
+  return mul(R, y(R), R.math(MathFn::Pow, {x(R), Ym1}));
+}
+Value *pPowY(RuleContext &R) {
+  return mul(R, r(R), R.math(MathFn::Log, {x(R)}));
+}
+Value *pPowiX(RuleContext &R) {
+  Value *N = y(R);
+  Value *Nm1 = R.B.CreateSub(N, ConstantInt::get(N->getType(), 1));
+  Value *NF = R.B.CreateSIToFP(N, R.Ty);
+  return mul(R, NF, R.math(MathFn::Powi, {x(R), Nm1}));
+}
+Value *pSin(RuleContext &R) { return R.math(MathFn::Cos, {x(R)}); }
+Value *pCos(RuleContext &R) { return neg(R, R.math(MathFn::Sin, {x(R)})); }
+Value *pTan(RuleContext &R) { return add(R, one(R), square(R, r(R))); }
+Value *pAsin(RuleContext &R) {
+  return inv(R, sqrtOf(R, sub(R, one(R), square(R, x(R)))));
+}
+Value *pAcos(RuleContext &R) { return neg(R, pAsin(R)); }
+Value *pAtan(RuleContext &R) { return inv(R, add(R, one(R), square(R, x(R)))); }
+Value *atan2Den(RuleContext &R) {
+  return add(R, square(R, x(R)), square(R, y(R)));
+}
+// atan2(y = operand 0, x = operand 1).
+Value *pAtan2Y(RuleContext &R) { return div(R, y(R), atan2Den(R)); }
+Value *pAtan2X(RuleContext &R) { return neg(R, div(R, x(R), atan2Den(R))); }
+Value *pSinh(RuleContext &R) { return R.math(MathFn::Cosh, {x(R)}); }
+Value *pCosh(RuleContext &R) { return R.math(MathFn::Sinh, {x(R)}); }
+Value *pTanh(RuleContext &R) { return sub(R, one(R), square(R, r(R))); }
+Value *pAsinh(RuleContext &R) {
+  return inv(R, sqrtOf(R, add(R, square(R, x(R)), one(R))));
+}
+Value *pAcosh(RuleContext &R) {
+  return inv(R, sqrtOf(R, sub(R, square(R, x(R)), one(R))));
+}
+Value *pAtanh(RuleContext &R) { return inv(R, sub(R, one(R), square(R, x(R)))); }
+Value *pErf(RuleContext &R) {
+  Value *E = R.math(MathFn::Exp, {neg(R, square(R, x(R)))});
+  return mul(R, R.constant(TwoOverSqrtPi), E);
+}
+Value *pErfc(RuleContext &R) { return neg(R, pErf(R)); }
+Value *pHypotX(RuleContext &R) { return div(R, x(R), r(R)); }
+Value *pHypotY(RuleContext &R) { return div(R, y(R), r(R)); }
+Value *pFabs(RuleContext &R) { return sign(R, x(R)); }
+Value *pCopysign(RuleContext &R) {
+  // |x| * sign(y): d/dx = sign(x) * sign(y), with copysign's view of signs.
+  Value *SX = R.B.CreateBinaryIntrinsic(Intrinsic::copysign, one(R), x(R));
+  Value *SY = R.B.CreateBinaryIntrinsic(Intrinsic::copysign, one(R), y(R));
+  return mul(R, SX, SY);
+}
+// min/max pick one operand; the partial is 1 for the picked one.  Ties and
+// NaNs resolve to exactly one operand so a derivative is never counted twice.
+Value *pPickX(RuleContext &R) {
+  Value *IsX = R.B.CreateFCmpOEQ(r(R), x(R));
+  return R.B.CreateSelect(IsX, one(R), R.constant(0.0));
+}
+Value *pPickY(RuleContext &R) {
+  Value *IsX = R.B.CreateFCmpOEQ(r(R), x(R));
+  return R.B.CreateSelect(IsX, R.constant(0.0), one(R));
+}
+
+// Row builders.
+DerivativeRule unary(StringRef Family, PartialFn Fn, uint8_t Needs) {
+  return {Family, RuleKind::Elementwise, {Partial{Fn, Needs}}, 1};
+}
+DerivativeRule binary(StringRef Family, Partial A, Partial B) {
+  return {Family, RuleKind::Elementwise, {A, B}, 2};
+}
+DerivativeRule zeroDerivative(StringRef Family, unsigned N = 1) {
+  return {Family, RuleKind::ZeroDerivative, {}, N};
+}
+
+/// One family and all its spellings.  Library spellings are generated from
+/// the base name: libm `name`, `namef`, `namel`; libdevice `__nv_name`,
+/// `__nv_namef`; ocml `__ocml_name_f16/_f32/_f64`.
+struct Family {
+  DerivativeRule Rule;
+  const char *Libm;        // base libm name, or null
+  const char *Intrinsic;   // "llvm.xxx" or null
+  const char *Ocml;        // base ocml name, or null (defaults to Libm)
+  std::initializer_list<const char *> Extra; // other spellings
+};
+
+const std::vector<Family> &families() {
+  static const std::vector<Family> Table = {
+      // IR opcodes.
+      {binary("fadd", {pOne, 0}, {pOne, 0}), nullptr, nullptr, nullptr,
+       {"fadd", "__nv_dadd_rn", "__nv_fadd_rn"}},
+      {binary("fsub", {pOne, 0}, {pMinusOne, 0}), nullptr, nullptr, nullptr,
+       {"fsub", "__nv_dsub_rn", "__nv_fsub_rn"}},
+      {binary("fmul", {pY, Y}, {pX, X}), nullptr, nullptr, nullptr,
+       {"fmul", "__nv_dmul_rn", "__nv_fmul_rn"}},
+      {binary("fdiv", {pDivX, Y}, {pDivY, Y | Res}), nullptr, nullptr, nullptr,
+       {"fdiv", "__nv_ddiv_rn", "__nv_fdiv_rn", "__nv_fdividef",
+        "__nv_fast_fdividef"}},
+      {binary("frem", {pOne, 0}, {pRemY, X | Y}), "fmod", nullptr, nullptr,
+       {"frem"}},
+      {unary("fneg", pMinusOne, 0), nullptr, nullptr, nullptr, {"fneg"}},
+      {{"fpext", RuleKind::Conversion, {Partial{pOne, 0}}, 1},
+       nullptr, nullptr, nullptr, {"fpext"}},
+      {{"fptrunc", RuleKind::Conversion, {Partial{pOne, 0}}, 1},
+       nullptr, nullptr, nullptr, {"fptrunc"}},
+      // Roots and powers.
+      {unary("sqrt", pSqrt, Res), "sqrt", "llvm.sqrt", nullptr,
+       {"__nv_fsqrt_rn", "__nv_dsqrt_rn", "__ocml_native_sqrt_f32"}},
+      {unary("rsqrt", pRsqrt, Res), nullptr, nullptr, "rsqrt",
+       {"__nv_rsqrt", "__nv_rsqrtf", "__ocml_native_rsqrt_f32"}},
+      {unary("cbrt", pCbrt, Res), "cbrt", nullptr, nullptr, {}},
+      {binary("pow", {pPowX, X | Y}, {pPowY, X | Res}), "pow", "llvm.pow",
+       nullptr, {"__nv_fast_powf"}},
+      {binary("powi", {pPowiX, X | Y}, {}), nullptr, "llvm.powi", "pown",
+       {"__nv_powi", "__nv_powif"}},
+      {binary("hypot", {pHypotX, X | Res}, {pHypotY, Y | Res}), "hypot",
+       nullptr, nullptr, {}},
+      // Exponentials and logarithms.
+      {unary("exp", pExp, Res), "exp", "llvm.exp", nullptr,
+       {"__nv_fast_expf", "__ocml_native_exp_f32"}},
+      {unary("exp2", pExp2, Res), "exp2", "llvm.exp2", nullptr,
+       {"__nv_fast_exp2f", "__ocml_native_exp2_f32"}},
+      {unary("exp10", pExp10, Res), "exp10", "llvm.exp10", nullptr,
+       {"__nv_fast_exp10f", "__ocml_native_exp10_f32"}},
+      {unary("expm1", pExpm1, Res), "expm1", nullptr, nullptr, {}},
+      {unary("log", pLog, X), "log", "llvm.log", nullptr,
+       {"__nv_fast_logf", "__ocml_native_log_f32"}},
+      {unary("log2", pLog2, X), "log2", "llvm.log2", nullptr,
+       {"__nv_fast_log2f", "__ocml_native_log2_f32"}},
+      {unary("log10", pLog10, X), "log10", "llvm.log10", nullptr,
+       {"__nv_fast_log10f", "__ocml_native_log10_f32"}},
+      {unary("log1p", pLog1p, X), "log1p", nullptr, nullptr, {}},
+      // Trigonometric and hyperbolic.
+      {unary("sin", pSin, X), "sin", "llvm.sin", nullptr,
+       {"__nv_fast_sinf", "__ocml_native_sin_f32"}},
+      {unary("cos", pCos, X), "cos", "llvm.cos", nullptr,
+       {"__nv_fast_cosf", "__ocml_native_cos_f32"}},
+      {unary("tan", pTan, Res), "tan", "llvm.tan", nullptr,
+       {"__nv_fast_tanf"}},
+      {unary("asin", pAsin, X), "asin", "llvm.asin", nullptr, {}},
+      {unary("acos", pAcos, X), "acos", "llvm.acos", nullptr, {}},
+      {unary("atan", pAtan, X), "atan", "llvm.atan", nullptr, {}},
+      {binary("atan2", {pAtan2Y, X | Y}, {pAtan2X, X | Y}), "atan2",
+       "llvm.atan2", nullptr, {}},
+      {unary("sinh", pSinh, X), "sinh", "llvm.sinh", nullptr, {}},
+      {unary("cosh", pCosh, X), "cosh", "llvm.cosh", nullptr, {}},
+      {unary("tanh", pTanh, Res), "tanh", "llvm.tanh", nullptr, {}},
+      {unary("asinh", pAsinh, X), "asinh", nullptr, nullptr, {}},
+      {unary("acosh", pAcosh, X), "acosh", nullptr, nullptr, {}},
+      {unary("atanh", pAtanh, X), "atanh", nullptr, nullptr, {}},
+      {unary("erf", pErf, X), "erf", nullptr, nullptr, {}},
+      {unary("erfc", pErfc, X), "erfc", nullptr, nullptr, {}},
+      // Sign, magnitude, fused operations.
+      {unary("fabs", pFabs, X), "fabs", "llvm.fabs", nullptr, {}},
+      {binary("copysign", {pCopysign, X | Y}, {}), "copysign", "llvm.copysign",
+       nullptr, {}},
+      {{"fma", RuleKind::Elementwise,
+        {Partial{pY, Y}, Partial{pX, X}, Partial{pOne, 0}}, 3},
+       "fma", "llvm.fma", nullptr, {"llvm.fmuladd", "__nv_fmaf_rn"}},
+      // Selection.
+      {binary("minnum", {pPickX, X | Res}, {pPickY, X | Res}), "fmin",
+       "llvm.minnum", nullptr,
+       {"llvm.minimum", "llvm.minimumnum"}},
+      {binary("maxnum", {pPickX, X | Res}, {pPickY, X | Res}), "fmax",
+       "llvm.maxnum", nullptr,
+       {"llvm.maximum", "llvm.maximumnum"}},
+      // Piecewise constant.
+      {zeroDerivative("floor"), "floor", "llvm.floor", nullptr, {}},
+      {zeroDerivative("ceil"), "ceil", "llvm.ceil", nullptr, {}},
+      {zeroDerivative("trunc"), "trunc", "llvm.trunc", nullptr, {}},
+      {zeroDerivative("round"), "round", "llvm.round", nullptr, {}},
+      {zeroDerivative("rint"), "rint", "llvm.rint", nullptr, {}},
+      {zeroDerivative("nearbyint"), "nearbyint", "llvm.nearbyint", nullptr,
+       {}},
+      {zeroDerivative("roundeven"), "roundeven", "llvm.roundeven", nullptr,
+       {}},
+  };
+  return Table;
+}
+
+/// Name -> row, built once from the families.
+const StringMap<const DerivativeRule *> &ruleMap() {
+  static const StringMap<const DerivativeRule *> Map = [] {
+    StringMap<const DerivativeRule *> M;
+    for (const Family &F : families()) {
+      const DerivativeRule *R = &F.Rule;
+      if (F.Libm) {
+        std::string Base = F.Libm;
+        for (const char *Suffix : {"", "f", "l"})
+          M[Base + Suffix] = R;
+        M["__nv_" + Base] = R;
+        M["__nv_" + Base + "f"] = R;
+      }
+      if (const char *Ocml = F.Ocml ? F.Ocml : F.Libm)
+        for (const char *Suffix : {"_f16", "_f32", "_f64"})
+          M[std::string("__ocml_") + Ocml + Suffix] = R;
+      if (F.Intrinsic)
+        M[F.Intrinsic] = R;
+      for (const char *Name : F.Extra)
+        M[Name] = R;
+    }
+    return M;
+  }();
+  return Map;
+}
+
+} // namespace
+
+const DerivativeRule *findRuleByName(StringRef Name) {
+  auto It = ruleMap().find(Name);
+  return It == ruleMap().end() ? nullptr : It->second;
+}
+
+const DerivativeRule *findRule(const Instruction &I) {
+  if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    if (const auto *II = dyn_cast<IntrinsicInst>(Call))
+      return findRuleByName(Intrinsic::getBaseName(II->getIntrinsicID()));
+    if (const Function *Callee = Call->getCalledFunction())
+      return findRuleByName(Callee->getName());
+    return nullptr;
+  }
+  return findRuleByName(I.getOpcodeName());
+}
+
+void forEachRuleName(
+    function_ref<void(StringRef, const DerivativeRule &)> Fn) {
+  for (const auto &Entry : ruleMap())
+    Fn(Entry.getKey(), *Entry.getValue());
+}
+
+} // namespace gpuad

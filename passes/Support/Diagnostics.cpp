@@ -1,0 +1,60 @@
+//===- Diagnostics.cpp - User-facing errors and warnings ------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Support/Diagnostics.h"
+
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+static void report(const Function &UserFn, const DebugLoc &Loc,
+                   const Twine &Msg, DiagnosticSeverity Severity) {
+  // DiagnosticInfoUnsupported holds a reference to the Twine; keep the
+  // formatted text alive for the duration of the call.
+  std::string Text = ("gpuad: " + Msg).str();
+  Twine T(Text);
+  UserFn.getContext().diagnose(
+      DiagnosticInfoUnsupported(UserFn, T, Loc, Severity));
+}
+
+void Diagnostics::error(const Function &UserFn, const DebugLoc &Loc,
+                        const Twine &Msg) {
+  ++NumErrors;
+  report(UserFn, Loc, Msg, DS_Error);
+}
+
+void Diagnostics::warning(const Function &UserFn, const DebugLoc &Loc,
+                          const Twine &Msg) {
+  report(UserFn, Loc, Msg, DS_Warning);
+}
+
+void Diagnostics::error(const Function &UserFn, const Instruction &I,
+                        const Twine &Msg) {
+  error(UserFn, I.getDebugLoc(), Msg);
+}
+
+std::string describe(const Value &V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  if (isa<Instruction>(V))
+    V.print(OS);
+  else
+    V.printAsOperand(OS, /*PrintType=*/false);
+  StringRef R = StringRef(S).trim();
+  // Drop trailing metadata attachments; they make messages unreadable.
+  size_t Bang = R.find(", !");
+  if (Bang != StringRef::npos)
+    R = R.take_front(Bang);
+  return R.str();
+}
+
+} // namespace gpuad

@@ -1,0 +1,54 @@
+//===- Diagnostics.h - User-facing errors and warnings ----------*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Every problem a user must fix is reported here, as an LLVM diagnostic that
+/// clang prints as `file:line:col: error: ...` (the instruction's debug
+/// location, or the enclosing function's declaration without -g).  Nothing in
+/// gpuad asserts or aborts on bad input: emitters report, then leave valid IR
+/// behind so that every error of a module is reported in one compile.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_SUPPORT_DIAGNOSTICS_H
+#define GPUAD_SUPPORT_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/DebugLoc.h"
+
+namespace llvm {
+class Function;
+class Instruction;
+class Value;
+} // namespace llvm
+
+namespace gpuad {
+
+class Diagnostics {
+public:
+  /// Reports an error located at \p Loc inside \p UserFn.  \p UserFn must be
+  /// a function the user wrote (not one of gpuad's clones) so that clang can
+  /// fall back to its declaration when there is no debug information.
+  void error(const llvm::Function &UserFn, const llvm::DebugLoc &Loc,
+             const llvm::Twine &Msg);
+  void warning(const llvm::Function &UserFn, const llvm::DebugLoc &Loc,
+               const llvm::Twine &Msg);
+
+  /// Reports at \p I, attributing it to the user's function \p UserFn.
+  void error(const llvm::Function &UserFn, const llvm::Instruction &I,
+             const llvm::Twine &Msg);
+
+  unsigned numErrors() const { return NumErrors; }
+
+private:
+  unsigned NumErrors = 0;
+};
+
+/// Short, single-line text of an instruction or value for messages
+/// (`%mul = fmul double %x, %y` or `@f`).
+std::string describe(const llvm::Value &V);
+
+} // namespace gpuad
+
+#endif // GPUAD_SUPPORT_DIAGNOSTICS_H

@@ -1,0 +1,165 @@
+//===- AMDGPUTarget.cpp - Target hooks for HIP (AMDGPU) -------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// HIP device code gets its math from ROCm's ocml (`__ocml_*_f16/_f32/_f64`).
+/// Functions rules need are linked from ocml.bc when missing; ocml reads
+/// `__oclc_*` control constants that clang links per compile options, so any
+/// that are undefined afterwards are linked from the matching oclc_*.bc with
+/// clang's defaults (no finite-only, no unsafe math, no denormal flushing,
+/// correctly rounded sqrt, the wavefront size and ISA of the target).
+//===----------------------------------------------------------------------===//
+
+#include "Target/DeviceLibrary.h"
+#include "Target/Targets.h"
+
+#include "Options.h"
+#include "Support/Diagnostics.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Process.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+namespace {
+
+std::string findRocmDeviceLibs(const GpuadOptions &Options) {
+  SmallVector<std::string, 6> Candidates = {Options.RocmDeviceLibs};
+  if (std::optional<std::string> Root = sys::Process::GetEnv("ROCM_PATH"))
+    Candidates.push_back(*Root + "/amdgcn/bitcode");
+  Candidates.push_back("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode");
+  Candidates.push_back("/opt/rocm/amdgcn/bitcode");
+  for (const std::string &Dir : Candidates)
+    if (!Dir.empty() && !firstExisting({Dir + "/ocml.bc"}).empty())
+      return Dir;
+  return Candidates.back();
+}
+
+/// The target CPU and features of the module's functions.
+std::pair<std::string, std::string> targetOf(const Module &M) {
+  for (const Function &F : M)
+    if (F.hasFnAttribute("target-cpu"))
+      return {F.getFnAttribute("target-cpu").getValueAsString().str(),
+              F.hasFnAttribute("target-features")
+                  ? F.getFnAttribute("target-features").getValueAsString().str()
+                  : ""};
+  return {"", ""};
+}
+
+class AMDGPUHooks final : public TargetHooks {
+public:
+  AMDGPUHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags)
+      : M(M), Diags(Diags), Dir(findRocmDeviceLibs(Options)),
+        Lib(M, {Dir + "/ocml.bc", Dir + "/ockl.bc"},
+            "set -mllvm -gpuad-rocm-device-libs=<directory of ocml.bc> or "
+            "ROCM_PATH") {}
+
+  StringRef name() const override { return "amdgpu"; }
+  bool isGPU() const override { return true; }
+
+  bool isInactiveCall(const CallBase &Call) const override {
+    const Function *Callee = Call.getCalledFunction();
+    if (!Callee)
+      return false;
+    StringRef N = Callee->getName();
+    return N.starts_with("llvm.amdgcn.workitem.id.") ||
+           N.starts_with("llvm.amdgcn.workgroup.id.") ||
+           N.starts_with("llvm.amdgcn.s.barrier") ||
+           N.starts_with("llvm.amdgcn.implicitarg.ptr") ||
+           N.starts_with("llvm.amdgcn.dispatch.ptr") ||
+           N.starts_with("llvm.amdgcn.wave.barrier");
+  }
+
+  Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {
+    return emitScalarized(B, Args, [&](ArrayRef<Value *> S) {
+      return emitScalar(B, Fn, S);
+    });
+  }
+
+  bool finalize() override {
+    if (!Lib.finalize(Diags))
+      return false;
+    return linkControlConstants();
+  }
+
+private:
+  Value *emitScalar(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) {
+    Type *Ty = Args[0]->getType();
+    StringRef Suffix = Ty->isHalfTy() ? "_f16" : Ty->isFloatTy() ? "_f32" : "_f64";
+    StringRef Base = Fn == MathFn::Powi ? "pown" : libraryBaseName(Fn);
+    SmallVector<Type *, 2> Params = {Ty};
+    SmallVector<Value *, 2> CallArgs = {Args[0]};
+    if (Fn == MathFn::Pow) {
+      Params.push_back(Ty);
+      CallArgs.push_back(Args[1]);
+    } else if (Fn == MathFn::Powi) {
+      Params.push_back(B.getInt32Ty());
+      CallArgs.push_back(B.CreateSExtOrTrunc(Args[1], B.getInt32Ty()));
+    }
+    Function *F = Lib.get(("__ocml_" + Base + Suffix).str(),
+                          FunctionType::get(Ty, Params, false));
+    return B.CreateCall(F, CallArgs);
+  }
+
+  /// The oclc file that defines control constant \p Name.
+  std::string controlFile(StringRef Name) const {
+    auto [CPU, Features] = targetOf(M);
+    bool Wave32 = StringRef(Features).contains("+wavefrontsize32");
+    std::string File =
+        StringSwitch<std::string>(Name)
+            .Case("__oclc_finite_only_opt", "oclc_finite_only_off.bc")
+            .Case("__oclc_unsafe_math_opt", "oclc_unsafe_math_off.bc")
+            .Case("__oclc_daz_opt", "oclc_daz_opt_off.bc")
+            .Case("__oclc_correctly_rounded_sqrt32",
+                  "oclc_correctly_rounded_sqrt_on.bc")
+            .Case("__oclc_wavefrontsize64", Wave32
+                                                ? "oclc_wavefrontsize64_off.bc"
+                                                : "oclc_wavefrontsize64_on.bc")
+            .Case("__oclc_ISA_version",
+                  "oclc_isa_version_" +
+                      StringRef(CPU).drop_front(3).split(':').first.str() +
+                      ".bc")
+            .Case("__oclc_ABI_version", "oclc_abi_version_500.bc")
+            .Default("");
+    return File.empty() ? "" : Dir + "/" + File;
+  }
+
+  bool linkControlConstants() {
+    for (const std::string &Name : Lib.undefinedGlobals()) {
+      if (!StringRef(Name).starts_with("__oclc_"))
+        continue;
+      std::string File = controlFile(Name);
+      if (firstExisting({File}).empty()) {
+        Diags.error(*M.begin(), DebugLoc(),
+                    "ocml needs '" + Name + "', but no control library for it "
+                    "was found in " + Dir);
+        return false;
+      }
+      if (!Lib.linkNeeded(File, Diags))
+        return false;
+    }
+    return true;
+  }
+
+  Module &M;
+  Diagnostics &Diags;
+  std::string Dir;
+  DeviceLibrary Lib;
+};
+
+} // namespace
+
+std::unique_ptr<TargetHooks> makeAMDGPUHooks(Module &M,
+                                             const GpuadOptions &Options,
+                                             Diagnostics &Diags) {
+  return std::make_unique<AMDGPUHooks>(M, Options, Diags);
+}
+
+} // namespace gpuad

@@ -1,0 +1,111 @@
+//===- NVPTXTarget.cpp - Target hooks for CUDA (NVPTX) --------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// CUDA device code gets its math from libdevice (`__nv_*`).  NVPTX cannot
+/// select most LLVM math intrinsics (`llvm.cos.f64` does not lower), so the
+/// functions rules need are libdevice calls, linked from libdevice.10.bc
+/// when the module does not have them.
+//===----------------------------------------------------------------------===//
+
+#include "Target/DeviceLibrary.h"
+#include "Target/Targets.h"
+
+#include "Options.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Process.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+namespace {
+
+std::string findLibDevice(const GpuadOptions &Options) {
+  SmallVector<std::string, 6> Candidates = {Options.LibDevice};
+  for (const char *Env : {"CUDA_PATH", "CUDA_HOME"})
+    if (std::optional<std::string> Root = sys::Process::GetEnv(Env))
+      Candidates.push_back(*Root + "/nvvm/libdevice/libdevice.10.bc");
+  Candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  Candidates.push_back("/usr/lib/cuda/nvvm/libdevice/libdevice.10.bc");
+  Candidates.push_back("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
+  std::string Found = firstExisting(Candidates);
+  return Found.empty() ? Candidates.back() : Found;
+}
+
+class NVPTXHooks final : public TargetHooks {
+public:
+  NVPTXHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags)
+      : Diags(Diags),
+        Lib(M, {findLibDevice(Options)},
+            "set -mllvm -gpuad-libdevice=<path to libdevice.10.bc> or "
+            "CUDA_PATH") {}
+
+  StringRef name() const override { return "nvptx"; }
+  bool isGPU() const override { return true; }
+
+  bool isInactiveCall(const CallBase &Call) const override {
+    const Function *Callee = Call.getCalledFunction();
+    if (!Callee)
+      return false;
+    StringRef N = Callee->getName();
+    return N.starts_with("llvm.nvvm.read.ptx.sreg.") ||
+           N.starts_with("llvm.nvvm.barrier") ||
+           N.starts_with("llvm.nvvm.bar.") ||
+           N.starts_with("llvm.nvvm.membar") ||
+           N.starts_with("llvm.nvvm.fence") || N == "__nvvm_reflect";
+  }
+
+  Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {
+    return emitScalarized(B, Args, [&](ArrayRef<Value *> S) {
+      return emitScalar(B, Fn, S);
+    });
+  }
+
+  bool finalize() override { return Lib.finalize(Diags); }
+
+private:
+  Value *emitScalar(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) {
+    Type *Ty = Args[0]->getType();
+    // libdevice has float and double entry points; compute halves in float.
+    if (Ty->isHalfTy() || Ty->isBFloatTy()) {
+      SmallVector<Value *, 2> Wide;
+      for (Value *A : Args)
+        Wide.push_back(A->getType() == Ty ? B.CreateFPExt(A, B.getFloatTy())
+                                          : A);
+      return B.CreateFPTrunc(emitScalar(B, Fn, Wide), Ty);
+    }
+    std::string Name = ("__nv_" + libraryBaseName(Fn)).str();
+    if (Ty->isFloatTy())
+      Name += "f";
+    SmallVector<Type *, 2> Params = {Ty};
+    SmallVector<Value *, 2> CallArgs = {Args[0]};
+    if (Fn == MathFn::Pow) {
+      Params.push_back(Ty);
+      CallArgs.push_back(Args[1]);
+    } else if (Fn == MathFn::Powi) {
+      Params.push_back(B.getInt32Ty());
+      CallArgs.push_back(B.CreateSExtOrTrunc(Args[1], B.getInt32Ty()));
+    }
+    Function *F = Lib.get(Name, FunctionType::get(Ty, Params, false));
+    return B.CreateCall(F, CallArgs);
+  }
+
+  Diagnostics &Diags;
+  DeviceLibrary Lib;
+};
+
+} // namespace
+
+std::unique_ptr<TargetHooks> makeNVPTXHooks(Module &M,
+                                            const GpuadOptions &Options,
+                                            Diagnostics &Diags) {
+  return std::make_unique<NVPTXHooks>(M, Options, Diags);
+}
+
+} // namespace gpuad
