@@ -7,6 +7,7 @@
 #include "GpuadPass.h"
 
 #include "Core/DerivativeContext.h"
+#include "Core/RuleFunctionGuard.h"
 #include "Requests/Markers.h"
 #include "Requests/RequestLowering.h"
 #include "Requests/RequestParser.h"
@@ -15,6 +16,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
 
 #define DEBUG_TYPE "gpuad"
 
@@ -63,16 +65,24 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   ++NumRequests;
 }
 
-PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::vector<CallBase *> Calls = findEntryCalls(M);
-  if (Calls.empty())
+  if (Calls.empty()) {
+    // Attributes the guard changed in this module come back as they were.
+    if (restoreRuleFunctions(M))
+      AlwaysInlinerPass().run(M, MAM);
     return PreservedAnalyses::all();
+  }
 
   DerivativeContext Ctx(M, Options);
   for (CallBase *Call : Calls)
     processEntryCall(*Call, Ctx);
-  Ctx.finish();
+  bool InlineDerivatives = Ctx.finish();
   eraseDeadMarkerReferences(M);
+  if (restoreRuleFunctions(M) || InlineDerivatives) {
+    MAM.invalidate(M, PreservedAnalyses::none());
+    AlwaysInlinerPass().run(M, MAM);
+  }
   return PreservedAnalyses::none();
 }
 

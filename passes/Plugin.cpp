@@ -16,11 +16,15 @@
 ///   - after it: the optimizer pipeline (loop vectorisation, unrolling,
 ///     instcombine, simplifycfg), which also optimises the derivatives, and
 ///     code generation.
+/// At PipelineStart a guard keeps functions that have derivative rules
+/// (libdevice's `__nv_sin`, ocml) from being inlined before gpuad sees them
+/// (see RuleFunctionGuard.h).
 /// It runs for every module clang compiles -- host, nvptx64 and amdgcn --
 /// and leaves modules without requests untouched.
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Printers.h"
+#include "Core/RuleFunctionGuard.h"
 #include "GpuadPass.h"
 #include "Options.h"
 
@@ -60,6 +64,10 @@ bool parseModulePipeline(StringRef Name, ModulePassManager &MPM,
 
 void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(parseModulePipeline);
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(gpuad::ProtectRuleFunctionsPass());
+      });
   PB.registerOptimizerEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
         MPM.addPass(gpuad::GpuadPass());

@@ -256,7 +256,8 @@ void TypeInfo::visitGEP(Instruction &I) {
   }
   update(&I, GepFromBase);
   TypeTree BaseFromGep;
-  for (const auto &[P, T] : tree(&I).folded(Stride).entries()) {
+  TypeTree GepElem = tree(&I).folded(Stride);
+  for (const auto &[P, T] : GepElem.entries()) {
     TypePath Q = P;
     if (Q[0] != -1)
       Q[0] = (Q[0] + Rem) % Stride;

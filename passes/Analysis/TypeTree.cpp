@@ -79,7 +79,7 @@ bool TypeTree::join(const TypeTree &O) {
 TypeTree TypeTree::child(const TypePath &Prefix) const {
   TypeTree T;
   for (const auto &[Path, C] : Entries) {
-    if (Path.size() <= Prefix.size())
+    if (Path.size() < Prefix.size())
       continue;
     bool Matches = true;
     for (unsigned I = 0; I < Prefix.size(); ++I)

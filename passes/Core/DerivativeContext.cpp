@@ -77,13 +77,30 @@ GlobalVariable *DerivativeContext::zeroShadowOf(GlobalVariable &GV) {
   return Shadow;
 }
 
-void DerivativeContext::finish() {
+/// Whether \p F calls itself directly (the always-inliner cannot inline it).
+static bool isDirectlyRecursive(const Function &F) {
+  for (const User *U : F.users())
+    if (const auto *I = dyn_cast<Instruction>(U); I && I->getFunction() == &F)
+      return true;
+  return false;
+}
+
+bool DerivativeContext::finish() {
   if (Options.Cleanup)
     for (auto &[Key, D] : Generated)
       if (!D->isDeclaration())
         Pre.cleanup(*D);
   Target->finalize();
   Pre.eraseClones();
+  bool Inline = false;
+  if (Target->isGPU())
+    for (auto &[Key, D] : Generated)
+      if (!D->isDeclaration() && !isDirectlyRecursive(*D) &&
+          !D->hasFnAttribute(Attribute::NoInline)) {
+        D->addFnAttr(Attribute::AlwaysInline);
+        Inline = true;
+      }
+  return Inline;
 }
 
 } // namespace gpuad

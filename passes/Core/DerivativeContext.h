@@ -55,8 +55,10 @@ public:
   llvm::GlobalVariable *zeroShadowOf(llvm::GlobalVariable &GV);
 
   /// Finishes the run: links target libraries, cleans up generated
-  /// functions, erases clones.
-  void finish();
+  /// functions, erases clones.  On GPU targets generated functions are marked
+  /// alwaysinline (a device call costs registers and parameter space);
+  /// returns true if any function was.
+  bool finish();
 
 private:
   llvm::Module &M;

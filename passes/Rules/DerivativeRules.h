@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 
 namespace llvm {
 class CallBase;
@@ -55,9 +56,10 @@ public:
 class RuleContext {
 public:
   RuleContext(llvm::IRBuilderBase &B, llvm::Type *Ty,
-              llvm::function_ref<llvm::Value *(unsigned)> Operand,
-              llvm::function_ref<llvm::Value *()> Result, MathProvider &Math)
-      : B(B), Ty(Ty), OperandFn(Operand), ResultFn(Result), Math(Math) {}
+              std::function<llvm::Value *(unsigned)> Operand,
+              std::function<llvm::Value *()> Result, MathProvider &Math)
+      : B(B), Ty(Ty), OperandFn(std::move(Operand)),
+        ResultFn(std::move(Result)), Math(Math) {}
 
   llvm::IRBuilderBase &B;
   /// The floating-point type of the result (scalar or vector).
@@ -72,8 +74,8 @@ public:
   llvm::Value *constant(double X) const;
 
 private:
-  llvm::function_ref<llvm::Value *(unsigned)> OperandFn;
-  llvm::function_ref<llvm::Value *()> ResultFn;
+  std::function<llvm::Value *(unsigned)> OperandFn;
+  std::function<llvm::Value *()> ResultFn;
   MathProvider &Math;
 };
 

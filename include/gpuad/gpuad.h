@@ -1,0 +1,91 @@
+/*===- gpuad/gpuad.h - The derivative call ABI -----------------*- C/C++ -*-===*
+ *
+ * Part of gpuad.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * Declarations of the Enzyme-compatible call ABI that gpuad implements, for C,
+ * C++, CUDA and HIP, so programs need not declare it by hand:
+ *
+ *   double dy = __enzyme_fwddiff((void *)f, enzyme_dup, x, dx);      // C
+ *   double dy = __enzyme_fwddiff<double>((void *)f, enzyme_dup, x, dx);  // C++
+ *
+ * The calls exist only until the gpuad pass replaces them; a program
+ * compiled without the plugin fails to link (undefined __enzyme_* symbols).
+ * The markers are globals whose names the pass recognises; their values are
+ * never read.  In CUDA/HIP files the device compilation sees them as
+ * __device__ variables and the host compilation as host variables, so both
+ * host code and kernels can make requests.
+ *
+ * In C the entry points return double; for other result types declare your
+ * own under a name that contains the entry point, e.g.
+ *   typedef struct { double d[2]; } vec2;
+ *   vec2 __enzyme_fwddiff_vec2(void *, ...);
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef GPUAD_GPUAD_H
+#define GPUAD_GPUAD_H
+
+#include <stddef.h>
+
+#if defined(__CUDACC__) || defined(__HIP__)
+#define GPUAD_HOST_DEVICE __host__ __device__
+#else
+#define GPUAD_HOST_DEVICE
+#endif
+
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define GPUAD_MARKER extern __device__ int
+#elif defined(__cplusplus)
+#define GPUAD_MARKER extern "C" int
+#else
+#define GPUAD_MARKER extern int
+#endif
+
+/* Activity markers: which arguments carry derivatives, and how. */
+GPUAD_MARKER enzyme_dup;       /* primal, then its shadow (one per lane) */
+GPUAD_MARKER enzyme_dupnoneed; /* as dup; the primal result is not needed */
+GPUAD_MARKER enzyme_dupv;      /* stride, primal, base: lane v at base+v*stride */
+GPUAD_MARKER enzyme_const;     /* no derivative */
+GPUAD_MARKER enzyme_out;       /* reverse mode: adjoint returned */
+GPUAD_MARKER enzyme_width;     /* N: every dup carries N shadows */
+/* Request-wide markers. */
+GPUAD_MARKER enzyme_primal_return;
+GPUAD_MARKER enzyme_noret;
+GPUAD_MARKER enzyme_const_return;
+GPUAD_MARKER enzyme_dup_return;
+GPUAD_MARKER enzyme_active_return;
+GPUAD_MARKER enzyme_tape;
+GPUAD_MARKER enzyme_allocated;
+
+#undef GPUAD_MARKER
+
+#ifdef __cplusplus
+
+/* C++ (and CUDA/HIP): the result type is a template argument, defaulting to
+ * double; arguments keep their types (no variadic promotion). */
+template <typename Ret = double, typename... Args>
+GPUAD_HOST_DEVICE Ret __enzyme_fwddiff(void *, Args...) noexcept;
+template <typename Ret = double, typename... Args>
+GPUAD_HOST_DEVICE Ret __enzyme_autodiff(void *, Args...) noexcept;
+template <typename Ret = void *, typename... Args>
+GPUAD_HOST_DEVICE Ret __enzyme_augmentfwd(void *, Args...) noexcept;
+template <typename Ret = double, typename... Args>
+GPUAD_HOST_DEVICE Ret __enzyme_reverse(void *, Args...) noexcept;
+template <typename... Args>
+GPUAD_HOST_DEVICE size_t __enzyme_augmentsize(void *, Args...) noexcept;
+
+#else /* C */
+
+double __enzyme_fwddiff(void *, ...);
+double __enzyme_autodiff(void *, ...);
+void *__enzyme_augmentfwd(void *, ...);
+double __enzyme_reverse(void *, ...);
+size_t __enzyme_augmentsize(void *, ...);
+
+#endif
+
+#undef GPUAD_HOST_DEVICE
+
+#endif /* GPUAD_GPUAD_H */

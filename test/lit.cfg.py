@@ -1,0 +1,54 @@
+# -*- Python -*-
+# The gpuad lit suite (see CMakeLists.txt in this directory).
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "gpuad"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".ll", ".c", ".cpp", ".cu", ".hip"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.gpuad_obj_root, "test")
+config.excludes = ["include", "unit", "CMakeLists.txt", "Inputs"]
+
+# LLVM 22's tools first on PATH (FileCheck, not, opt, llc, clang).
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", "")])
+for var in ["HOME", "TMPDIR", "CUDA_PATH", "ROCM_PATH"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+plugin = config.gpuad_plugin
+config.substitutions.append(("%opt", "opt -load-pass-plugin=" + plugin))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%gpuad-cc", config.gpuad_cc))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(
+    ("%itest-flags", "-I" + os.path.join(config.test_source_root, "integration", "include")
+     + " -Wall -Werror=implicit-function-declaration"))
+config.substitutions.append(("%ptxas", config.ptxas or "false"))
+
+# Features for REQUIRES: lines.
+if config.have_cuda:
+    config.available_features.add("cuda")
+if config.have_hip:
+    config.available_features.add("hip")
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
+
+
+def native_gpu_present():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        return subprocess.run([smi, "-L"], capture_output=True, timeout=20).returncode == 0
+    except Exception:
+        return False
+
+
+if native_gpu_present():
+    config.available_features.add("gpu")

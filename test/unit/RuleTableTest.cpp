@@ -1,0 +1,261 @@
+//===- RuleTableTest.cpp - The derivative rule table ----------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// Every partial in the table, evaluated numerically: each rule's IR is built
+/// for a scalar double, interpreted by constant folding at sample points, and
+/// compared with a central finite difference of the function itself.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Rules/DerivativeRules.h"
+
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+using namespace llvm;
+using namespace gpuad;
+
+namespace {
+
+/// MathFn by host libm, on constants (rules only ever see constants here).
+class ConstantMath : public MathProvider {
+public:
+  Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {
+    // Arguments may still be instructions on constants; fold them first.
+    SmallVector<Value *, 2> Folded;
+    for (Value *A : Args) {
+      if (auto *I = dyn_cast<Instruction>(A))
+        if (Constant *C = ConstantFoldInstruction(I, I->getModule()->getDataLayout()))
+          A = C;
+      Folded.push_back(A);
+    }
+    Args = Folded;
+    double X = cast<ConstantFP>(Args[0])->getValueAPF().convertToDouble();
+    double R = 0;
+    switch (Fn) {
+    case MathFn::Sin: R = std::sin(X); break;
+    case MathFn::Cos: R = std::cos(X); break;
+    case MathFn::Exp: R = std::exp(X); break;
+    case MathFn::Log: R = std::log(X); break;
+    case MathFn::Sinh: R = std::sinh(X); break;
+    case MathFn::Cosh: R = std::cosh(X); break;
+    case MathFn::Pow:
+      R = std::pow(X, cast<ConstantFP>(Args[1])->getValueAPF().convertToDouble());
+      break;
+    case MathFn::Powi:
+      R = std::pow(X, double(cast<ConstantInt>(Args[1])->getSExtValue()));
+      break;
+    }
+    return ConstantFP::get(B.getDoubleTy(), R);
+  }
+};
+
+using Fn1 = std::function<double(double)>;
+using Fn2 = std::function<double(double, double)>;
+
+double toDouble(Value *V) {
+  auto *C = dyn_cast<ConstantFP>(V);
+  EXPECT_NE(C, nullptr) << "partial did not fold to a constant";
+  return C ? C->getValueAPF().convertToDouble() : NAN;
+}
+
+/// Folds the instructions of \p BB into constants, in order.
+void foldBlock(BasicBlock &BB) {
+  const DataLayout &DL = BB.getModule()->getDataLayout();
+  for (Instruction &I : make_early_inc_range(BB))
+    if (Constant *C = ConstantFoldInstruction(&I, DL)) {
+      I.replaceAllUsesWith(C);
+      I.eraseFromParent();
+    }
+}
+
+/// Evaluates partial \p K of \p Name at operands \p Ops: the rule's IR is
+/// built on constants in a scratch function and folded.
+double partial(StringRef Name, unsigned K, ArrayRef<double> Ops, double Result,
+               Type *IntTy = nullptr) {
+  LLVMContext Ctx;
+  Module M("m", Ctx);
+  Type *Dbl = Type::getDoubleTy(Ctx);
+  Function *F = Function::Create(FunctionType::get(Dbl, false),
+                                 GlobalValue::ExternalLinkage, "scratch", M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  ConstantMath Math;
+  const DerivativeRule *R = findRuleByName(Name);
+  EXPECT_NE(R, nullptr) << Name.str();
+  if (!R || !R->Partials[K].Fn)
+    return NAN;
+  Type *D = Type::getDoubleTy(Ctx);
+  auto Operand = [&](unsigned I) -> Value * {
+    if (IntTy && I == 1)
+      return ConstantInt::get(Type::getInt32Ty(Ctx), int(Ops[I]));
+    return ConstantFP::get(D, Ops[I]);
+  };
+  RuleContext RC(B, D, Operand, [&] { return ConstantFP::get(D, Result); }, Math);
+  ReturnInst *Ret = B.CreateRet(R->Partials[K].Fn(RC));
+  foldBlock(F->getEntryBlock());
+  return toDouble(Ret->getReturnValue());
+}
+
+void expectUnary(StringRef Name, const Fn1 &F, ArrayRef<double> Xs) {
+  for (double X : Xs) {
+    double H = 1e-6 * std::max(1.0, std::fabs(X));
+    double FD = (F(X + H) - F(X - H)) / (2 * H);
+    double Got = partial(Name, 0, {X}, F(X));
+    EXPECT_NEAR(Got, FD, 1e-6 * std::max(1.0, std::fabs(FD)))
+        << Name.str() << " at " << X;
+  }
+}
+
+void expectBinary(StringRef Name, const Fn2 &F,
+                  ArrayRef<std::pair<double, double>> Points) {
+  for (auto [X, Y] : Points) {
+    double HX = 1e-6 * std::max(1.0, std::fabs(X));
+    double HY = 1e-6 * std::max(1.0, std::fabs(Y));
+    double DX = (F(X + HX, Y) - F(X - HX, Y)) / (2 * HX);
+    double DY = (F(X, Y + HY) - F(X, Y - HY)) / (2 * HY);
+    double R = F(X, Y);
+    EXPECT_NEAR(partial(Name, 0, {X, Y}, R), DX, 1e-6 * std::max(1.0, std::fabs(DX)))
+        << Name.str() << " d/dx at " << X << "," << Y;
+    if (findRuleByName(Name)->Partials[1].Fn) {
+      EXPECT_NEAR(partial(Name, 1, {X, Y}, R), DY,
+                  1e-6 * std::max(1.0, std::fabs(DY)))
+          << Name.str() << " d/dy at " << X << "," << Y;
+    }
+  }
+}
+
+TEST(RuleTable, UnaryFamiliesMatchFiniteDifferences) {
+  const std::vector<double> Pos = {0.3, 1.1, 2.5};
+  const std::vector<double> Unit = {-0.7, 0.2, 0.6};
+  const std::vector<double> Any = {-1.3, 0.4, 2.1};
+  expectUnary("sqrt", [](double X) { return std::sqrt(X); }, Pos);
+  expectUnary("cbrt", [](double X) { return std::cbrt(X); }, Pos);
+  expectUnary("exp", [](double X) { return std::exp(X); }, Any);
+  expectUnary("exp2", [](double X) { return std::exp2(X); }, Any);
+  expectUnary("expm1", [](double X) { return std::expm1(X); }, Any);
+  expectUnary("log", [](double X) { return std::log(X); }, Pos);
+  expectUnary("log2", [](double X) { return std::log2(X); }, Pos);
+  expectUnary("log10", [](double X) { return std::log10(X); }, Pos);
+  expectUnary("log1p", [](double X) { return std::log1p(X); }, Pos);
+  expectUnary("sin", [](double X) { return std::sin(X); }, Any);
+  expectUnary("cos", [](double X) { return std::cos(X); }, Any);
+  expectUnary("tan", [](double X) { return std::tan(X); }, Unit);
+  expectUnary("asin", [](double X) { return std::asin(X); }, Unit);
+  expectUnary("acos", [](double X) { return std::acos(X); }, Unit);
+  expectUnary("atan", [](double X) { return std::atan(X); }, Any);
+  expectUnary("sinh", [](double X) { return std::sinh(X); }, Any);
+  expectUnary("cosh", [](double X) { return std::cosh(X); }, Any);
+  expectUnary("tanh", [](double X) { return std::tanh(X); }, Any);
+  expectUnary("asinh", [](double X) { return std::asinh(X); }, Any);
+  expectUnary("acosh", [](double X) { return std::acosh(X); }, {1.5, 3.0});
+  expectUnary("atanh", [](double X) { return std::atanh(X); }, Unit);
+  expectUnary("erf", [](double X) { return std::erf(X); }, Any);
+  expectUnary("erfc", [](double X) { return std::erfc(X); }, Any);
+  expectUnary("fabs", [](double X) { return std::fabs(X); }, {-1.3, 2.1});
+  expectUnary("fneg", [](double X) { return -X; }, Any);
+  expectUnary("__nv_rsqrt", [](double X) { return 1 / std::sqrt(X); }, Pos);
+}
+
+TEST(RuleTable, BinaryFamiliesMatchFiniteDifferences) {
+  const std::vector<std::pair<double, double>> P = {{0.7, 1.9}, {2.3, 0.4},
+                                                    {1.5, -0.8}};
+  expectBinary("fadd", [](double X, double Y) { return X + Y; }, P);
+  expectBinary("fsub", [](double X, double Y) { return X - Y; }, P);
+  expectBinary("fmul", [](double X, double Y) { return X * Y; }, P);
+  expectBinary("fdiv", [](double X, double Y) { return X / Y; }, P);
+  expectBinary("fmod", [](double X, double Y) { return std::fmod(X, Y); },
+               {{5.3, 1.9}, {2.3, 0.4}});
+  expectBinary("pow", [](double X, double Y) { return std::pow(X, Y); },
+               {{0.7, 1.9}, {2.3, 0.4}, {1.5, -0.8}});
+  expectBinary("atan2", [](double X, double Y) { return std::atan2(X, Y); }, P);
+  expectBinary("hypot", [](double X, double Y) { return std::hypot(X, Y); }, P);
+  expectBinary("fmin", [](double X, double Y) { return std::fmin(X, Y); }, P);
+  expectBinary("fmax", [](double X, double Y) { return std::fmax(X, Y); }, P);
+  expectBinary("copysign",
+               [](double X, double Y) { return std::copysign(X, Y); }, P);
+}
+
+TEST(RuleTable, PowiDifferentiatesTheBaseOnly) {
+  for (int N : {-2, 3, 5}) {
+    double X = 1.3;
+    double H = 1e-6;
+    double FD = (std::pow(X + H, N) - std::pow(X - H, N)) / (2 * H);
+    Type *Int = nullptr;
+    LLVMContext Ctx;
+    Int = Type::getInt32Ty(Ctx);
+    EXPECT_NEAR(partial("llvm.powi", 0, {X, double(N)}, std::pow(X, N), Int), FD,
+                1e-6 * std::fabs(FD));
+  }
+  EXPECT_EQ(findRuleByName("llvm.powi")->Partials[1].Fn, nullptr);
+}
+
+TEST(RuleTable, FmaPartials) {
+  EXPECT_EQ(partial("llvm.fma", 0, {2.0, 3.0, 4.0}, 10.0), 3.0);
+  EXPECT_EQ(partial("llvm.fma", 1, {2.0, 3.0, 4.0}, 10.0), 2.0);
+  EXPECT_EQ(partial("llvm.fma", 2, {2.0, 3.0, 4.0}, 10.0), 1.0);
+}
+
+TEST(RuleTable, MinMaxTiesCountOnce) {
+  // At a tie exactly one operand receives the derivative.
+  double A = partial("fmin", 0, {1.0, 1.0}, 1.0);
+  double B = partial("fmin", 1, {1.0, 1.0}, 1.0);
+  EXPECT_EQ(A + B, 1.0);
+}
+
+/// Every spelling of a family resolves to the same row.
+TEST(RuleTable, AliasesShareRows) {
+  const char *Sin[] = {"sin", "sinf", "sinl", "llvm.sin", "__nv_sin",
+                       "__nv_sinf", "__nv_fast_sinf", "__ocml_sin_f32",
+                       "__ocml_sin_f64", "__ocml_sin_f16"};
+  for (const char *N : Sin)
+    EXPECT_EQ(findRuleByName(N), findRuleByName("sin")) << N;
+  const char *Pow[] = {"pow", "powf", "llvm.pow", "__nv_pow", "__nv_powf",
+                       "__ocml_pow_f64"};
+  for (const char *N : Pow)
+    EXPECT_EQ(findRuleByName(N), findRuleByName("pow")) << N;
+  EXPECT_EQ(findRuleByName("__ocml_pown_f64"), findRuleByName("llvm.powi"));
+  EXPECT_EQ(findRuleByName("__nv_powi"), findRuleByName("llvm.powi"));
+  EXPECT_EQ(findRuleByName("fmod"), findRuleByName("frem"));
+  EXPECT_EQ(findRuleByName("llvm.fmuladd"), findRuleByName("llvm.fma"));
+  EXPECT_EQ(findRuleByName("no_such_function"), nullptr);
+}
+
+/// The families the foundation issue lists are all present, in every spelling.
+TEST(RuleTable, CoversTheRequiredFamilies) {
+  const char *Libm[] = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2",
+                        "sinh", "cosh", "tanh", "exp", "exp2", "expm1", "log",
+                        "log2", "log10", "log1p", "pow", "sqrt", "cbrt",
+                        "hypot", "erf", "erfc", "fmin", "fmax", "fabs", "fmod"};
+  for (const char *N : Libm) {
+    std::string S = N;
+    EXPECT_NE(findRuleByName(S), nullptr) << S;
+    EXPECT_NE(findRuleByName(S + "f"), nullptr) << S << "f";
+    EXPECT_NE(findRuleByName("__nv_" + S), nullptr) << "__nv_" << S;
+    EXPECT_NE(findRuleByName("__ocml_" + S + "_f32"), nullptr) << S;
+    EXPECT_NE(findRuleByName("__ocml_" + S + "_f64"), nullptr) << S;
+  }
+  const char *Intrinsics[] = {
+      "llvm.sqrt", "llvm.exp", "llvm.exp2", "llvm.log", "llvm.log2",
+      "llvm.log10", "llvm.pow", "llvm.powi", "llvm.sin", "llvm.cos",
+      "llvm.fabs", "llvm.fma", "llvm.fmuladd", "llvm.minnum", "llvm.maxnum",
+      "llvm.minimum", "llvm.maximum", "llvm.copysign", "llvm.floor",
+      "llvm.ceil", "llvm.trunc", "llvm.round", "llvm.rint"};
+  for (const char *N : Intrinsics)
+    EXPECT_NE(findRuleByName(N), nullptr) << N;
+  for (const char *N : {"fadd", "fsub", "fmul", "fdiv", "fneg", "frem",
+                        "fpext", "fptrunc"})
+    EXPECT_NE(findRuleByName(N), nullptr) << N;
+}
+
+} // namespace
