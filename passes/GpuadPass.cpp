@@ -79,6 +79,10 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
     processEntryCall(*Call, Ctx);
   bool InlineDerivatives = Ctx.finish();
   eraseDeadMarkerReferences(M);
+  // The entry points were never meant to exist; drop their declarations.
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.use_empty() && classifyEntryPoint(F.getName()))
+      F.eraseFromParent();
   if (restoreRuleFunctions(M) || InlineDerivatives) {
     MAM.invalidate(M, PreservedAnalyses::none());
     AlwaysInlinerPass().run(M, MAM);

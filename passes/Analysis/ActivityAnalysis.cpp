@@ -322,7 +322,8 @@ void ActivityAnalysis::print(raw_ostream &OS) const {
   // Memory classes, in creation order of their names.
   std::vector<int> Roots;
   for (unsigned C = 0; C < Classes.numClasses(); ++C)
-    if (Classes.find(C) == int(C) && Classes.origins(C))
+    if (Classes.find(C) == int(C) && Classes.origins(C) &&
+        Classes.origins(C) != OriginUnknown)
       Roots.push_back(C);
   for (int C : Roots) {
     OS << "  memory " << Classes.describe(C) << ": "

@@ -134,7 +134,22 @@ void TypeInfo::update(const Value *V, const TypeTree &T) {
   if (isa<Constant>(V) || T.empty())
     return;
   auto It = Trees.find(V);
-  if (It == Trees.end() || !It->second.join(T))
+  if (It == Trees.end())
+    return;
+  bool Changed;
+  Type *Ty = V->getType();
+  if (Ty->isFloatingPointTy() || Ty->isPointerTy()) {
+    // The IR type of a float or pointer value is the truth about the value
+    // itself; only facts about what lies behind it can be learned.
+    TypeTree Behind;
+    for (const auto &[P, C] : T.entries())
+      if (!P.empty())
+        Behind.insert(P, C);
+    Changed = It->second.join(Behind);
+  } else {
+    Changed = It->second.join(T);
+  }
+  if (!Changed)
     return;
   // V grew: everything that relates to V must be revisited.
   if (auto *I = dyn_cast<Instruction>(const_cast<Value *>(V)))
@@ -356,7 +371,10 @@ void TypeInfo::visitIntegerOp(Instruction &I) {
   case Instruction::Shl:
   case Instruction::LShr:
   case Instruction::AShr:
+    // Arithmetic on integers: the result and the (non-constant) operands.
     update(&I, {}, ConcreteType(ConcreteType::Integer));
+    for (Value *Op : I.operands())
+      update(Op, {}, ConcreteType(ConcreteType::Integer));
     return;
   case Instruction::And:
   case Instruction::Or:

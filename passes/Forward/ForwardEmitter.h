@@ -111,6 +111,9 @@ private:
   void emitHeapCall(llvm::CallBase &Call);
   void emitDerivativeCall(llvm::CallBase &Call);
   bool callNeedsDerivative(llvm::CallBase &Call) const;
+  /// Whether memory class \p Class may be read after a store: by a load that
+  /// matters, or by any call to code gpuad cannot see through.
+  bool mayReadBack(int Class) const;
   /// Shadow of a constant pointer (null, a global, a constant expression).
   llvm::Value *constantShadow(llvm::Constant *C, llvm::Instruction &At);
   /// Applies \p Emit to each lane's shadow pointer of \p Ptr.

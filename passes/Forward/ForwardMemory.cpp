@@ -16,6 +16,8 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Rules/DerivativeRules.h"
+#include "Rules/KnownFunctions.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -141,13 +143,23 @@ void ForwardEmitter::visitStoreInst(StoreInst &I) {
   Value *Val = I.getValueOperand();
   if (!Act->needsShadow(Ptr)) {
     int C = Act->classOf(Ptr);
-    if (C != -1 && (Act->classes().origins(C) & OriginConstArg) &&
-        Act->isData(Val) && Act->isVaried(Val) && Act->isUsefulMemory(C))
+    bool Varied = Act->isData(Val) && Act->isVaried(Val);
+    if (C == -1 || !Varied)
+      return;
+    unsigned Origins = Act->classes().origins(C);
+    if ((Origins & OriginConstArg) && Act->isUsefulMemory(C))
       Ctx.diags().warning(*Key.Fn, I.getDebugLoc(),
                           "the derivative of a value stored through '" +
                               describe(*Ptr) +
                               "' is dropped: that memory belongs to an "
                               "argument passed as enzyme_const");
+    // A global has no shadow; if anything may read the value back (a load
+    // here, or any call), its derivative would silently vanish.
+    if ((Origins & OriginGlobal) && mayReadBack(C))
+      fail(I, "an active value is stored to global memory ('" +
+                  describe(*Ptr) +
+                  "'), which has no shadow, and may be read back; pass the "
+                  "data as an argument instead");
     return;
   }
   // Integers are stored as they are, so shadow structures keep their sizes
@@ -163,6 +175,18 @@ void ForwardEmitter::visitStoreInst(StoreInst &I) {
     S->setMetadata(LLVMContext::MD_noalias, nullptr);
     B.Insert(S);
   });
+}
+
+bool ForwardEmitter::mayReadBack(int Class) const {
+  if (Act->isUsefulMemory(Class))
+    return true;
+  for (const BasicBlock &BB : D)
+    for (const Instruction &I : BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (!Act->isInactiveCall(*Call) && !isa<IntrinsicInst>(Call) &&
+            !findRule(*Call) && !classifyHeapCall(*Call))
+          return true;
+  return false;
 }
 
 void ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {

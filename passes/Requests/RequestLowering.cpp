@@ -79,6 +79,9 @@ Value *buildValue(IRBuilderBase &B, Type *Ty, ArrayRef<Value *> &Leaves) {
   Leaves = Leaves.drop_front();
   if (Leaf->getType() == Ty)
     return Leaf;
+  // A float function's result read as the double C's declaration promises.
+  if (Leaf->getType()->isFloatingPointTy() && Ty->isFloatingPointTy())
+    return B.CreateFPCast(Leaf, Ty);
   return B.CreateBitCast(Leaf, Ty);
 }
 
@@ -92,7 +95,8 @@ bool shapesMatch(Type *Declared, ArrayRef<Value *> Leaves,
     return false;
   for (unsigned I = 0; I < Want.size(); ++I) {
     Type *Have = Leaves[I]->getType();
-    if (Have == Want[I])
+    if (Have == Want[I] ||
+        (Have->isFloatingPointTy() && Want[I]->isFloatingPointTy()))
       continue;
     if (!Have->isSingleValueType() || !Want[I]->isSingleValueType() ||
         Have->isPointerTy() != Want[I]->isPointerTy() ||

@@ -48,7 +48,7 @@ std::string describe(const Value &V) {
   if (isa<Instruction>(V))
     V.print(OS);
   else
-    V.printAsOperand(OS, /*PrintType=*/false);
+    V.printAsOperand(OS, /*PrintType=*/true);
   StringRef R = StringRef(S).trim();
   // Drop trailing metadata attachments; they make messages unreadable.
   size_t Bang = R.find(", !");
