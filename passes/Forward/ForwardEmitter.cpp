@@ -204,6 +204,10 @@ void ForwardEmitter::emitElementwise(Instruction &I,
   };
   unsigned NumOps = Call ? Call->arg_size() : I.getNumOperands();
   Type *Ty = I.getType();
+  if (NumOps != Rule.NumOperands)
+    return fail(I, "'" + describe(I) + "' does not have the " +
+                       Twine(Rule.NumOperands) + " operand(s) of '" +
+                       Rule.Family + "' that its derivative rule expects");
   Value *Sum = nullptr;
   for (unsigned K = 0; K < Rule.NumOperands && K < NumOps; ++K) {
     Value *T = tangent(Operand(K));

@@ -207,6 +207,7 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   } else {
     New = B.CreateCall(&Derivative, Args);
   }
+  New->setCallingConv(Derivative.getCallingConv());
   New->setDebugLoc(Call.getDebugLoc());
 
   Value *Replacement = nullptr;

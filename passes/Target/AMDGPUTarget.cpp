@@ -105,7 +105,9 @@ private:
     }
     Function *F = Lib.get(("__ocml_" + Base + Suffix).str(),
                           FunctionType::get(Ty, Params, false));
-    return B.CreateCall(F, CallArgs);
+    CallInst *Call = B.CreateCall(F, CallArgs);
+    Call->setCallingConv(F->getCallingConv());
+    return Call;
   }
 
   /// The oclc file that defines control constant \p Name.

@@ -93,7 +93,9 @@ private:
       CallArgs.push_back(B.CreateSExtOrTrunc(Args[1], B.getInt32Ty()));
     }
     Function *F = Lib.get(Name, FunctionType::get(Ty, Params, false));
-    return B.CreateCall(F, CallArgs);
+    CallInst *Call = B.CreateCall(F, CallArgs);
+    Call->setCallingConv(F->getCallingConv());
+    return Call;
   }
 
   Diagnostics &Diags;

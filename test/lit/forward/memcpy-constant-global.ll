@@ -1,0 +1,25 @@
+; memcpy from a constant global into shadowed memory: the constant has a
+; zero shadow (an all-zero constant twin), so the destination's shadow is
+; zeroed -- the copied values carry no derivative.
+; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
+
+@table = private unnamed_addr constant [4 x double] [double 1.0, double 2.0, double 3.0, double 4.0]
+
+declare void @__enzyme_fwddiff(ptr, ...)
+
+define void @f(ptr %dst) {
+  call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr @table, i64 32, i1 false)
+  ret void
+}
+
+define void @caller(ptr %a, ptr %da) {
+  call void (ptr, ...) @__enzyme_fwddiff(ptr @f, ptr %a, ptr %da)
+  ret void
+}
+
+; CHECK: [[ZERO:@.*]] = internal constant [4 x double] zeroinitializer
+
+; CHECK-LABEL: define internal void @f.fwd.d(ptr %dst, ptr %dst.d)
+; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr @table, i64 32, i1 false)
+; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr %dst.d, ptr [[ZERO]], i64 32, i1 false)
+; CHECK-NEXT:    ret void

@@ -1,0 +1,78 @@
+; llvm.sqrt and llvm.pow: d sqrt = dx / (2 r),
+; d pow(x, y) = y x^(y-1) dx + r log(x) dy.
+; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
+
+declare double @__enzyme_fwddiff(ptr, ...)
+declare float @__enzyme_fwddiff_float(ptr, ...)
+
+define double @sqrt_d(double %x) {
+  %r = call double @llvm.sqrt.f64(double %x)
+  ret double %r
+}
+define double @sqrt_d_caller(double %x, double %dx) {
+  %d = call double (ptr, ...) @__enzyme_fwddiff(ptr @sqrt_d, double %x, double %dx)
+  ret double %d
+}
+
+define float @sqrt_f(float %x) {
+  %r = call float @llvm.sqrt.f32(float %x)
+  ret float %r
+}
+define float @sqrt_f_caller(float %x, float %dx) {
+  %d = call float (ptr, ...) @__enzyme_fwddiff_float(ptr @sqrt_f, float %x, float %dx)
+  ret float %d
+}
+
+define double @pow_d(double %x, double %y) {
+  %r = call double @llvm.pow.f64(double %x, double %y)
+  ret double %r
+}
+define double @pow_d_caller(double %x, double %dx, double %y, double %dy) {
+  %d = call double (ptr, ...) @__enzyme_fwddiff(ptr @pow_d, double %x, double %dx, double %y, double %dy)
+  ret double %d
+}
+
+define float @pow_f(float %x, float %y) {
+  %r = call float @llvm.pow.f32(float %x, float %y)
+  ret float %r
+}
+define float @pow_f_caller(float %x, float %dx, float %y, float %dy) {
+  %d = call float (ptr, ...) @__enzyme_fwddiff_float(ptr @pow_f, float %x, float %dx, float %y, float %dy)
+  ret float %d
+}
+
+; CHECK-LABEL: define internal double @sqrt_d.fwd.d.dret(double %x, double %x.d)
+; CHECK:         %r = call double @llvm.sqrt.f64(double %x)
+; CHECK-NEXT:    [[P:%.*]] = fdiv double 5.000000e-01, %r
+; CHECK-NEXT:    [[D:%.*]] = fmul double [[P]], %x.d
+; CHECK-NEXT:    ret double [[D]]
+
+; CHECK-LABEL: define internal float @sqrt_f.fwd.d.dret(float %x, float %x.d)
+; CHECK:         %r = call float @llvm.sqrt.f32(float %x)
+; CHECK-NEXT:    [[P:%.*]] = fdiv float 5.000000e-01, %r
+; CHECK-NEXT:    [[D:%.*]] = fmul float [[P]], %x.d
+; CHECK-NEXT:    ret float [[D]]
+
+; CHECK-LABEL: define internal double @pow_d.fwd.dd.dret(double %x, double %x.d, double %y, double %y.d)
+; CHECK:         %r = call double @llvm.pow.f64(double %x, double %y)
+; CHECK-NEXT:    [[YM1:%.*]] = fsub double %y, 1.000000e+00
+; CHECK-NEXT:    [[XP:%.*]] = call double @llvm.pow.f64(double %x, double [[YM1]])
+; CHECK-NEXT:    [[PX:%.*]] = fmul double %y, [[XP]]
+; CHECK-NEXT:    [[A:%.*]] = fmul double [[PX]], %x.d
+; CHECK-NEXT:    [[LOG:%.*]] = call double @llvm.log.f64(double %x)
+; CHECK-NEXT:    [[PY:%.*]] = fmul double %r, [[LOG]]
+; CHECK-NEXT:    [[B:%.*]] = fmul double [[PY]], %y.d
+; CHECK-NEXT:    [[D:%.*]] = fadd double [[A]], [[B]]
+; CHECK-NEXT:    ret double [[D]]
+
+; CHECK-LABEL: define internal float @pow_f.fwd.dd.dret(float %x, float %x.d, float %y, float %y.d)
+; CHECK:         %r = call float @llvm.pow.f32(float %x, float %y)
+; CHECK-NEXT:    [[YM1:%.*]] = fsub float %y, 1.000000e+00
+; CHECK-NEXT:    [[XP:%.*]] = call float @llvm.pow.f32(float %x, float [[YM1]])
+; CHECK-NEXT:    [[PX:%.*]] = fmul float %y, [[XP]]
+; CHECK-NEXT:    [[A:%.*]] = fmul float [[PX]], %x.d
+; CHECK-NEXT:    [[LOG:%.*]] = call float @llvm.log.f32(float %x)
+; CHECK-NEXT:    [[PY:%.*]] = fmul float %r, [[LOG]]
+; CHECK-NEXT:    [[B:%.*]] = fmul float [[PY]], %y.d
+; CHECK-NEXT:    [[D:%.*]] = fadd float [[A]], [[B]]
+; CHECK-NEXT:    ret float [[D]]

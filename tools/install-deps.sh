@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what gpuad needs from Debian's packages (LLVM/Clang 22, CMake,
+# Ninja, GoogleTest, ROCm device libraries and HIP headers), when missing.
+# CUDA is not a Debian package: tests that need ptxas are reported as
+# UNSUPPORTED when /usr/local/cuda is absent.
+set -euo pipefail
+
+packages=(clang-22 llvm-22-dev llvm-22-tools lld-22 libclang-rt-22-dev
+          libzstd-dev ninja-build cmake python3 googletest libgtest-dev
+          libbenchmark-dev valgrind rocm-device-libs libamdhip64-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
