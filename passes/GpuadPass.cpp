@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
@@ -65,6 +66,57 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   ++NumRequests;
 }
 
+/// The function \p Call asks to differentiate, if it can be told cheaply.
+static Function *requestedFunction(CallBase &Call) {
+  for (Value *Arg : Call.args())
+    if (auto *F = dyn_cast<Function>(Arg->stripPointerCasts()))
+      if (!F->isDeclaration())
+        return F;
+  return nullptr;
+}
+
+/// Whether \p F, or a function it calls, contains one of \p Pending.
+static bool reachesPending(Function *F, const SmallPtrSetImpl<CallBase *> &Pending) {
+  SmallPtrSet<Function *, 16> Seen;
+  SmallVector<Function *, 16> Work = {F};
+  while (!Work.empty()) {
+    Function *G = Work.pop_back_val();
+    if (!G || G->isDeclaration() || !Seen.insert(G).second)
+      continue;
+    for (Instruction &I : instructions(*G))
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (Pending.count(CB))
+          return true;
+        Work.push_back(CB->getCalledFunction());
+      }
+  }
+  return false;
+}
+
+/// Requests in an order where a function is differentiated only after the
+/// requests inside it (forward over forward) have been lowered.
+static std::vector<CallBase *> innermostFirst(std::vector<CallBase *> Calls) {
+  SmallPtrSet<CallBase *, 16> Pending(Calls.begin(), Calls.end());
+  std::vector<CallBase *> Order;
+  while (!Pending.empty()) {
+    CallBase *Next = nullptr;
+    for (CallBase *C : Calls)
+      if (Pending.count(C) && !reachesPending(requestedFunction(*C), Pending)) {
+        Next = C;
+        break;
+      }
+    if (!Next) // a cycle: take them in module order; emitters report it
+      for (CallBase *C : Calls)
+        if (Pending.count(C)) {
+          Next = C;
+          break;
+        }
+    Pending.erase(Next);
+    Order.push_back(Next);
+  }
+  return Order;
+}
+
 PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::vector<CallBase *> Calls = findEntryCalls(M);
   if (Calls.empty()) {
@@ -75,7 +127,7 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
 
   DerivativeContext Ctx(M, Options);
-  for (CallBase *Call : Calls)
+  for (CallBase *Call : innermostFirst(std::move(Calls)))
     processEntryCall(*Call, Ctx);
   bool InlineDerivatives = Ctx.finish();
   eraseDeadMarkerReferences(M);

@@ -17,6 +17,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 
@@ -35,6 +36,11 @@ bool ForwardEmitter::callNeedsDerivative(CallBase &Call) const {
 }
 
 void ForwardEmitter::visitCallBase(CallBase &Call) {
+  if (const Function *Callee = Call.getCalledFunction();
+      Callee && classifyEntryPoint(Callee->getName()))
+    return fail(Call, "cannot differentiate a function that itself requests "
+                      "a derivative ('" + Callee->getName() +
+                      "'): nested differentiation is not supported");
   if (Act->isInactiveCall(Call))
     return;
   if (isa<MemTransferInst>(Call))
