@@ -31,7 +31,9 @@ static bool holdsPointer(Type *Ty) {
   return false;
 }
 
-MemoryClasses::MemoryClasses(Function &F, ArrayRef<bool> ArgHasShadow) {
+MemoryClasses::MemoryClasses(Function &F, ArrayRef<bool> ArgHasShadow,
+                             MayHoldPointersFn MayHoldPointers)
+    : MayHoldPointers(std::move(MayHoldPointers)) {
   Unknown = make(OriginUnknown, nullptr);
   for (Argument &A : F.args()) {
     if (!holdsPointer(A.getType()))
@@ -197,7 +199,15 @@ void MemoryClasses::build(Function &F) {
     } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
       int D = classOrMake(MT->getRawDest());
       int S = classOrMake(MT->getRawSource());
-      if (D != -1 && S != -1)
+      bool CopiesPointers =
+          !MayHoldPointers || MayHoldPointers(MT->getRawSource()) ||
+          MayHoldPointers(MT->getRawDest());
+      // Memory the user declared constant holds no pointers to
+      // differentiated data, so copying it relates nothing (its shadow copy
+      // is zero).
+      bool FromConst =
+          D != -1 && S != -1 && ((origins(D) | origins(S)) & OriginConstArg);
+      if (D != -1 && S != -1 && CopiesPointers && !FromConst)
         unite(contentOf(D), contentOf(S));
     } else if (auto *Call = dyn_cast<CallBase>(&I)) {
       std::optional<HeapFn> Heap = classifyHeapCall(*Call);

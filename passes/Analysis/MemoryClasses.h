@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <functional>
 #include <vector>
 
 namespace llvm {
@@ -49,8 +50,13 @@ enum MemoryOrigin : unsigned {
 
 class MemoryClasses {
 public:
-  /// \p ShadowedArg(i) says whether pointer argument i has a shadow.
-  MemoryClasses(llvm::Function &F, llvm::ArrayRef<bool> ArgHasShadow);
+  /// Whether the memory behind a pointer may hold pointers (a memcpy from
+  /// it then copies pointers and unifies contents).
+  using MayHoldPointersFn = std::function<bool(const llvm::Value *)>;
+
+  /// \p ArgHasShadow[i] says whether pointer argument i has a shadow.
+  MemoryClasses(llvm::Function &F, llvm::ArrayRef<bool> ArgHasShadow,
+                MayHoldPointersFn MayHoldPointers = nullptr);
 
   /// The class of pointer \p V, or -1 for null/undef and non-pointers.
   int classOf(const llvm::Value *V) const;
@@ -81,6 +87,8 @@ private:
   void assign(const llvm::Value *V, int C);
   int classOrMake(const llvm::Value *V);
   void build(llvm::Function &F);
+
+  MayHoldPointersFn MayHoldPointers;
 
   mutable std::vector<Node> Nodes;
   llvm::DenseMap<const llvm::Value *, int> ClassOf;

@@ -140,10 +140,16 @@ void ForwardEmitter::emit(Instruction &I) {
   else
     B.SetInsertPoint(&I);
   B.SetCurrentDebugLocation(I.getDebugLoc());
-  if (isa<FPMathOperator>(I))
-    B.setFastMathFlags(I.getFastMathFlags());
-  else
+  if (isa<FPMathOperator>(I)) {
+    // Tangents may be infinite where the primal is not (sqrt at 0): keep
+    // the reassociation flags of -ffast-math, not the no-inf/no-NaN promises.
+    FastMathFlags FMF = I.getFastMathFlags();
+    FMF.setNoInfs(false);
+    FMF.setNoNaNs(false);
+    B.setFastMathFlags(FMF);
+  } else {
     B.clearFastMathFlags();
+  }
   visit(I);
 }
 
@@ -248,9 +254,7 @@ Value *ForwardEmitter::replay(Instruction &I, ArrayRef<unsigned> DataOps) {
     Instruction *C = I.clone();
     for (unsigned K = 0; K < DataOps.size(); ++K)
       C->setOperand(DataOps[K], LaneVals[K]);
-    if (I.hasName())
-      C->setName(I.getName() + ".d");
-    return B.Insert(C);
+    return B.Insert(C, I.hasName() ? I.getName() + ".d" : "");
   };
   if (L.width() == 1)
     return Build(Sh);

@@ -114,6 +114,10 @@ private:
   /// Whether memory class \p Class may be read after a store: by a load that
   /// matters, or by any call to code gpuad cannot see through.
   bool mayReadBack(int Class) const;
+  /// \p Shadow (an aggregate's shadow, one lane) with the integer fields at
+  /// and below \p Path taken from \p Primal.
+  llvm::Value *withPrimalIntegers(llvm::Value *Shadow, llvm::Value *Primal,
+                                  llvm::SmallVector<unsigned, 4> Path);
   /// Shadow of a constant pointer (null, a global, a constant expression).
   llvm::Value *constantShadow(llvm::Constant *C, llvm::Instruction &At);
   /// Applies \p Emit to each lane's shadow pointer of \p Ptr.

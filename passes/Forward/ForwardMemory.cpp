@@ -94,8 +94,7 @@ void ForwardEmitter::visitAllocaInst(AllocaInst &I) {
   SmallVector<Value *, 4> Lanes;
   for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
     auto *S = cast<AllocaInst>(I.clone());
-    S->setName(I.getName() + ".d");
-    B.Insert(S);
+    B.Insert(S, I.getName() + ".d");
     Lanes.push_back(S);
   }
   // Zero the shadow: reads of memory the primal never wrote see zero
@@ -128,12 +127,11 @@ void ForwardEmitter::visitLoadInst(LoadInst &I) {
   forEachLane(B, SP, [&](Value *LanePtr, unsigned) {
     auto *S = cast<LoadInst>(I.clone());
     S->setOperand(0, LanePtr);
-    S->setName(I.getName() + ".d");
     S->setMetadata(LLVMContext::MD_alias_scope, nullptr);
     S->setMetadata(LLVMContext::MD_noalias, nullptr);
     S->setMetadata(LLVMContext::MD_range, nullptr);
     S->setMetadata(LLVMContext::MD_nonnull, nullptr);
-    Lanes.push_back(B.Insert(S));
+    Lanes.push_back(B.Insert(S, I.getName() + ".d"));
   });
   setShadow(&I, L.pack(B, I.getType(), Lanes));
 }
@@ -165,6 +163,11 @@ void ForwardEmitter::visitStoreInst(StoreInst &I) {
   // Integers are stored as they are, so shadow structures keep their sizes
   // and counts; float data stores its tangent; pointers their shadow.
   Value *ShadowVal = TI->isInteger(Val) ? L.splat(B, Val) : shadowOperand(Val, I);
+  if (Val->getType()->isAggregateType())
+    ShadowVal = L.map(B, Val->getType(), {ShadowVal}, {Val->getType()},
+                      [&](ArrayRef<Value *> Lane, unsigned) {
+                        return withPrimalIntegers(Lane[0], Val, {});
+                      });
   Value *SP = shadowPointer(Ptr, I);
   Type *ValTy = Val->getType();
   forEachLane(B, SP, [&](Value *LanePtr, unsigned Lane) {
@@ -175,6 +178,24 @@ void ForwardEmitter::visitStoreInst(StoreInst &I) {
     S->setMetadata(LLVMContext::MD_noalias, nullptr);
     B.Insert(S);
   });
+}
+
+Value *ForwardEmitter::withPrimalIntegers(Value *Shadow, Value *Primal,
+                                          SmallVector<unsigned, 4> Path) {
+  Type *Ty = ExtractValueInst::getIndexedType(Primal->getType(), Path);
+  unsigned N = 0;
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    N = ST->getNumElements();
+  else if (auto *AT = dyn_cast<ArrayType>(Ty))
+    N = AT->getNumElements();
+  else if (Ty->isIntegerTy() && !Path.empty())
+    return B.CreateInsertValue(Shadow, B.CreateExtractValue(Primal, Path), Path);
+  for (unsigned K = 0; K < N; ++K) {
+    SmallVector<unsigned, 4> Sub = Path;
+    Sub.push_back(K);
+    Shadow = withPrimalIntegers(Shadow, Primal, Sub);
+  }
+  return Shadow;
 }
 
 bool ForwardEmitter::mayReadBack(int Class) const {

@@ -89,18 +89,30 @@ Value *pLog(RuleContext &R) { return inv(R, x(R)); }
 Value *pLog2(RuleContext &R) { return inv(R, mul(R, x(R), R.constant(Ln2))); }
 Value *pLog10(RuleContext &R) { return inv(R, mul(R, x(R), R.constant(Ln10))); }
 Value *pLog1p(RuleContext &R) { return inv(R, add(R, x(R), one(R))); }
+/// \p V, but 0 where \p Cond holds (where V is 0 * inf for a reason the
+/// limit does not share).
+Value *zeroWhere(RuleContext &R, Value *Cond, Value *V) {
+  return R.B.CreateSelect(Cond, R.constant(0.0), V);
+}
 Value *pPowX(RuleContext &R) {
-  // y * x^(y-1): finite at x == 0 for y >= 1, unlike y * r / x.
+  // y * x^(y-1): finite at x == 0 for y >= 1, unlike y * r / x.  For y == 0
+  // the function is constant (x^0 = 1) even at x == 0.
   Value *Ym1 = sub(R, y(R), one(R));
-  return mul(R, y(R), R.math(MathFn::Pow, {x(R), Ym1}));
+  Value *D = mul(R, y(R), R.math(MathFn::Pow, {x(R), Ym1}));
+  return zeroWhere(R, R.B.CreateFCmpOEQ(y(R), R.constant(0.0)), D);
 }
 Value *pPowY(RuleContext &R) {
-  return mul(R, r(R), R.math(MathFn::Log, {x(R)}));
+  // r * log(x); at x == 0, x^y is 0 for every y > 0: the partial is 0, not
+  // 0 * -inf.
+  Value *D = mul(R, r(R), R.math(MathFn::Log, {x(R)}));
+  return zeroWhere(R, R.B.CreateFCmpOEQ(x(R), R.constant(0.0)), D);
 }
 Value *pPowiX(RuleContext &R) {
   Value *N = y(R);
   Value *Nm1 = R.B.CreateSub(N, ConstantInt::get(N->getType(), 1));
-  Value *NF = R.B.CreateSIToFP(N, R.Ty);
+  Value *NF = R.B.CreateSIToFP(N, R.Ty->getScalarType());
+  if (auto *VT = dyn_cast<VectorType>(R.Ty))
+    NF = R.B.CreateVectorSplat(VT->getElementCount(), NF);
   return mul(R, NF, R.math(MathFn::Powi, {x(R), Nm1}));
 }
 Value *pSin(RuleContext &R) { return R.math(MathFn::Cos, {x(R)}); }

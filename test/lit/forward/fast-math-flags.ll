@@ -1,5 +1,7 @@
 ; Tangent arithmetic takes the fast-math flags of the primal instruction it
-; differentiates; instructions without flags get tangents without flags.
+; differentiates, except the no-inf/no-NaN promises (a tangent may be
+; infinite where the primal is not, e.g. sqrt at 0); instructions without
+; flags get tangents without flags.
 ; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
 
 declare double @__enzyme_fwddiff(ptr, ...)
@@ -17,9 +19,9 @@ define double @caller(double %x, double %dx, double %y, double %dy) {
 
 ; CHECK-LABEL: define internal double @f.fwd.dd.dret(double %x, double %x.d, double %y, double %y.d)
 ; CHECK-NEXT:    %m = fmul fast double %x, %y
-; CHECK-NEXT:    [[A:%.*]] = fmul fast double %y, %x.d
-; CHECK-NEXT:    [[B:%.*]] = fmul fast double %x, %y.d
-; CHECK-NEXT:    [[DM:%.*]] = fadd fast double [[A]], [[B]]
+; CHECK-NEXT:    [[A:%.*]] = fmul reassoc nsz arcp contract afn double %y, %x.d
+; CHECK-NEXT:    [[B:%.*]] = fmul reassoc nsz arcp contract afn double %x, %y.d
+; CHECK-NEXT:    [[DM:%.*]] = fadd reassoc nsz arcp contract afn double [[A]], [[B]]
 ; CHECK-NEXT:    %a = fadd double %m, %x
 ; CHECK-NEXT:    [[D:%.*]] = fadd double [[DM]], %x.d
 ; CHECK-NEXT:    ret double [[D]]

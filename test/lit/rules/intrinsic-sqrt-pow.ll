@@ -58,10 +58,14 @@ define float @pow_f_caller(float %x, float %dx, float %y, float %dy) {
 ; CHECK-NEXT:    [[YM1:%.*]] = fsub double %y, 1.000000e+00
 ; CHECK-NEXT:    [[XP:%.*]] = call double @llvm.pow.f64(double %x, double [[YM1]])
 ; CHECK-NEXT:    [[PX:%.*]] = fmul double %y, [[XP]]
-; CHECK-NEXT:    [[A:%.*]] = fmul double [[PX]], %x.d
+; CHECK-NEXT:    [[YZ:%.*]] = fcmp oeq double %y, 0.000000e+00
+; CHECK-NEXT:    [[PXS:%.*]] = select i1 [[YZ]], double 0.000000e+00, double [[PX]]
+; CHECK-NEXT:    [[A:%.*]] = fmul double [[PXS]], %x.d
 ; CHECK-NEXT:    [[LOG:%.*]] = call double @llvm.log.f64(double %x)
 ; CHECK-NEXT:    [[PY:%.*]] = fmul double %r, [[LOG]]
-; CHECK-NEXT:    [[B:%.*]] = fmul double [[PY]], %y.d
+; CHECK-NEXT:    [[XZ:%.*]] = fcmp oeq double %x, 0.000000e+00
+; CHECK-NEXT:    [[PYS:%.*]] = select i1 [[XZ]], double 0.000000e+00, double [[PY]]
+; CHECK-NEXT:    [[B:%.*]] = fmul double [[PYS]], %y.d
 ; CHECK-NEXT:    [[D:%.*]] = fadd double [[A]], [[B]]
 ; CHECK-NEXT:    ret double [[D]]
 
@@ -70,9 +74,13 @@ define float @pow_f_caller(float %x, float %dx, float %y, float %dy) {
 ; CHECK-NEXT:    [[YM1:%.*]] = fsub float %y, 1.000000e+00
 ; CHECK-NEXT:    [[XP:%.*]] = call float @llvm.pow.f32(float %x, float [[YM1]])
 ; CHECK-NEXT:    [[PX:%.*]] = fmul float %y, [[XP]]
-; CHECK-NEXT:    [[A:%.*]] = fmul float [[PX]], %x.d
+; CHECK-NEXT:    [[YZ:%.*]] = fcmp oeq float %y, 0.000000e+00
+; CHECK-NEXT:    [[PXS:%.*]] = select i1 [[YZ]], float 0.000000e+00, float [[PX]]
+; CHECK-NEXT:    [[A:%.*]] = fmul float [[PXS]], %x.d
 ; CHECK-NEXT:    [[LOG:%.*]] = call float @llvm.log.f32(float %x)
 ; CHECK-NEXT:    [[PY:%.*]] = fmul float %r, [[LOG]]
-; CHECK-NEXT:    [[B:%.*]] = fmul float [[PY]], %y.d
+; CHECK-NEXT:    [[XZ:%.*]] = fcmp oeq float %x, 0.000000e+00
+; CHECK-NEXT:    [[PYS:%.*]] = select i1 [[XZ]], float 0.000000e+00, float [[PY]]
+; CHECK-NEXT:    [[B:%.*]] = fmul float [[PYS]], %y.d
 ; CHECK-NEXT:    [[D:%.*]] = fadd float [[A]], [[B]]
 ; CHECK-NEXT:    ret float [[D]]

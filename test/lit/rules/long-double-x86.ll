@@ -54,9 +54,13 @@ define x86_fp80 @lpow_caller(x86_fp80 %x, x86_fp80 %dx, x86_fp80 %y, x86_fp80 %d
 ; CHECK-NEXT:    [[YM1:%.*]] = fsub x86_fp80 %y, 0xK3FFF8000000000000000
 ; CHECK-NEXT:    [[XP:%.*]] = call x86_fp80 @llvm.pow.f80(x86_fp80 %x, x86_fp80 [[YM1]])
 ; CHECK-NEXT:    [[PX:%.*]] = fmul x86_fp80 %y, [[XP]]
-; CHECK-NEXT:    [[A:%.*]] = fmul x86_fp80 [[PX]], %x.d
+; CHECK-NEXT:    [[YZ:%.*]] = fcmp oeq x86_fp80 %y, 0xK00000000000000000000
+; CHECK-NEXT:    [[PXS:%.*]] = select i1 [[YZ]], x86_fp80 0xK00000000000000000000, x86_fp80 [[PX]]
+; CHECK-NEXT:    [[A:%.*]] = fmul x86_fp80 [[PXS]], %x.d
 ; CHECK-NEXT:    [[LOG:%.*]] = call x86_fp80 @llvm.log.f80(x86_fp80 %x)
 ; CHECK-NEXT:    [[PY:%.*]] = fmul x86_fp80 %r, [[LOG]]
-; CHECK-NEXT:    [[B:%.*]] = fmul x86_fp80 [[PY]], %y.d
+; CHECK-NEXT:    [[XZ:%.*]] = fcmp oeq x86_fp80 %x, 0xK00000000000000000000
+; CHECK-NEXT:    [[PYS:%.*]] = select i1 [[XZ]], x86_fp80 0xK00000000000000000000, x86_fp80 [[PY]]
+; CHECK-NEXT:    [[B:%.*]] = fmul x86_fp80 [[PYS]], %y.d
 ; CHECK-NEXT:    [[D:%.*]] = fadd x86_fp80 [[A]], [[B]]
 ; CHECK-NEXT:    ret x86_fp80 [[D]]

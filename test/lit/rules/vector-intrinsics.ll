@@ -51,10 +51,14 @@ define <2 x double> @vfloor_caller(<2 x double> %x, <2 x double> %dx) {
 ; CHECK-NEXT:    [[YM1:%.*]] = fsub <2 x double> %y, splat (double 1.000000e+00)
 ; CHECK-NEXT:    [[XP:%.*]] = call <2 x double> @llvm.pow.v2f64(<2 x double> %x, <2 x double> [[YM1]])
 ; CHECK-NEXT:    [[PX:%.*]] = fmul <2 x double> %y, [[XP]]
-; CHECK-NEXT:    [[A:%.*]] = fmul <2 x double> [[PX]], %x.d
+; CHECK-NEXT:    [[YZ:%.*]] = fcmp oeq <2 x double> %y, zeroinitializer
+; CHECK-NEXT:    [[PXS:%.*]] = select <2 x i1> [[YZ]], <2 x double> zeroinitializer, <2 x double> [[PX]]
+; CHECK-NEXT:    [[A:%.*]] = fmul <2 x double> [[PXS]], %x.d
 ; CHECK-NEXT:    [[LOG:%.*]] = call <2 x double> @llvm.log.v2f64(<2 x double> %x)
 ; CHECK-NEXT:    [[PY:%.*]] = fmul <2 x double> %r, [[LOG]]
-; CHECK-NEXT:    [[B:%.*]] = fmul <2 x double> [[PY]], %y.d
+; CHECK-NEXT:    [[XZ:%.*]] = fcmp oeq <2 x double> %x, zeroinitializer
+; CHECK-NEXT:    [[PYS:%.*]] = select <2 x i1> [[XZ]], <2 x double> zeroinitializer, <2 x double> [[PY]]
+; CHECK-NEXT:    [[B:%.*]] = fmul <2 x double> [[PYS]], %y.d
 ; CHECK-NEXT:    [[D:%.*]] = fadd <2 x double> [[A]], [[B]]
 ; CHECK-NEXT:    ret <2 x double> [[D]]
 
