@@ -70,8 +70,12 @@ ActivityAnalysis::ActivityAnalysis(
         if (Value *RV = RI->getReturnValue()) {
           if (isData(RV))
             Useful.insert(RV);
-          else if (int C = Classes.classOf(RV); C != -1)
+          else if (int C = Classes.classOf(RV); C != -1) {
+            // Returned memory is an output: it is shadowed, and what is
+            // stored in it matters.
             ForcedShadow.insert(C);
+            UsefulMem.insert(C);
+          }
         }
 
   // Both directions to a common fixed point; each pass only adds facts.

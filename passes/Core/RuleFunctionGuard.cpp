@@ -10,14 +10,14 @@
 #include "Rules/DerivativeRules.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
 namespace gpuad {
 
-/// Records, on a guarded function, what the guard changed: "inline,linkage"
-/// with inline one of "always"/"never"/"default" and the original linkage
-/// number.
+/// Records, on a guarded function, its original inline attribute:
+/// "always", "never" or "default".
 static constexpr const char *GuardAttr = "gpuad-guarded";
 
 PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
@@ -25,6 +25,7 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
   if (findEntryCalls(M).empty())
     return PreservedAnalyses::all();
   bool Changed = false;
+  SmallVector<GlobalValue *, 16> Protected;
   for (Function &F : M) {
     if (F.isDeclaration() || !findRuleByName(F.getName()) ||
         F.hasFnAttribute(GuardAttr))
@@ -33,35 +34,33 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
     bool WasNoInline = F.hasFnAttribute(Attribute::NoInline);
     F.removeFnAttr(Attribute::AlwaysInline);
     F.addFnAttr(Attribute::NoInline);
-    // Interprocedural passes rewrite internal functions (dead-argument
-    // elimination turns fmax(0, x) into a one-argument function); external
-    // linkage keeps the library signature intact until gpuad has run.
-    std::string Record = (WasAlwaysInline ? "always," : WasNoInline ? "never,"
-                                                                    : "default,") +
-                         std::to_string(unsigned(F.getLinkage()));
-    if (F.hasLocalLinkage()) {
-      F.setLinkage(GlobalValue::ExternalLinkage);
-      F.setVisibility(GlobalValue::HiddenVisibility);
-    }
-    F.addFnAttr(GuardAttr, Record);
+    // Interprocedural passes rewrite internal functions whose every use is a
+    // call: dead-argument elimination and constant propagation turn
+    // fmax(0, x) or powf(x, 2.5f) into one-argument functions, global
+    // optimisation changes calling conventions.  A use in
+    // llvm.compiler.used keeps the library signature intact (and survives
+    // the internalisation the AMDGPU pipeline does) until gpuad has run.
+    F.addFnAttr(GuardAttr, WasAlwaysInline ? "always"
+                           : WasNoInline   ? "never"
+                                           : "default");
+    Protected.push_back(&F);
     Changed = true;
   }
+  appendToCompilerUsed(M, Protected);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 bool restoreRuleFunctions(Module &M) {
   bool AnyAlwaysInline = false;
+  removeFromUsedLists(M, [](Constant *C) {
+    auto *F = dyn_cast<Function>(C->stripPointerCasts());
+    return F && F->hasFnAttribute(GuardAttr);
+  });
   for (Function &F : M) {
     if (!F.hasFnAttribute(GuardAttr))
       continue;
-    auto [Inline, Linkage] =
-        F.getFnAttribute(GuardAttr).getValueAsString().split(',');
+    StringRef Inline = F.getFnAttribute(GuardAttr).getValueAsString();
     bool WasAlwaysInline = Inline == "always";
-    unsigned L = 0;
-    Linkage.getAsInteger(10, L);
-    F.setLinkage(GlobalValue::LinkageTypes(L));
-    if (F.hasLocalLinkage())
-      F.setVisibility(GlobalValue::DefaultVisibility);
     F.removeFnAttr(GuardAttr);
     if (Inline != "never")
       F.removeFnAttr(Attribute::NoInline);

@@ -9,8 +9,10 @@
 /// inliner would dissolve `__nv_sin` into bit manipulation and `llvm.nvvm.*`
 /// intrinsics before gpuad runs.  gpuad differentiates those functions by
 /// rule, so at the start of the pipeline (only in modules with requests) the
-/// guard marks every defined function that has a rule `noinline`,
-/// remembering its original inline attribute; after differentiation it
+/// guard marks every defined function that has a rule `noinline` and keeps
+/// it in `llvm.compiler.used` (so interprocedural passes cannot rewrite its
+/// signature), remembering its original inline attribute; after
+/// differentiation it
 /// restores the attributes and runs the always-inliner, so libdevice ends up
 /// inlined exactly as without gpuad.
 //===----------------------------------------------------------------------===//

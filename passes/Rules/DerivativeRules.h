@@ -121,6 +121,12 @@ const DerivativeRule *findRule(const llvm::Instruction &I);
 /// type suffix, e.g. "llvm.sin").
 const DerivativeRule *findRuleByName(llvm::StringRef Name);
 
+/// Adds target spellings (e.g. `llvm.nvvm.ex2.approx.f` for exp2): each
+/// name becomes an alias of the row an existing spelling names.  Target
+/// hooks call this, so target intrinsic names stay in passes/Target/.
+void addRuleAliases(
+    llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>> NameToSpelling);
+
 /// Every name in the table (for tests and docs).
 void forEachRuleName(llvm::function_ref<void(llvm::StringRef,
                                              const DerivativeRule &)> Fn);

@@ -75,6 +75,7 @@ Value *pRemY(RuleContext &R) {
   return neg(R, R.B.CreateUnaryIntrinsic(Intrinsic::trunc, div(R, x(R), y(R))));
 }
 Value *pSqrt(RuleContext &R) { return div(R, R.constant(0.5), r(R)); }
+Value *pRcp(RuleContext &R) { return neg(R, square(R, r(R))); }
 Value *pRsqrt(RuleContext &R) {
   return mul(R, R.constant(-0.5), mul(R, r(R), square(R, r(R))));
 }
@@ -211,6 +212,9 @@ const std::vector<Family> &families() {
       {unary("rsqrt", pRsqrt, Res), nullptr, nullptr, "rsqrt",
        {"__nv_rsqrt", "__nv_rsqrtf", "__ocml_native_rsqrt_f32"}},
       {unary("cbrt", pCbrt, Res), "cbrt", nullptr, nullptr, {}},
+      {unary("rcp", pRcp, Res), nullptr, nullptr, nullptr,
+       {"__nv_drcp_rn", "__nv_drcp_rz", "__nv_drcp_rd", "__nv_drcp_ru",
+        "__nv_frcp_rn", "__nv_frcp_rz", "__nv_frcp_rd", "__nv_frcp_ru"}},
       {binary("pow", {pPowX, X | Y}, {pPowY, X | Res}), "pow", "llvm.pow",
        nullptr, {"__nv_fast_powf"}},
       {binary("powi", {pPowiX, X | Y}, {}), nullptr, "llvm.powi", "pown",
@@ -280,12 +284,13 @@ const std::vector<Family> &families() {
   return Table;
 }
 
-/// Name -> row, built once from the families.
-const StringMap<const DerivativeRule *> &ruleMap() {
-  static const StringMap<const DerivativeRule *> Map = [] {
+/// Name -> row, built once from the families; targets add aliases.
+StringMap<const DerivativeRule *> &ruleMap() {
+  static StringMap<const DerivativeRule *> Map = [] {
     StringMap<const DerivativeRule *> M;
     for (const Family &F : families()) {
       const DerivativeRule *R = &F.Rule;
+      M[F.Rule.Family] = R; // the family's own name, for aliases
       if (F.Libm) {
         std::string Base = F.Libm;
         for (const char *Suffix : {"", "f", "l"})
@@ -307,6 +312,12 @@ const StringMap<const DerivativeRule *> &ruleMap() {
 }
 
 } // namespace
+
+void addRuleAliases(ArrayRef<std::pair<StringRef, StringRef>> NameToSpelling) {
+  for (auto [Name, Spelling] : NameToSpelling)
+    if (const DerivativeRule *R = findRuleByName(Spelling))
+      ruleMap().try_emplace(Name, R);
+}
 
 const DerivativeRule *findRuleByName(StringRef Name) {
   auto It = ruleMap().find(Name);

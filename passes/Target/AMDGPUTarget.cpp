@@ -53,13 +53,23 @@ std::pair<std::string, std::string> targetOf(const Module &M) {
   return {"", ""};
 }
 
+/// AMDGPU intrinsics that compute a function of the rule table (what HIP's
+/// fast intrinsics and ocml's native functions lower to).
+const std::pair<StringRef, StringRef> AMDGCNMathAliases[] = {
+    {"llvm.amdgcn.exp2", "exp2"}, {"llvm.amdgcn.log", "log2"},
+    {"llvm.amdgcn.sqrt", "sqrt"}, {"llvm.amdgcn.rsq", "rsqrt"},
+    {"llvm.amdgcn.rcp", "rcp"},
+};
+
 class AMDGPUHooks final : public TargetHooks {
 public:
   AMDGPUHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags)
       : M(M), Diags(Diags), Dir(findRocmDeviceLibs(Options)),
         Lib(M, {Dir + "/ocml.bc", Dir + "/ockl.bc"},
             "set -mllvm -gpuad-rocm-device-libs=<directory of ocml.bc> or "
-            "ROCM_PATH") {}
+            "ROCM_PATH") {
+    addRuleAliases(AMDGCNMathAliases);
+  }
 
   StringRef name() const override { return "amdgpu"; }
   bool isGPU() const override { return true; }

@@ -38,13 +38,72 @@ std::string findLibDevice(const GpuadOptions &Options) {
   return Found.empty() ? Candidates.back() : Found;
 }
 
+/// NVVM intrinsics that compute a function of the rule table (what the fast
+/// CUDA intrinsics and libdevice's bodies lower to).
+const std::pair<StringRef, StringRef> NVVMMathAliases[] = {
+    // Overloaded in LLVM 22 (base names); the others are fixed names.
+    {"llvm.nvvm.ex2.approx", "exp2"},
+    {"llvm.nvvm.ex2.approx.ftz", "exp2"},
+    {"llvm.nvvm.lg2.approx.f", "log2"},
+    {"llvm.nvvm.lg2.approx.ftz.f", "log2"},
+    {"llvm.nvvm.lg2.approx.d", "log2"},
+    {"llvm.nvvm.sin.approx.f", "sin"},
+    {"llvm.nvvm.sin.approx.ftz.f", "sin"},
+    {"llvm.nvvm.cos.approx.f", "cos"},
+    {"llvm.nvvm.cos.approx.ftz.f", "cos"},
+    {"llvm.nvvm.sqrt.f", "sqrt"},
+    {"llvm.nvvm.sqrt.approx.f", "sqrt"},
+    {"llvm.nvvm.sqrt.approx.ftz.f", "sqrt"},
+    {"llvm.nvvm.rsqrt.approx.f", "rsqrt"},
+    {"llvm.nvvm.rsqrt.approx.ftz.f", "rsqrt"},
+    {"llvm.nvvm.rsqrt.approx.d", "rsqrt"},
+    {"llvm.nvvm.rsqrt.approx.ftz.d", "rsqrt"},
+    {"llvm.nvvm.rcp.approx.ftz.f", "rcp"},
+    {"llvm.nvvm.rcp.approx.ftz.d", "rcp"},
+    {"llvm.nvvm.fmin.f", "fmin"},
+    {"llvm.nvvm.fmin.ftz.f", "fmin"},
+    {"llvm.nvvm.fmin.d", "fmin"},
+    {"llvm.nvvm.fmax.f", "fmax"},
+    {"llvm.nvvm.fmax.ftz.f", "fmax"},
+    {"llvm.nvvm.fmax.d", "fmax"},
+    {"llvm.nvvm.fabs", "fabs"},
+    {"llvm.nvvm.fabs.ftz", "fabs"},
+    {"llvm.nvvm.fma.rn.d", "fma"},
+    {"llvm.nvvm.fma.rn.f", "fma"},
+    {"llvm.nvvm.fma.rn.ftz.f", "fma"},
+    {"llvm.nvvm.div.approx.f", "fdiv"},
+    {"llvm.nvvm.div.approx.ftz.f", "fdiv"},
+    {"llvm.nvvm.div.full", "fdiv"},
+    {"llvm.nvvm.div.full.ftz", "fdiv"},
+};
+
+/// Rounding-mode variants: every combination is the same function.
+void addRoundingVariants() {
+  static const char *Modes[] = {"rn", "rz", "rm", "rp"};
+  std::vector<std::string> Names;
+  std::vector<std::pair<StringRef, StringRef>> Aliases;
+  Names.reserve(64);
+  for (const char *M : Modes)
+    for (auto [Op, Family] :
+         {std::pair<const char *, const char *>{"sqrt", "sqrt"},
+          {"rcp", "rcp"}, {"div", "fdiv"}, {"mul", "fmul"}, {"add", "fadd"}})
+      for (const char *Ty : {".d", ".f", ".ftz.f"}) {
+        Names.push_back(std::string("llvm.nvvm.") + Op + "." + M + Ty);
+        Aliases.push_back({Names.back(), Family});
+      }
+  addRuleAliases(Aliases);
+}
+
 class NVPTXHooks final : public TargetHooks {
 public:
   NVPTXHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags)
       : Diags(Diags),
         Lib(M, {findLibDevice(Options)},
             "set -mllvm -gpuad-libdevice=<path to libdevice.10.bc> or "
-            "CUDA_PATH") {}
+            "CUDA_PATH") {
+    addRuleAliases(NVVMMathAliases);
+    addRoundingVariants();
+  }
 
   StringRef name() const override { return "nvptx"; }
   bool isGPU() const override { return true; }

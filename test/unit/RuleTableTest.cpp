@@ -165,6 +165,7 @@ TEST(RuleTable, UnaryFamiliesMatchFiniteDifferences) {
   expectUnary("fabs", [](double X) { return std::fabs(X); }, {-1.3, 2.1});
   expectUnary("fneg", [](double X) { return -X; }, Any);
   expectUnary("__nv_rsqrt", [](double X) { return 1 / std::sqrt(X); }, Pos);
+  expectUnary("rcp", [](double X) { return 1 / X; }, {-1.3, 0.4, 2.1});
 }
 
 TEST(RuleTable, BinaryFamiliesMatchFiniteDifferences) {
