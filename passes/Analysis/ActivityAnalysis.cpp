@@ -32,28 +32,12 @@ argumentShadows(Function &F,
   return Shadow;
 }
 
-/// Whether the memory behind \p Ptr may hold pointers: unknown memory may;
-/// memory the type analysis knows to hold only floats and integers does not.
-static bool mayHoldPointers(const TypeInfo &TI, const Value *Ptr) {
-  bool AnyKnown = false;
-  TypeTree Tree = TI.tree(Ptr);
-  for (const auto &[Path, C] : Tree.entries()) {
-    if (Path.empty())
-      continue;
-    if (Path.size() > 1 || C.kind() == ConcreteType::Pointer ||
-        C.kind() == ConcreteType::Anything)
-      return true;
-    AnyKnown |= C.isKnown();
-  }
-  return !AnyKnown;
-}
-
 ActivityAnalysis::ActivityAnalysis(
     Function &F, ArrayRef<std::pair<const Argument *, ArgActivity>> Args,
     ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive)
     : F(F), TI(TI), TargetInactive(std::move(TargetInactive)),
       Classes(F, argumentShadows(F, Args), [&TI](const Value *Ptr) {
-        return mayHoldPointers(TI, Ptr);
+        return TI.mayHoldPointers(Ptr);
       }) {
   for (auto [A, Act] : Args) {
     if (Act != ArgActivity::Const && isData(A))

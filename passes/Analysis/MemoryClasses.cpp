@@ -6,6 +6,8 @@
 
 #include "Analysis/MemoryClasses.h"
 
+#include "Analysis/TypeInfo.h"
+#include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 #include "Support/Diagnostics.h"
 
@@ -32,8 +34,11 @@ static bool holdsPointer(Type *Ty) {
 }
 
 MemoryClasses::MemoryClasses(Function &F, ArrayRef<bool> ArgHasShadow,
-                             MayHoldPointersFn MayHoldPointers)
-    : MayHoldPointers(std::move(MayHoldPointers)) {
+                             MayHoldPointersFn MayHoldPointers, unsigned Depth,
+                             std::shared_ptr<CallSummaries> Summaries)
+    : MayHoldPointers(std::move(MayHoldPointers)), Depth(Depth),
+      Summaries(Summaries ? std::move(Summaries)
+                          : std::make_shared<CallSummaries>()) {
   Unknown = make(OriginUnknown, nullptr);
   for (Argument &A : F.args()) {
     if (!holdsPointer(A.getType()))
@@ -115,6 +120,10 @@ void MemoryClasses::assign(const Value *V, int C) {
 /// The class of an operand, creating it for globals and for values defined
 /// later in the walk (PHI operands from back edges).
 int MemoryClasses::classOrMake(const Value *V) {
+  // Integers that hold addresses (ptrtoint) are already known.
+  if (!isa<Constant>(V))
+    if (auto It = ClassOf.find(V); It != ClassOf.end())
+      return find(It->second);
   if (isa<ConstantPointerNull>(V) || isa<UndefValue>(V) || isa<Function>(V) ||
       !holdsPointer(V->getType()))
     return -1;
@@ -175,10 +184,26 @@ void MemoryClasses::build(Function &F) {
       Join(&I, I.getOperand(0));
       Join(&I, I.getOperand(1));
     } else if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
-      // Integer arithmetic on an address (ptrtoint; add; inttoptr).
-      for (Value *Op : BO->operands())
-        if (ClassOf.count(Op))
-          assign(BO, classOrMake(Op));
+      // Address arithmetic through integers (ptrtoint; add; inttoptr): an
+      // address plus or minus an offset, or masked, is still an address;
+      // the difference of two addresses is not.
+      int C0 = ClassOf.count(BO->getOperand(0)) ? classOrMake(BO->getOperand(0)) : -1;
+      int C1 = ClassOf.count(BO->getOperand(1)) ? classOrMake(BO->getOperand(1)) : -1;
+      switch (BO->getOpcode()) {
+      case Instruction::Add:
+      case Instruction::Or:
+      case Instruction::Xor:
+      case Instruction::And:
+        if ((C0 == -1) != (C1 == -1))
+          assign(BO, C0 != -1 ? C0 : C1);
+        break;
+      case Instruction::Sub:
+        if (C0 != -1 && C1 == -1)
+          assign(BO, C0);
+        break;
+      default:
+        break;
+      }
     } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
       if (PtrResult) {
         int P = classOrMake(LI->getPointerOperand());
@@ -220,12 +245,101 @@ void MemoryClasses::build(Function &F) {
         if (Heap == HeapFn::Realloc && classOrMake(Call->getArgOperand(0)) != -1)
           C = unite(C, classOrMake(Call->getArgOperand(0)));
         assign(Call, C);
+      } else if (!Heap && !isKnownInactiveCall(*Call) && !findRule(*Call)) {
+        int C = applyCall(*Call);
+        if (PtrResult)
+          assign(Call, C);
       } else if (PtrResult) {
-        assign(Call, isKnownInactiveCall(*Call) ? Unknown
-                                                : make(OriginCallResult, Call));
+        assign(Call, Unknown);
       }
     }
   }
+}
+
+int MemoryClasses::applyCall(const CallBase &Call) {
+  // Calls that return no pointer still relate their arguments; the result
+  // class then stays empty (and unnamed).
+  bool PtrResult = holdsPointer(Call.getType());
+  int Result = make(PtrResult ? unsigned(OriginCallResult) : 0u,
+                    PtrResult ? &Call : nullptr);
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->isDeclaration() || Callee->isVarArg()) {
+    // Unknown code: the result may point into anything it was given.
+    for (const Use &A : Call.args())
+      if (int C = classOrMake(A.get()); C != -1)
+        Result = unite(Result, C);
+    return Result;
+  }
+  const CallSummary &S = summaryOf(*Callee);
+  SmallVector<int, 8> GroupClass(Call.arg_size(), -1);
+  for (unsigned I = 0; I < Call.arg_size() && I < S.Group.size(); ++I) {
+    int C = classOrMake(Call.getArgOperand(I));
+    if (C == -1 || S.Group[I] < 0)
+      continue;
+    int &G = GroupClass[S.Group[I]];
+    G = G == -1 ? C : unite(G, C);
+    if (!S.Returned.test(I))
+      continue;
+    // In the callee everything reachable from a parameter is one class; here
+    // it is the argument's class and the classes behind it.
+    for (unsigned Level = 0; Level < 3 && C != -1; ++Level) {
+      Result = unite(Result, C);
+      int Next = contentIfAny(C);
+      C = Next == find(C) ? -1 : Next;
+    }
+  }
+  return Result;
+}
+
+const CallSummary &MemoryClasses::summaryOf(Function &F) {
+  if (auto It = Summaries->find(&F); It != Summaries->end())
+    return It->second;
+  // Conservative until computed (recursion) and beyond the depth bound:
+  // every pointer parameter in one group, all of them returned.
+  CallSummary Conservative;
+  Conservative.Returned = SmallBitVector(F.arg_size(), true);
+  for (Argument &A : F.args())
+    Conservative.Group.push_back(holdsPointer(A.getType()) ? 0 : -1);
+  constexpr unsigned MaxDepth = 4;
+  (*Summaries)[&F] = Conservative;
+  if (Depth >= MaxDepth)
+    return (*Summaries)[&F];
+
+  // Activities do not matter for a summary; treat every pointer parameter
+  // as shadowed so no const-memory shortcut hides a relation.
+  TypeInfo TI(F);
+  SmallVector<bool, 8> AllShadowed(F.arg_size(), true);
+  MemoryClasses Callee(
+      F, AllShadowed, [&TI](const Value *P) { return TI.mayHoldPointers(P); },
+      Depth + 1, Summaries);
+  CallSummary S;
+  S.Returned = SmallBitVector(F.arg_size(), false);
+  DenseMap<int, int> GroupOfRoot;
+  for (Argument &A : F.args()) {
+    int C = Callee.classOf(&A);
+    if (C == -1) {
+      S.Group.push_back(-1);
+      continue;
+    }
+    auto [It, New] = GroupOfRoot.try_emplace(C, GroupOfRoot.size());
+    S.Group.push_back(It->second);
+  }
+  for (const BasicBlock &BB : F) {
+    const auto *RI = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!RI || !RI->getReturnValue())
+      continue;
+    int R = Callee.classOf(RI->getReturnValue());
+    if (R == -1)
+      continue; // null, or no pointer
+    if (Callee.origins(R) & (OriginUnknown | OriginGlobal | OriginConstGlobal)) {
+      S.Returned.set();
+      continue;
+    }
+    for (Argument &A : F.args())
+      if (int C = Callee.classOf(&A); C != -1 && C == R)
+        S.Returned.set(A.getArgNo());
+  }
+  return (*Summaries)[&F] = S;
 }
 
 std::string MemoryClasses::describe(int C) const {

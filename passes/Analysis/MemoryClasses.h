@@ -23,12 +23,15 @@
 #define GPUAD_ANALYSIS_MEMORYCLASSES_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace llvm {
+class CallBase;
 class Function;
 class Value;
 class raw_ostream;
@@ -48,6 +51,18 @@ enum MemoryOrigin : unsigned {
   OriginUnknown = 1u << 7,     ///< inttoptr, unknown calls
 };
 
+/// What a call to a defined function does to its caller's memory classes,
+/// summarised from the callee's own classes.
+struct CallSummary {
+  /// Per parameter: parameters in the same group may end up pointing into
+  /// each other's memory (a constructor storing one argument into another);
+  /// -1 for parameters that hold no pointer.
+  llvm::SmallVector<int, 8> Group;
+  /// Parameters the returned pointer may point into.
+  llvm::SmallBitVector Returned;
+};
+using CallSummaries = llvm::DenseMap<const llvm::Function *, CallSummary>;
+
 class MemoryClasses {
 public:
   /// Whether the memory behind a pointer may hold pointers (a memcpy from
@@ -55,8 +70,17 @@ public:
   using MayHoldPointersFn = std::function<bool(const llvm::Value *)>;
 
   /// \p ArgHasShadow[i] says whether pointer argument i has a shadow.
+  /// \p Depth bounds the callee summaries computed for calls; \p Summaries
+  /// caches them (shared with the analyses of callees).
   MemoryClasses(llvm::Function &F, llvm::ArrayRef<bool> ArgHasShadow,
-                MayHoldPointersFn MayHoldPointers = nullptr);
+                MayHoldPointersFn MayHoldPointers = nullptr,
+                unsigned Depth = 0,
+                std::shared_ptr<CallSummaries> Summaries = nullptr);
+
+  /// The summary of \p F (computed from its own classes, at most a few
+  /// calls deep; beyond that, for recursion, and for returns of unknown
+  /// origin, conservative: every pointer parameter related).
+  const CallSummary &summaryOf(llvm::Function &F);
 
   /// The class of pointer \p V, or -1 for null/undef and non-pointers.
   int classOf(const llvm::Value *V) const;
@@ -88,7 +112,12 @@ private:
   int classOrMake(const llvm::Value *V);
   void build(llvm::Function &F);
 
+  /// Applies the callee summary at \p Call; the class of its result.
+  int applyCall(const llvm::CallBase &Call);
+
   MayHoldPointersFn MayHoldPointers;
+  unsigned Depth;
+  std::shared_ptr<CallSummaries> Summaries;
 
   mutable std::vector<Node> Nodes;
   llvm::DenseMap<const llvm::Value *, int> ClassOf;

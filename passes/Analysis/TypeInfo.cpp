@@ -130,6 +130,20 @@ bool TypeInfo::isInteger(const Value *V) const {
   return isa<ConstantInt>(V);
 }
 
+bool TypeInfo::mayHoldPointers(const Value *Ptr) const {
+  bool AnyKnown = false;
+  TypeTree Tree = tree(Ptr);
+  for (const auto &[Path, C] : Tree.entries()) {
+    if (Path.empty())
+      continue;
+    if (Path.size() > 1 || C.kind() == ConcreteType::Pointer ||
+        C.kind() == ConcreteType::Anything)
+      return true;
+    AnyKnown |= C.isKnown();
+  }
+  return !AnyKnown;
+}
+
 void TypeInfo::update(const Value *V, const TypeTree &T) {
   if (isa<Constant>(V) || T.empty())
     return;
@@ -350,18 +364,25 @@ void TypeInfo::visitIntegerOp(Instruction &I) {
   Type *Ty = I.getType();
   if (!Ty->isIntOrIntVectorTy())
     return;
+  auto IsPtr = [&](Value *V) {
+    return typeOf(V).kind() == ConcreteType::Pointer;
+  };
   switch (I.getOpcode()) {
   case Instruction::Add:
   case Instruction::Sub: {
-    // Integer pointer arithmetic keeps pointer-ness.
-    for (Value *Op : I.operands())
-      if (typeOf(Op).kind() == ConcreteType::Pointer) {
-        update(&I, {}, ConcreteType(ConcreteType::Pointer));
-        return;
-      }
-    if (typeOf(&I).kind() == ConcreteType::Pointer)
-      return;
-    [[fallthrough]];
+    // Address arithmetic through integers: p + k and p - k are addresses,
+    // p - q is a byte count.  Operands are not constrained (they may be
+    // addresses).
+    bool P0 = IsPtr(I.getOperand(0)), P1 = IsPtr(I.getOperand(1));
+    bool IsSub = I.getOpcode() == Instruction::Sub;
+    if ((P0 && !P1) || (P1 && !IsSub && !P0))
+      update(&I, {}, ConcreteType(ConcreteType::Pointer));
+    else if (IsSub && P0 && P1)
+      update(&I, {}, ConcreteType(ConcreteType::Integer));
+    else if (typeOf(I.getOperand(0)).kind() == ConcreteType::Integer &&
+             typeOf(I.getOperand(1)).kind() == ConcreteType::Integer)
+      update(&I, {}, ConcreteType(ConcreteType::Integer));
+    return;
   }
   case Instruction::Mul:
   case Instruction::UDiv:

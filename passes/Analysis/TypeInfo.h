@@ -51,6 +51,10 @@ public:
   /// pointer): its derivative is zero and it needs no shadow.
   bool isInteger(const llvm::Value *V) const;
 
+  /// Whether the memory behind \p Ptr may hold pointers: unknown memory
+  /// may; memory known to hold only floats and integers does not.
+  bool mayHoldPointers(const llvm::Value *Ptr) const;
+
   void print(llvm::raw_ostream &OS) const;
 
 private:

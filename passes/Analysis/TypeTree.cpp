@@ -66,7 +66,44 @@ bool TypeTree::insert(const TypePath &Path, ConcreteType C) {
   for (int &Off : P)
     if (Off > MaxOffset || Off < -1)
       Off = -1;
-  return Entries[P].join(C);
+  // Already covered by the -1 entry of its level with the same fact.
+  if (!P.empty() && P.back() != -1) {
+    TypePath Any = P;
+    Any.back() = -1;
+    auto It = Entries.find(Any);
+    if (It != Entries.end() && It->second == C)
+      return false;
+  }
+  bool Changed = Entries[P].join(C);
+  if (Changed && P.size() == 1 && P[0] != -1)
+    widenFirstLevel();
+  if (Changed && P.size() == 1 && P[0] == -1) {
+    // Single offsets that say what -1 says are redundant.
+    for (auto It = Entries.begin(); It != Entries.end();) {
+      if (It->first.size() == 1 && It->first[0] != -1 && It->second == C)
+        It = Entries.erase(It);
+      else
+        ++It;
+    }
+  }
+  return Changed;
+}
+
+void TypeTree::widenFirstLevel() {
+  unsigned Count = 0;
+  for (const auto &[Path, C] : Entries)
+    Count += Path.size() == 1 && Path[0] != -1;
+  if (Count <= MaxOffsetsPerLevel)
+    return;
+  // Replace every first-level offset (and what lies behind it) by -1.
+  std::map<TypePath, ConcreteType> Widened;
+  for (const auto &[Path, C] : Entries) {
+    TypePath Q = Path;
+    if (!Q.empty())
+      Q[0] = -1;
+    Widened[Q].join(C);
+  }
+  Entries = std::move(Widened);
 }
 
 bool TypeTree::join(const TypeTree &O) {

@@ -69,6 +69,9 @@ public:
   static constexpr unsigned MaxDepth = 3;
   /// Offsets beyond this are folded into -1 (bounded trees).
   static constexpr int MaxOffset = 4096;
+  /// A level with more distinct offsets than this is widened to -1 (a
+  /// pointer bumped in a loop would otherwise enumerate every offset).
+  static constexpr unsigned MaxOffsetsPerLevel = 32;
 
   ConcreteType at(const TypePath &Path) const;
   /// Joins \p C at \p Path; returns true on change.
@@ -93,6 +96,8 @@ public:
   void print(llvm::raw_ostream &OS) const;
 
 private:
+  void widenFirstLevel();
+
   std::map<TypePath, ConcreteType> Entries;
 };
 

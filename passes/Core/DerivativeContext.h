@@ -67,7 +67,9 @@ private:
   std::unique_ptr<TargetHooks> Target;
   Preprocessor Pre;
   std::map<DerivativeKey, llvm::Function *> Generated;
-  llvm::DenseMap<const llvm::Function *, DerivativeSignature> Signatures;
+  /// Node-based: emitters hold references while nested derivatives are
+  /// added.
+  std::map<const llvm::Function *, DerivativeSignature> Signatures;
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ZeroShadows;
 };
 

@@ -200,7 +200,7 @@ void ForwardEmitter::emitHeapCall(CallBase &Call) {
   }
   case HeapFn::Free: {
     Value *P = Call.getArgOperand(0);
-    if (!Act->needsShadow(P))
+    if (!needsShadow(P))
       return;
     forEachLane(B, shadowPointer(P, Call),
                 [&](Value *LanePtr, unsigned) { Clone({{0, LanePtr}}); });
@@ -208,7 +208,7 @@ void ForwardEmitter::emitHeapCall(CallBase &Call) {
   }
   case HeapFn::PosixMemalign: {
     Value *Slot = Call.getArgOperand(0);
-    if (!Act->needsShadow(Slot))
+    if (!needsShadow(Slot))
       return;
     Value *Size = Call.getArgOperand(2);
     PointerType *PtrTy = PointerType::get(D.getContext(), 0);

@@ -170,6 +170,22 @@ bool ForwardEmitter::hasShadow(const Value *V) const {
   return Act->needsShadow(V);
 }
 
+bool ForwardEmitter::isData(const Value *V) const {
+  return Act->isData(orig(V));
+}
+bool ForwardEmitter::needsShadow(const Value *V) const {
+  return Act->needsShadow(orig(V));
+}
+bool ForwardEmitter::isVaried(const Value *V) const {
+  return Act->isVaried(orig(V));
+}
+int ForwardEmitter::classOf(const Value *V) const {
+  return Act->classOf(orig(V));
+}
+bool ForwardEmitter::isInteger(const Value *V) const {
+  return TI->isInteger(orig(V));
+}
+
 void ForwardEmitter::setShadow(Value *V, Value *Shadow) {
   Shadows[V] = Shadow;
   if (Shadow)
@@ -188,9 +204,9 @@ Value *ForwardEmitter::tangentOrZero(Value *V) const {
 }
 
 Value *ForwardEmitter::shadowOperand(Value *V, Instruction &At) {
-  if (Act->isData(orig(V)) || !hasShadow(V))
-    return Act->isData(orig(V)) ? tangentOrZero(V) : L.splat(B, V);
-  return shadowPointer(V, At);
+  if (isData(V))
+    return tangentOrZero(V);
+  return hasShadow(V) ? shadowPointer(V, At) : L.splat(B, V);
 }
 
 void ForwardEmitter::visitInstruction(Instruction &I) {
@@ -229,6 +245,15 @@ void ForwardEmitter::emitElementwise(Instruction &I,
 void ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
   if (!hasShadow(&I))
     return;
+  if (!isData(&I)) {
+    // Address arithmetic on an integer: the same arithmetic on the shadow
+    // address (the offset operand stays primal).
+    SmallVector<unsigned, 2> Addresses;
+    for (unsigned K = 0; K < 2; ++K)
+      if (classOf(I.getOperand(K)) != -1)
+        Addresses.push_back(K);
+    return setShadow(&I, replay(I, Addresses));
+  }
   if (const DerivativeRule *R = findRule(I))
     return emitElementwise(I, *R);
   fail(I, "no derivative rule for '" + describe(I) +

@@ -90,6 +90,12 @@ private:
   /// Whether \p V gets a shadow: active data, or a pointer (or aggregate of
   /// pointers) into shadowed memory.
   bool hasShadow(const llvm::Value *V) const;
+  /// Analysis queries, through orig().
+  bool isData(const llvm::Value *V) const;
+  bool needsShadow(const llvm::Value *V) const;
+  bool isVaried(const llvm::Value *V) const;
+  int classOf(const llvm::Value *V) const;
+  bool isInteger(const llvm::Value *V) const;
   /// The tangent of data value \p V; null means zero.
   llvm::Value *tangent(llvm::Value *V) const;
   /// tangent(), with zero materialised.

@@ -112,10 +112,10 @@ void ForwardEmitter::visitLoadInst(LoadInst &I) {
   if (!hasShadow(&I))
     return;
   Value *Ptr = I.getPointerOperand();
-  if (!Act->needsShadow(Ptr)) {
+  if (!needsShadow(Ptr)) {
     // Varied memory without shadow: a const argument the function wrote an
     // active value to (reported at the store).  Its derivative is zero.
-    if (Act->isData(&I))
+    if (isData(&I))
       setShadow(&I, nullptr);
     else
       fail(I, "no shadow for the memory '" + describe(*Ptr) +
@@ -139,9 +139,9 @@ void ForwardEmitter::visitLoadInst(LoadInst &I) {
 void ForwardEmitter::visitStoreInst(StoreInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValueOperand();
-  if (!Act->needsShadow(Ptr)) {
-    int C = Act->classOf(Ptr);
-    bool Varied = Act->isData(Val) && Act->isVaried(Val);
+  if (!needsShadow(Ptr)) {
+    int C = classOf(Ptr);
+    bool Varied = isData(Val) && isVaried(Val);
     if (C == -1 || !Varied)
       return;
     unsigned Origins = Act->classes().origins(C);
@@ -162,7 +162,7 @@ void ForwardEmitter::visitStoreInst(StoreInst &I) {
   }
   // Integers are stored as they are, so shadow structures keep their sizes
   // and counts; float data stores its tangent; pointers their shadow.
-  Value *ShadowVal = TI->isInteger(Val) ? L.splat(B, Val) : shadowOperand(Val, I);
+  Value *ShadowVal = isInteger(Val) ? L.splat(B, Val) : shadowOperand(Val, I);
   if (Val->getType()->isAggregateType())
     ShadowVal = L.map(B, Val->getType(), {ShadowVal}, {Val->getType()},
                       [&](ArrayRef<Value *> Lane, unsigned) {
@@ -214,7 +214,7 @@ void ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValOperand();
   bool Involved = hasShadow(&I) || hasShadow(Val);
-  if (!Act->needsShadow(Ptr) || !Involved)
+  if (!needsShadow(Ptr) || !Involved)
     return;
   switch (I.getOperation()) {
   case AtomicRMWInst::FAdd:
@@ -239,7 +239,7 @@ void ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
 }
 
 void ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &I) {
-  if (Act->needsShadow(I.getPointerOperand()) &&
+  if (needsShadow(I.getPointerOperand()) &&
       (hasShadow(I.getNewValOperand()) || hasShadow(I.getCompareOperand())))
     fail(I, "cannot differentiate compare-and-swap on differentiated memory "
             "('" + describe(I) + "')");
@@ -248,10 +248,10 @@ void ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &I) {
 void ForwardEmitter::emitMemTransfer(CallBase &Call) {
   auto &MT = cast<MemTransferInst>(Call);
   Value *Dst = MT.getRawDest();
-  if (!Act->needsShadow(Dst))
+  if (!needsShadow(Dst))
     return;
   Value *DstShadow = shadowPointer(Dst, Call);
-  bool SrcShadowed = Act->needsShadow(MT.getRawSource());
+  bool SrcShadowed = needsShadow(MT.getRawSource());
   Value *SrcShadow =
       SrcShadowed ? shadowPointer(MT.getRawSource(), Call) : nullptr;
   Type *PtrTy = MT.getRawSource()->getType();
@@ -272,7 +272,7 @@ void ForwardEmitter::emitMemTransfer(CallBase &Call) {
 void ForwardEmitter::emitMemSet(CallBase &Call) {
   auto &MS = cast<MemSetInst>(Call);
   Value *Dst = MS.getRawDest();
-  if (!Act->needsShadow(Dst))
+  if (!needsShadow(Dst))
     return;
   forEachLane(B, shadowPointer(Dst, Call), [&](Value *LaneDst, unsigned) {
     B.CreateMemSet(LaneDst, B.getInt8(0), MS.getLength(), MS.getDestAlign(),

@@ -25,6 +25,7 @@ static const StringSet<> &inactiveNames() {
       "exit", "_exit", "abort", "__assert_fail", "__assertfail",
       "__cxa_pure_virtual", "__cxa_begin_catch", "__cxa_end_catch",
       "__cxa_rethrow", "_ZSt9terminatev", "__clang_call_terminate",
+      "__cxa_allocate_exception", "__cxa_free_exception", "__cxa_throw",
       // Time and randomness: inputs, never outputs, of a derivative.
       "clock", "time", "gettimeofday", "clock_gettime", "rand", "srand",
       "random", "srandom", "drand48", "srand48", "getenv",
@@ -67,6 +68,10 @@ static bool isInactiveIntrinsic(Intrinsic::ID ID) {
 }
 
 bool isKnownInactiveCall(const CallBase &Call) {
+  // A call that never returns (abort, C++'s __throw_length_error) cannot
+  // influence a derivative of the code after it.
+  if (Call.doesNotReturn())
+    return true;
   if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
     return isInactiveIntrinsic(II->getIntrinsicID());
   const Function *Callee = Call.getCalledFunction();

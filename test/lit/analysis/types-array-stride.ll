@@ -11,7 +11,7 @@ define double @f(ptr %a, i64 %i) {
   %v = load double, ptr %e
   %k = getelementptr %pair, ptr %a, i64 %i, i32 0
   %n = load i64, ptr %k
-  %c = add i64 %n, 3
+  %c = mul i64 %n, 3
   ret double %v
 }
 

@@ -7,7 +7,7 @@ declare double @__enzyme_fwddiff(ptr, ...)
 define void @f(ptr %p) {
   %a = load double, ptr %p
   %b = load i64, ptr %p
-  %c = add i64 %b, 1
+  %c = mul i64 %b, 3
   ret void
 }
 

@@ -1,0 +1,74 @@
+// Calls between __device__ functions inside the differentiated code.  The
+// callees are __noinline__, so they survive as real PTX .func calls at every
+// level, and the pass must produce derivative versions of them (one callee is
+// reached from two call sites with different activity, one is recursive
+// through a chain of two, one takes and writes a pointer).  The derivative
+// functions must be defined in the PTX (ptxas rejects an undefined .func).
+//
+// REQUIRES: cuda
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O0 -S %s -o %t.O0.ptx
+// RUN: %ptxas -arch=sm_90 %t.O0.ptx -o %t.O0.cubin
+// RUN: FileCheck %s --input-file=%t.O0.ptx
+// RUN: FileCheck %s --check-prefix=NOSYM --input-file=%t.O0.ptx
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S %s -o %t.O2.ptx
+// RUN: %ptxas -arch=sm_90 %t.O2.ptx -o %t.O2.cubin
+// RUN: FileCheck %s --input-file=%t.O2.ptx
+// RUN: FileCheck %s --check-prefix=NOSYM --input-file=%t.O2.ptx
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O3 -S %s -o %t.O3.ptx
+// RUN: %ptxas -arch=sm_90 %t.O3.ptx -o %t.O3.cubin
+// RUN: FileCheck %s --input-file=%t.O3.ptx
+// RUN: FileCheck %s --check-prefix=NOSYM --input-file=%t.O3.ptx
+// RUN: %gpuad-cc --cuda-host-only -O2 -c %s -o %t.host.o
+
+#include <gpuad/gpuad.h>
+
+__device__ __noinline__ double square_sin(double x) {
+  double s = sin(x);
+  return s * s;
+}
+
+// Called once with both arguments active and once with b constant.
+__device__ __noinline__ double blend(double a, double b) {
+  return a * exp(-b) + b * b;
+}
+
+__device__ __noinline__ void accumulate(double *acc, double v) {
+  *acc += v * v;
+}
+
+// Mutual recursion with a data-dependent depth.
+__device__ __noinline__ double odd_chain(double x, int depth);
+__device__ __noinline__ double even_chain(double x, int depth) {
+  return depth <= 0 ? x : odd_chain(x * 0.5 + 1.0, depth - 1);
+}
+__device__ __noinline__ double odd_chain(double x, int depth) {
+  return depth <= 0 ? x * x : even_chain(sqrt(x * x + 1.0), depth - 1);
+}
+
+__device__ double top(double x, double y, int depth) {
+  double acc = 0.0;
+  accumulate(&acc, square_sin(x));
+  accumulate(&acc, blend(x, y));
+  accumulate(&acc, blend(y, 2.0));
+  return acc + even_chain(x, depth);
+}
+
+__global__ void noinline_calls(const double *x, const double *y,
+                               const int *depth, double *dx, double *dxy,
+                               int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  dx[i] = __enzyme_fwddiff<double>((void *)top, enzyme_dup, x[i], 1.0,
+                                   enzyme_const, y[i], enzyme_const, depth[i]);
+  dxy[i] = __enzyme_fwddiff<double>((void *)top, enzyme_dup, x[i], 1.0,
+                                    enzyme_dup, y[i], 1.0, enzyme_const,
+                                    depth[i]);
+}
+
+// The kernel and real function calls remain.
+// CHECK: .entry {{.*}}noinline_calls
+// CHECK: call.uni
+
+// NOSYM-NOT: enzyme
+// NOSYM-NOT: .extern .func
