@@ -147,7 +147,10 @@ bool ActivityAnalysis::needsShadow(const Value *V) const {
 }
 
 bool ActivityAnalysis::isRuleCall(const CallBase &Call) const {
-  return findRule(Call) != nullptr;
+  // Rules with results written through pointers behave like any call that
+  // writes its pointer arguments.
+  const DerivativeRule *R = findRule(Call);
+  return R && R->Kind != RuleKind::MultipleOutputs;
 }
 
 bool ActivityAnalysis::isInactiveCall(const CallBase &Call) const {

@@ -32,7 +32,11 @@ namespace gpuad {
 bool ForwardEmitter::callNeedsDerivative(CallBase &Call) const {
   if (!Call.getType()->isVoidTy() && hasShadow(&Call))
     return true;
-  return any_of(Call.args(), [&](const Use &A) { return hasShadow(A.get()); });
+  // Otherwise only memory can carry a derivative out of the call: active
+  // arguments of isnan(x), llvm.is.fpclass or ilogb go nowhere.
+  return any_of(Call.args(), [&](const Use &A) {
+    return !isData(A.get()) && hasShadow(A.get());
+  });
 }
 
 void ForwardEmitter::visitCallBase(CallBase &Call) {
@@ -54,6 +58,8 @@ void ForwardEmitter::visitCallBase(CallBase &Call) {
     return;
   }
   if (const DerivativeRule *Rule = findRule(Call)) {
+    if (Rule->Kind == RuleKind::MultipleOutputs)
+      return emitMultipleOutputs(Call, *Rule);
     if (hasShadow(&Call))
       emitElementwise(Call, *Rule);
     return;
@@ -74,6 +80,65 @@ void ForwardEmitter::visitCallBase(CallBase &Call) {
     return fail(Call, "cannot differentiate call to variadic function '" +
                           Callee->getName() + "'");
   emitDerivativeCall(Call);
+}
+
+void ForwardEmitter::emitMultipleOutputs(CallBase &Call,
+                                         const DerivativeRule &Rule) {
+  if (Call.arg_size() != Rule.NumOperands)
+    return fail(Call, "'" + describe(Call) + "' does not have the " +
+                          Twine(Rule.NumOperands) + " operand(s) of '" +
+                          Rule.Family + "' that its derivative rule expects");
+  Value *X = Call.getArgOperand(0);
+  Type *Ty = X->getType();
+  Value *DX = tangent(X);
+  // Tangents of returned aggregate elements, combined at the end.
+  SmallVector<std::pair<int, Value *>, 2> Elements;
+  for (const RuleOutput &Out : Rule.Outputs) {
+    if (!Out.Family)
+      continue;
+    Value *Target = Out.Arg < 0 ? nullptr : Call.getArgOperand(Out.Arg);
+    if (Target ? !needsShadow(Target) : !hasShadow(&Call))
+      continue;
+    // This output's tangent: its family's partial times x's tangent.
+    const DerivativeRule *F = findRuleByName(Out.Family);
+    Value *T = nullptr;
+    if (DX && F && F->Kind == RuleKind::Elementwise && F->Partials[0].Fn) {
+      RuleContext R(
+          B, Ty, [&](unsigned K) { return Call.getArgOperand(K); },
+          [&]() -> Value * {
+            if (Target)
+              return B.CreateLoad(Ty, Target);
+            if (Out.Element >= 0)
+              return B.CreateExtractValue(&Call, Out.Element);
+            return &Call;
+          },
+          Ctx.target());
+      T = L.scale(B, F->Partials[0].Fn(R), DX, Ty);
+    }
+    if (Target) {
+      Value *Shadow = T ? T : L.zero(Ty);
+      forEachLane(B, shadowPointer(Target, Call),
+                  [&](Value *LanePtr, unsigned Lane) {
+                    B.CreateStore(L.extract(B, Shadow, Ty, Lane), LanePtr);
+                  });
+    } else if (Out.Element >= 0) {
+      Elements.push_back({Out.Element, T});
+    } else {
+      setShadow(&Call, T);
+    }
+  }
+  if (Elements.empty())
+    return;
+  // A returned aggregate ({sin, cos}, {mantissa, exponent}): the listed
+  // elements carry tangents, the others none.
+  Type *AggTy = Call.getType();
+  setShadow(&Call, L.map(B, AggTy, {}, {}, [&](ArrayRef<Value *>, unsigned Lane) {
+    Value *Agg = Constant::getNullValue(AggTy);
+    for (auto [Index, T] : Elements)
+      if (T)
+        Agg = B.CreateInsertValue(Agg, L.extract(B, T, Ty, Lane), Index);
+    return Agg;
+  }));
 }
 
 void ForwardEmitter::replaceCall(CallBase &Old, Value *Primal) {

@@ -112,6 +112,9 @@ private:
   llvm::Value *replay(llvm::Instruction &I, llvm::ArrayRef<unsigned> DataOps);
   void emitElementwise(llvm::Instruction &I, const DerivativeRule &Rule);
   void emitConversion(llvm::CastInst &I);
+  /// sincos and friends: each output's tangent, returned or stored to the
+  /// shadow of the pointer it is written through.
+  void emitMultipleOutputs(llvm::CallBase &Call, const DerivativeRule &Rule);
   void emitMemTransfer(llvm::CallBase &Call);
   void emitMemSet(llvm::CallBase &Call);
   void emitHeapCall(llvm::CallBase &Call);

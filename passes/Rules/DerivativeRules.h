@@ -102,6 +102,22 @@ enum class RuleKind {
   /// applies the same conversion to the tangent, reverse mode the opposite
   /// one to the adjoint.
   Conversion,
+  /// Several results of operand 0, some written through pointer arguments
+  /// (sincos(x, &s, &c), modf(x, &ip)); each output is the result of an
+  /// elementwise family, listed in Outputs.
+  MultipleOutputs,
+};
+
+/// Where a MultipleOutputs rule puts one result.
+struct RuleOutput {
+  /// -1 for the return value, else the pointer argument written.
+  int Arg = -1;
+  /// For a returned aggregate ({mantissa, exponent} of llvm.frexp): the
+  /// element; -1 for the whole return value.
+  int Element = -1;
+  /// The family (a spelling in the table) that computes this result from
+  /// operand 0; null marks the end of the list.
+  const char *Family = nullptr;
 };
 
 struct DerivativeRule {
@@ -112,6 +128,8 @@ struct DerivativeRule {
   /// Number of leading operands the rule covers (call arguments beyond them
   /// are ignored; there are none for the rows in the table).
   unsigned NumOperands;
+  /// MultipleOutputs only.
+  std::array<RuleOutput, 2> Outputs = {};
 };
 
 /// The rule for \p I (an instruction or a call by its callee's name), or

@@ -61,7 +61,11 @@ constexpr uint8_t Res = NeedsResult;
 
 constexpr double Ln2 = 0.69314718055994530942;
 constexpr double Ln10 = 2.30258509299404568402;
+constexpr double Pi = 3.14159265358979323846;
 constexpr double TwoOverSqrtPi = 1.12837916709551257390;
+constexpr double SqrtPiOver2 = 0.88622692545275801365;
+constexpr double InvSqrt2Pi = 0.39894228040143267794;
+constexpr double Sqrt2Pi = 2.50662827463100050242;
 
 // Partials, by family.  d(op)/d(operand).
 Value *pOne(RuleContext &R) { return one(R); }
@@ -145,6 +149,69 @@ Value *pErf(RuleContext &R) {
   return mul(R, R.constant(TwoOverSqrtPi), E);
 }
 Value *pErfc(RuleContext &R) { return neg(R, pErf(R)); }
+Value *pSinpi(RuleContext &R) {
+  Value *PiX = mul(R, R.constant(Pi), x(R));
+  return mul(R, R.constant(Pi), R.math(MathFn::Cos, {PiX}));
+}
+Value *pCospi(RuleContext &R) {
+  Value *PiX = mul(R, R.constant(Pi), x(R));
+  return neg(R, mul(R, R.constant(Pi), R.math(MathFn::Sin, {PiX})));
+}
+// erfinv' = sqrt(pi)/2 exp(r^2); erfcinv' is its negative.
+Value *pErfinv(RuleContext &R) {
+  Value *E = R.math(MathFn::Exp, {square(R, r(R))});
+  return mul(R, R.constant(SqrtPiOver2), E);
+}
+Value *pErfcinv(RuleContext &R) { return neg(R, pErfinv(R)); }
+// Standard normal CDF and its inverse.
+Value *pNormcdf(RuleContext &R) {
+  Value *E = R.math(MathFn::Exp, {mul(R, R.constant(-0.5), square(R, x(R)))});
+  return mul(R, R.constant(InvSqrt2Pi), E);
+}
+Value *pNormcdfinv(RuleContext &R) {
+  Value *E = R.math(MathFn::Exp, {mul(R, R.constant(0.5), square(R, r(R)))});
+  return mul(R, R.constant(Sqrt2Pi), E);
+}
+// x^(-1/3): -r / (3x) = -r^4 / 3.
+Value *pRcbrt(RuleContext &R) {
+  return mul(R, R.constant(-1.0 / 3.0), square(R, square(R, r(R))));
+}
+// frexp's mantissa m = x * 2^-e: dm/dx = 2^-e = m / x (0 at x == 0).
+Value *pFrexp(RuleContext &R) {
+  return zeroWhere(R, R.B.CreateFCmpOEQ(x(R), R.constant(0.0)),
+                   div(R, r(R), x(R)));
+}
+// ldexp(x, n) = x * 2^n.
+Value *pLdexpX(RuleContext &R) {
+  return R.B.CreateIntrinsic(Intrinsic::ldexp, {R.Ty, y(R)->getType()},
+                             {one(R), y(R)});
+}
+// max(x - y, 0)
+Value *pFdimX(RuleContext &R) {
+  return R.B.CreateSelect(R.B.CreateFCmpOGT(x(R), y(R)), one(R),
+                          R.constant(0.0));
+}
+Value *pFdimY(RuleContext &R) { return neg(R, pFdimX(R)); }
+// x - rint(x/y) * y
+Value *pRemainderY(RuleContext &R) {
+  return neg(R, R.B.CreateUnaryIntrinsic(Intrinsic::rint, div(R, x(R), y(R))));
+}
+// 1 / hypot(x, y): -x r^3
+Value *pRhypotX(RuleContext &R) {
+  return neg(R, mul(R, x(R), mul(R, r(R), square(R, r(R)))));
+}
+Value *pRhypotY(RuleContext &R) {
+  return neg(R, mul(R, y(R), mul(R, r(R), square(R, r(R)))));
+}
+Value *z(RuleContext &R) { return R.operand(2); }
+Value *pNormX(RuleContext &R) { return div(R, x(R), r(R)); }
+Value *pNormY(RuleContext &R) { return div(R, y(R), r(R)); }
+Value *pNormZ(RuleContext &R) { return div(R, z(R), r(R)); }
+Value *pRnormX(RuleContext &R) { return pRhypotX(R); }
+Value *pRnormY(RuleContext &R) { return pRhypotY(R); }
+Value *pRnormZ(RuleContext &R) {
+  return neg(R, mul(R, z(R), mul(R, r(R), square(R, r(R)))));
+}
 Value *pHypotX(RuleContext &R) { return div(R, x(R), r(R)); }
 Value *pHypotY(RuleContext &R) { return div(R, y(R), r(R)); }
 Value *pFabs(RuleContext &R) { return sign(R, x(R)); }
@@ -174,6 +241,14 @@ DerivativeRule binary(StringRef Family, Partial A, Partial B) {
 }
 DerivativeRule zeroDerivative(StringRef Family, unsigned N = 1) {
   return {Family, RuleKind::ZeroDerivative, {}, N};
+}
+DerivativeRule ternary(StringRef Family, Partial A, Partial B, Partial C) {
+  return {Family, RuleKind::Elementwise, {A, B, C}, 3};
+}
+/// Results of operand 0 returned and/or written through pointer arguments.
+DerivativeRule outputs(StringRef Family, unsigned NumOperands, RuleOutput A,
+                       RuleOutput B) {
+  return {Family, RuleKind::MultipleOutputs, {}, NumOperands, {A, B}};
 }
 
 /// One family and all its spellings.  Library spellings are generated from
@@ -263,6 +338,65 @@ const std::vector<Family> &families() {
       {{"fma", RuleKind::Elementwise,
         {Partial{pY, Y}, Partial{pX, X}, Partial{pOne, 0}}, 3},
        "fma", "llvm.fma", nullptr, {"llvm.fmuladd", "__nv_fmaf_rn"}},
+      {unary("sinpi", pSinpi, X), nullptr, nullptr, "sinpi",
+       {"__nv_sinpi", "__nv_sinpif"}},
+      {unary("cospi", pCospi, X), nullptr, nullptr, "cospi",
+       {"__nv_cospi", "__nv_cospif"}},
+      // Special functions.
+      {unary("erfinv", pErfinv, Res), nullptr, nullptr, "erfinv",
+       {"__nv_erfinv", "__nv_erfinvf"}},
+      {unary("erfcinv", pErfcinv, Res), nullptr, nullptr, "erfcinv",
+       {"__nv_erfcinv", "__nv_erfcinvf"}},
+      {unary("normcdf", pNormcdf, X), nullptr, nullptr, "ncdf",
+       {"__nv_normcdf", "__nv_normcdff"}},
+      {unary("normcdfinv", pNormcdfinv, Res), nullptr, nullptr, "ncdfinv",
+       {"__nv_normcdfinv", "__nv_normcdfinvf"}},
+      {unary("rcbrt", pRcbrt, Res), nullptr, nullptr, "rcbrt",
+       {"__nv_rcbrt", "__nv_rcbrtf"}},
+      {binary("rhypot", {pRhypotX, X | Res}, {pRhypotY, Y | Res}), nullptr,
+       nullptr, "rhypot", {"__nv_rhypot", "__nv_rhypotf"}},
+      {ternary("norm3d", {pNormX, X | Res}, {pNormY, Y | Res},
+               {pNormZ, Z | Res}),
+       nullptr, nullptr, "len3", {"__nv_norm3d", "__nv_norm3df"}},
+      {ternary("rnorm3d", {pRnormX, X | Res}, {pRnormY, Y | Res},
+               {pRnormZ, Z | Res}),
+       nullptr, nullptr, "rlen3", {"__nv_rnorm3d", "__nv_rnorm3df"}},
+      // Exponent manipulation and remainders.
+      {binary("ldexp", {pLdexpX, Y}, {}), "ldexp", "llvm.ldexp", nullptr,
+       {"scalbn", "scalbnf", "scalbnl", "__nv_scalbn", "__nv_scalbnf",
+        "__ocml_scalbn_f32", "__ocml_scalbn_f64"}},
+      {binary("fdim", {pFdimX, X | Y}, {pFdimY, X | Y}), "fdim", nullptr,
+       nullptr, {}},
+      {binary("remainder", {pOne, 0}, {pRemainderY, X | Y}), "remainder",
+       nullptr, nullptr, {}},
+      {unary("frexp-mantissa", pFrexp, X | Res), nullptr, nullptr, nullptr,
+       {}},
+      {unary("copy", pOne, 0), nullptr, "llvm.canonicalize", nullptr,
+       {"llvm.arithmetic.fence"}},
+      // Several results: returned and/or written through pointers.
+      {outputs("llvm.frexp", 1, {-1, 0, "frexp-mantissa"}, {}), nullptr,
+       "llvm.frexp", nullptr, {}},
+      {outputs("llvm.modf", 1, {-1, 0, "copy"}, {-1, 1, "trunc"}), nullptr,
+       "llvm.modf", nullptr, {}},
+      {outputs("llvm.sincos", 1, {-1, 0, "sin"}, {-1, 1, "cos"}), nullptr,
+       "llvm.sincos", nullptr, {}},
+      {outputs("llvm.sincospi", 1, {-1, 0, "sinpi"}, {-1, 1, "cospi"}),
+       nullptr, "llvm.sincospi", nullptr, {}},
+      {outputs("sincos", 3, {1, -1, "sin"}, {2, -1, "cos"}), "sincos", nullptr,
+       nullptr, {"__nv_fast_sincosf"}},
+      {outputs("sincospi", 3, {1, -1, "sinpi"}, {2, -1, "cospi"}), nullptr, nullptr,
+       nullptr, {"__nv_sincospi", "__nv_sincospif"}},
+      {outputs("ocml-sincos", 2, {-1, -1, "sin"}, {1, -1, "cos"}), nullptr, nullptr,
+       nullptr,
+       {"__ocml_sincos_f16", "__ocml_sincos_f32", "__ocml_sincos_f64",
+        "__ocml_native_sincos_f32"}},
+      {outputs("ocml-sincospi", 2, {-1, -1, "sinpi"}, {1, -1, "cospi"}), nullptr,
+       nullptr, nullptr,
+       {"__ocml_sincospi_f16", "__ocml_sincospi_f32", "__ocml_sincospi_f64"}},
+      {outputs("modf", 2, {-1, -1, "copy"}, {1, -1, "trunc"}), "modf", nullptr,
+       nullptr, {}},
+      {outputs("frexp", 2, {-1, -1, "frexp-mantissa"}, {}), "frexp", nullptr,
+       nullptr, {}},
       // Selection.
       {binary("minnum", {pPickX, X | Res}, {pPickY, X | Res}), "fmin",
        "llvm.minnum", nullptr,

@@ -166,6 +166,27 @@ TEST(RuleTable, UnaryFamiliesMatchFiniteDifferences) {
   expectUnary("fneg", [](double X) { return -X; }, Any);
   expectUnary("__nv_rsqrt", [](double X) { return 1 / std::sqrt(X); }, Pos);
   expectUnary("rcp", [](double X) { return 1 / X; }, {-1.3, 0.4, 2.1});
+  constexpr double Pi = 3.14159265358979323846;
+  expectUnary("__nv_sinpi", [&](double X) { return std::sin(Pi * X); }, Any);
+  expectUnary("__nv_cospi", [&](double X) { return std::cos(Pi * X); }, Any);
+  expectUnary("__nv_rcbrt", [](double X) { return 1 / std::cbrt(X); }, Pos);
+  expectUnary("__nv_normcdf",
+              [](double X) { return 0.5 * std::erfc(-X / std::sqrt(2.0)); }, Any);
+  // Inverses, through the derivative of the function they invert.
+  for (double X : {-0.6, 0.1, 0.7}) {
+    // erfinv(X) = Y with erf(Y) = X: derivative 1 / erf'(Y).
+    double Y = 0, Step;
+    do { // Newton on erf(Y) - X
+      Step = (std::erf(Y) - X) / (1.1283791670955126 * std::exp(-Y * Y));
+      Y -= Step;
+    } while (std::fabs(Step) > 1e-15);
+    double Want = 1 / (1.1283791670955126 * std::exp(-Y * Y));
+    EXPECT_NEAR(partial("__nv_erfinv", 0, {X}, Y), Want, 1e-9 * Want);
+    EXPECT_NEAR(partial("__nv_erfcinv", 0, {1 - X}, Y), -Want, 1e-9 * Want);
+    double P = 0.5 * std::erfc(-Y / std::sqrt(2.0)); // normcdf(Y)
+    double NWant = std::sqrt(2 * Pi) * std::exp(0.5 * Y * Y);
+    EXPECT_NEAR(partial("__nv_normcdfinv", 0, {P}, Y), NWant, 1e-9 * NWant);
+  }
 }
 
 TEST(RuleTable, BinaryFamiliesMatchFiniteDifferences) {
@@ -185,6 +206,12 @@ TEST(RuleTable, BinaryFamiliesMatchFiniteDifferences) {
   expectBinary("fmax", [](double X, double Y) { return std::fmax(X, Y); }, P);
   expectBinary("copysign",
                [](double X, double Y) { return std::copysign(X, Y); }, P);
+  expectBinary("__nv_rhypot",
+               [](double X, double Y) { return 1 / std::hypot(X, Y); }, P);
+  expectBinary("fdim", [](double X, double Y) { return std::fdim(X, Y); }, P);
+  expectBinary("remainder",
+               [](double X, double Y) { return std::remainder(X, Y); },
+               {{5.3, 1.9}, {2.3, 0.4}});
 }
 
 TEST(RuleTable, PowiDifferentiatesTheBaseOnly) {
@@ -199,6 +226,27 @@ TEST(RuleTable, PowiDifferentiatesTheBaseOnly) {
                 1e-6 * std::fabs(FD));
   }
   EXPECT_EQ(findRuleByName("llvm.powi")->Partials[1].Fn, nullptr);
+}
+
+TEST(RuleTable, ThreeOperandNorms) {
+  // norm3d(a, b, c) = sqrt(a^2 + b^2 + c^2): partial a / r, likewise b, c.
+  double R = std::sqrt(1.0 + 4.0 + 9.0);
+  EXPECT_NEAR(partial("__nv_norm3d", 0, {1.0, 2.0, 3.0}, R), 1 / R, 1e-15);
+  EXPECT_NEAR(partial("__nv_norm3d", 2, {1.0, 2.0, 3.0}, R), 3 / R, 1e-15);
+  EXPECT_NEAR(partial("__nv_rnorm3d", 1, {1.0, 2.0, 3.0}, 1 / R),
+              -2 / (R * R * R), 1e-15);
+}
+
+TEST(RuleTable, FrexpMantissaAndLdexp) {
+  // frexp: m = x * 2^-e, so dm/dx = m / x (and 0 at x == 0).
+  int E;
+  double M = std::frexp(6.5, &E);
+  EXPECT_NEAR(partial("frexp-mantissa", 0, {6.5}, M), std::ldexp(1.0, -E), 1e-15);
+  EXPECT_EQ(partial("frexp-mantissa", 0, {0.0}, 0.0), 0.0);
+  LLVMContext Ctx;
+  EXPECT_EQ(partial("ldexp", 0, {1.7, 3.0}, std::ldexp(1.7, 3),
+                    Type::getInt32Ty(Ctx)),
+            8.0);
 }
 
 TEST(RuleTable, FmaPartials) {
