@@ -27,16 +27,6 @@ STATISTIC(NumRequests, "Number of derivative requests lowered");
 
 namespace gpuad {
 
-static void eraseCall(CallBase &Call) {
-  if (!Call.use_empty())
-    Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
-  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
-    Inv->getUnwindDest()->removePredecessor(Inv->getParent());
-    BranchInst::Create(Inv->getNormalDest(), Inv->getIterator());
-  }
-  Call.eraseFromParent();
-}
-
 /// Handles one call to an `__enzyme_*` entry point.
 static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   Diagnostics &Diags = Ctx.diags();
@@ -45,15 +35,15 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
       cast<Function>(Call.getCalledOperand()->stripPointerCasts())->getName();
   EntryPoint EP = *classifyEntryPoint(Name);
   if (EP.Kind == EntryKind::TypeHint)
-    return eraseCall(Call);
+    return eraseRequestCall(Call);
   if (EP.Kind == EntryKind::Unknown) {
     Diags.error(Caller, Call,
                 "'" + Name + "' is not an entry point gpuad implements");
-    return eraseCall(Call);
+    return eraseRequestCall(Call);
   }
   std::optional<DiffRequest> Req = parseRequest(Call, EP.Mode, Diags);
   if (!Req)
-    return eraseCall(Call);
+    return eraseRequestCall(Call);
   if (EP.Mode != DiffMode::Forward) {
     Diags.error(Caller, Call,
                 "'" + Name + "' (" + modeName(EP.Mode) +

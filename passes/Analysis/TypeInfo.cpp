@@ -98,6 +98,24 @@ TypeTree TypeInfo::tree(const Value *V) const {
   return treeOfType(V->getType(), DL);
 }
 
+/// Integer operations whose operands and result are integers (not addresses,
+/// not float bits).
+static bool isIntegerArithmetic(unsigned Opcode) {
+  switch (Opcode) {
+  case Instruction::Mul:
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+  case Instruction::URem:
+  case Instruction::SRem:
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool TypeInfo::isInteger(const Value *V) const {
   if (!V->getType()->isIntOrIntVectorTy())
     return false;
@@ -105,18 +123,12 @@ bool TypeInfo::isInteger(const Value *V) const {
   if (C.kind() == ConcreteType::Integer)
     return true;
   // Results of integer arithmetic are integers unless proven otherwise.
-  if (const auto *I = dyn_cast<Instruction>(V))
+  if (const auto *I = dyn_cast<Instruction>(V)) {
+    if (isIntegerArithmetic(I->getOpcode()))
+      return C.kind() == ConcreteType::Unknown;
     switch (I->getOpcode()) {
     case Instruction::Add:
     case Instruction::Sub:
-    case Instruction::Mul:
-    case Instruction::UDiv:
-    case Instruction::SDiv:
-    case Instruction::URem:
-    case Instruction::SRem:
-    case Instruction::Shl:
-    case Instruction::LShr:
-    case Instruction::AShr:
     case Instruction::ICmp:
     case Instruction::FPToSI:
     case Instruction::FPToUI:
@@ -127,6 +139,7 @@ bool TypeInfo::isInteger(const Value *V) const {
     default:
       break;
     }
+  }
   return isa<ConstantInt>(V);
 }
 
@@ -364,6 +377,13 @@ void TypeInfo::visitIntegerOp(Instruction &I) {
   Type *Ty = I.getType();
   if (!Ty->isIntOrIntVectorTy())
     return;
+  if (isIntegerArithmetic(I.getOpcode())) {
+    // Arithmetic on integers: the result and the (non-constant) operands.
+    update(&I, {}, ConcreteType(ConcreteType::Integer));
+    for (Value *Op : I.operands())
+      update(Op, {}, ConcreteType(ConcreteType::Integer));
+    return;
+  }
   auto IsPtr = [&](Value *V) {
     return typeOf(V).kind() == ConcreteType::Pointer;
   };
@@ -384,19 +404,6 @@ void TypeInfo::visitIntegerOp(Instruction &I) {
       update(&I, {}, ConcreteType(ConcreteType::Integer));
     return;
   }
-  case Instruction::Mul:
-  case Instruction::UDiv:
-  case Instruction::SDiv:
-  case Instruction::URem:
-  case Instruction::SRem:
-  case Instruction::Shl:
-  case Instruction::LShr:
-  case Instruction::AShr:
-    // Arithmetic on integers: the result and the (non-constant) operands.
-    update(&I, {}, ConcreteType(ConcreteType::Integer));
-    for (Value *Op : I.operands())
-      update(Op, {}, ConcreteType(ConcreteType::Integer));
-    return;
   case Instruction::And:
   case Instruction::Or:
   case Instruction::Xor:

@@ -16,6 +16,7 @@
 #define GPUAD_REQUESTS_REQUESTLOWERING_H
 
 namespace llvm {
+class CallBase;
 class Function;
 } // namespace llvm
 
@@ -32,6 +33,10 @@ bool lowerRequest(const DiffRequest &Req, llvm::Function &Derivative,
 
 /// Removes a request that could not be lowered, leaving valid IR.
 void dropRequest(const DiffRequest &Req);
+
+/// Removes any call to an `__enzyme_*` entry point (uses become poison; an
+/// invoke becomes a branch to its normal destination).
+void eraseRequestCall(llvm::CallBase &Call);
 
 } // namespace gpuad
 

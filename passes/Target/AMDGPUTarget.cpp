@@ -104,20 +104,10 @@ private:
     Type *Ty = Args[0]->getType();
     StringRef Suffix = Ty->isHalfTy() ? "_f16" : Ty->isFloatTy() ? "_f32" : "_f64";
     StringRef Base = Fn == MathFn::Powi ? "pown" : libraryBaseName(Fn);
-    SmallVector<Type *, 2> Params = {Ty};
-    SmallVector<Value *, 2> CallArgs = {Args[0]};
-    if (Fn == MathFn::Pow) {
-      Params.push_back(Ty);
-      CallArgs.push_back(Args[1]);
-    } else if (Fn == MathFn::Powi) {
-      Params.push_back(B.getInt32Ty());
-      CallArgs.push_back(B.CreateSExtOrTrunc(Args[1], B.getInt32Ty()));
-    }
-    Function *F = Lib.get(("__ocml_" + Base + Suffix).str(),
-                          FunctionType::get(Ty, Params, false));
-    CallInst *Call = B.CreateCall(F, CallArgs);
-    Call->setCallingConv(F->getCallingConv());
-    return Call;
+    return callLibraryMath(B, Fn, Args, ("__ocml_" + Base + Suffix).str(),
+                           [&](StringRef N, FunctionType *FT) {
+                             return Lib.get(N, FT);
+                           });
   }
 
   /// The oclc file that defines control constant \p Name.

@@ -142,19 +142,9 @@ private:
     std::string Name = ("__nv_" + libraryBaseName(Fn)).str();
     if (Ty->isFloatTy())
       Name += "f";
-    SmallVector<Type *, 2> Params = {Ty};
-    SmallVector<Value *, 2> CallArgs = {Args[0]};
-    if (Fn == MathFn::Pow) {
-      Params.push_back(Ty);
-      CallArgs.push_back(Args[1]);
-    } else if (Fn == MathFn::Powi) {
-      Params.push_back(B.getInt32Ty());
-      CallArgs.push_back(B.CreateSExtOrTrunc(Args[1], B.getInt32Ty()));
-    }
-    Function *F = Lib.get(Name, FunctionType::get(Ty, Params, false));
-    CallInst *Call = B.CreateCall(F, CallArgs);
-    Call->setCallingConv(F->getCallingConv());
-    return Call;
+    return callLibraryMath(B, Fn, Args, Name, [&](StringRef N, FunctionType *FT) {
+      return Lib.get(N, FT);
+    });
   }
 
   Diagnostics &Diags;

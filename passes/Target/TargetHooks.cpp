@@ -46,4 +46,23 @@ Value *emitScalarized(IRBuilderBase &B, ArrayRef<Value *> Args,
   return Result;
 }
 
+Value *callLibraryMath(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args,
+                       StringRef Name,
+                       function_ref<Function *(StringRef, FunctionType *)> Get) {
+  Type *Ty = Args[0]->getType();
+  SmallVector<Type *, 2> Params = {Ty};
+  SmallVector<Value *, 2> CallArgs = {Args[0]};
+  if (Fn == MathFn::Pow) {
+    Params.push_back(Ty);
+    CallArgs.push_back(Args[1]);
+  } else if (Fn == MathFn::Powi) {
+    Params.push_back(B.getInt32Ty());
+    CallArgs.push_back(B.CreateSExtOrTrunc(Args[1], B.getInt32Ty()));
+  }
+  Function *F = Get(Name, FunctionType::get(Ty, Params, false));
+  CallInst *Call = B.CreateCall(F, CallArgs);
+  Call->setCallingConv(F->getCallingConv());
+  return Call;
+}
+
 } // namespace gpuad

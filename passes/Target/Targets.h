@@ -15,6 +15,11 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+namespace llvm {
+class Function;
+class FunctionType;
+} // namespace llvm
+
 namespace gpuad {
 
 std::unique_ptr<TargetHooks> makeHostHooks(llvm::Module &M);
@@ -34,6 +39,16 @@ emitScalarized(llvm::IRBuilderBase &B, llvm::ArrayRef<llvm::Value *> Args,
 
 /// The base name of a MathFn in C libraries ("sin", "pow", ...).
 llvm::StringRef libraryBaseName(MathFn Fn);
+
+/// Calls \p Name, a device library's scalar entry point for \p Fn on
+/// arguments \p Args of type Ty: (Ty), (Ty, Ty) for pow, (Ty, i32) for powi.
+/// \p Get declares (or finds) the function.
+llvm::Value *
+callLibraryMath(llvm::IRBuilderBase &B, MathFn Fn,
+                llvm::ArrayRef<llvm::Value *> Args, llvm::StringRef Name,
+                llvm::function_ref<llvm::Function *(llvm::StringRef,
+                                                    llvm::FunctionType *)>
+                    Get);
 
 } // namespace gpuad
 
