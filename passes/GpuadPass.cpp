@@ -13,6 +13,7 @@
 #include "Requests/RequestParser.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -51,9 +52,22 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
     return dropRequest(*Req);
   }
   Function *D = Ctx.getOrCreate(Req->Key);
+  DebugLoc Loc = Call.getDebugLoc();
+  BasicBlock *Block = Call.getParent();
   if (!D || !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Diags))
     return dropRequest(*Req);
   ++NumRequests;
+  OptimizationRemarkEmitter ORE(&Caller);
+  ORE.emit([&] {
+    OptimizationRemark R(DEBUG_TYPE, "Differentiated", Loc, Block);
+    R << modeName(Req->Key.Mode).str() << " derivative of '"
+      << ore::NV("Function", Req->Key.Fn->getName());
+    if (Req->Key.Width > 1)
+      R << "' at width " << ore::NV("Width", Req->Key.Width) << ": '";
+    else
+      R << "': '";
+    return R << D->getName() << "'";
+  });
 }
 
 /// The function \p Call asks to differentiate, if it can be told cheaply.
