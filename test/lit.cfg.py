@@ -9,7 +9,7 @@ import lit.formats
 
 config.name = "gpuad"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".ll", ".c", ".cpp", ".cu", ".hip"]
+config.suffixes = [".ll", ".c", ".cpp", ".cu", ".hip", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gpuad_obj_root, "test")
 config.excludes = ["include", "unit", "CMakeLists.txt", "Inputs"]
