@@ -28,6 +28,23 @@ STATISTIC(NumRequests, "Number of derivative requests lowered");
 
 namespace gpuad {
 
+/// The optimisation remark (-Rpass=gpuad) for a lowered request.
+static void remarkLowered(Function &Caller, const DebugLoc &Loc,
+                          BasicBlock *Block, const DerivativeKey &Key,
+                          const Function &D) {
+  OptimizationRemarkEmitter ORE(&Caller);
+  ORE.emit([&] {
+    OptimizationRemark R(DEBUG_TYPE, "Differentiated", Loc, Block);
+    R << modeName(Key.Mode).str() << " derivative of '"
+      << ore::NV("Function", Key.Fn->getName());
+    if (Key.Width > 1)
+      R << "' at width " << ore::NV("Width", Key.Width) << ": '";
+    else
+      R << "': '";
+    return R << D.getName() << "'";
+  });
+}
+
 /// Handles one call to an `__enzyme_*` entry point.
 static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   Diagnostics &Diags = Ctx.diags();
@@ -49,25 +66,15 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
     Diags.error(Caller, Call,
                 "'" + Name + "' (" + modeName(EP.Mode) +
                     " mode) is not yet supported; only __enzyme_fwddiff is");
-    return dropRequest(*Req);
+    return eraseRequestCall(Call);
   }
   Function *D = Ctx.getOrCreate(Req->Key);
   DebugLoc Loc = Call.getDebugLoc();
   BasicBlock *Block = Call.getParent();
   if (!D || !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Diags))
-    return dropRequest(*Req);
+    return eraseRequestCall(Call);
   ++NumRequests;
-  OptimizationRemarkEmitter ORE(&Caller);
-  ORE.emit([&] {
-    OptimizationRemark R(DEBUG_TYPE, "Differentiated", Loc, Block);
-    R << modeName(Req->Key.Mode).str() << " derivative of '"
-      << ore::NV("Function", Req->Key.Fn->getName());
-    if (Req->Key.Width > 1)
-      R << "' at width " << ore::NV("Width", Req->Key.Width) << ": '";
-    else
-      R << "': '";
-    return R << D->getName() << "'";
-  });
+  remarkLowered(Caller, Loc, Block, Req->Key, *D);
 }
 
 /// The function \p Call asks to differentiate, if it can be told cheaply.

@@ -227,8 +227,6 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   return true;
 }
 
-void dropRequest(const DiffRequest &Req) { eraseRequestCall(*Req.Call); }
-
 void eraseRequestCall(CallBase &Call) {
   if (!Call.use_empty())
     Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));

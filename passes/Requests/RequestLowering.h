@@ -27,12 +27,9 @@ struct DerivativeSignature;
 struct DiffRequest;
 
 /// Replaces \p Req's call by a call to \p Derivative.  Returns false after
-/// reporting an error (the call is then left for the caller to remove).
+/// reporting an error (the call is then left for eraseRequestCall).
 bool lowerRequest(const DiffRequest &Req, llvm::Function &Derivative,
                   const DerivativeSignature &Sig, Diagnostics &Diags);
-
-/// Removes a request that could not be lowered, leaving valid IR.
-void dropRequest(const DiffRequest &Req);
 
 /// Removes any call to an `__enzyme_*` entry point (uses become poison; an
 /// invoke becomes a branch to its normal destination).
