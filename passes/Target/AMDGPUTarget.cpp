@@ -75,16 +75,10 @@ public:
   bool isGPU() const override { return true; }
 
   bool isInactiveCall(const CallBase &Call) const override {
-    const Function *Callee = Call.getCalledFunction();
-    if (!Callee)
-      return false;
-    StringRef N = Callee->getName();
-    return N.starts_with("llvm.amdgcn.workitem.id.") ||
-           N.starts_with("llvm.amdgcn.workgroup.id.") ||
-           N.starts_with("llvm.amdgcn.s.barrier") ||
-           N.starts_with("llvm.amdgcn.implicitarg.ptr") ||
-           N.starts_with("llvm.amdgcn.dispatch.ptr") ||
-           N.starts_with("llvm.amdgcn.wave.barrier");
+    return calleeHasPrefix(
+        Call, {"llvm.amdgcn.workitem.id.", "llvm.amdgcn.workgroup.id.",
+               "llvm.amdgcn.s.barrier", "llvm.amdgcn.implicitarg.ptr",
+               "llvm.amdgcn.dispatch.ptr", "llvm.amdgcn.wave.barrier"});
   }
 
   Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {

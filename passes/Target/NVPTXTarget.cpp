@@ -109,15 +109,10 @@ public:
   bool isGPU() const override { return true; }
 
   bool isInactiveCall(const CallBase &Call) const override {
-    const Function *Callee = Call.getCalledFunction();
-    if (!Callee)
-      return false;
-    StringRef N = Callee->getName();
-    return N.starts_with("llvm.nvvm.read.ptx.sreg.") ||
-           N.starts_with("llvm.nvvm.barrier") ||
-           N.starts_with("llvm.nvvm.bar.") ||
-           N.starts_with("llvm.nvvm.membar") ||
-           N.starts_with("llvm.nvvm.fence") || N == "__nvvm_reflect";
+    return calleeHasPrefix(
+        Call, {"llvm.nvvm.read.ptx.sreg.", "llvm.nvvm.barrier",
+               "llvm.nvvm.bar.", "llvm.nvvm.membar", "llvm.nvvm.fence",
+               "__nvvm_reflect"});
   }
 
   Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {

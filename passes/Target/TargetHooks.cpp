@@ -46,6 +46,14 @@ Value *emitScalarized(IRBuilderBase &B, ArrayRef<Value *> Args,
   return Result;
 }
 
+bool calleeHasPrefix(const CallBase &Call, ArrayRef<StringRef> Prefixes) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return false;
+  StringRef Name = Callee->getName();
+  return any_of(Prefixes, [&](StringRef P) { return Name.starts_with(P); });
+}
+
 Value *callLibraryMath(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args,
                        StringRef Name,
                        function_ref<Function *(StringRef, FunctionType *)> Get) {

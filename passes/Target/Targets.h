@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace llvm {
+class CallBase;
 class Function;
 class FunctionType;
 } // namespace llvm
@@ -36,6 +37,11 @@ llvm::Value *
 emitScalarized(llvm::IRBuilderBase &B, llvm::ArrayRef<llvm::Value *> Args,
                llvm::function_ref<llvm::Value *(llvm::ArrayRef<llvm::Value *>)>
                    EmitScalar);
+
+/// Whether \p Call calls a function whose name starts with one of
+/// \p Prefixes.
+bool calleeHasPrefix(const llvm::CallBase &Call,
+                     llvm::ArrayRef<llvm::StringRef> Prefixes);
 
 /// The base name of a MathFn in C libraries ("sin", "pow", ...).
 llvm::StringRef libraryBaseName(MathFn Fn);
