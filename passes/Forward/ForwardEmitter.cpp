@@ -3,215 +3,66 @@
 // Part of gpuad.
 //
 //===----------------------------------------------------------------------===//
-/// \file
-/// Set-up, the instruction walk, arithmetic, structural operations, PHIs and
-/// returns.  Memory is in ForwardMemory.cpp, calls in ForwardCalls.cpp.
-//===----------------------------------------------------------------------===//
 
 #include "Forward/ForwardEmitter.h"
 
 #include "Analysis/ActivityAnalysis.h"
-#include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
 #include "Rules/DerivativeRules.h"
 
-#include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Transforms/Utils/Local.h"
 
 #define DEBUG_TYPE "gpuad-forward"
 
 using namespace llvm;
 
-STATISTIC(NumTangents, "Number of instructions given a tangent");
-
 namespace gpuad {
 
-ForwardEmitter::ForwardEmitter(DerivativeContext &Ctx, const DerivativeKey &Key,
-                               Function &Derivative,
-                               const DerivativeSignature &Sig)
-    : Ctx(Ctx), Key(Key), D(Derivative), Sig(Sig), L(Key.Width),
-      B(Derivative.getContext()) {}
-
-ForwardEmitter::~ForwardEmitter() = default;
-
-/// Function attributes of the primal that stay true of its derivative.
-static void copyFunctionAttributes(const Function &From, Function &To) {
-  AttributeSet FnAttrs = From.getAttributes().getFnAttrs();
-  for (const Attribute &A : FnAttrs) {
-    if (A.isStringAttribute()) {
-      To.addFnAttr(A);
-      continue;
-    }
-    switch (A.getKindAsEnum()) {
-    case Attribute::NoUnwind:
-    case Attribute::Convergent:
-    case Attribute::NoRecurse:
-    case Attribute::MustProgress:
-    case Attribute::UWTable:
-    case Attribute::NoFree:
-    case Attribute::NoSync:
-    case Attribute::WillReturn:
-      To.addFnAttr(A);
-      break;
-    default:
-      // memory(...), optnone, noinline, ... do not carry over.
-      break;
-    }
-  }
-}
-
-bool ForwardEmitter::cloneBody() {
-  Function &Primal = Ctx.preprocessor().normalized(*Key.Fn);
-  ValueToValueMapTy VMap;
-  for (unsigned I = 0; I < Primal.arg_size(); ++I) {
-    Argument *A = D.getArg(Sig.PrimalParam[I]);
-    A->setName(Primal.getArg(I)->getName());
-    VMap[Primal.getArg(I)] = A;
-    if (Sig.ShadowParam[I] >= 0)
-      D.getArg(Sig.ShadowParam[I])->setName(Primal.getArg(I)->getName() + ".d");
-  }
-  SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(&D, &Primal, VMap,
-                    CloneFunctionChangeType::LocalChangesOnly, Returns);
-  // CloneFunctionInto copies the primal's attributes; start over.
-  D.setAttributes(AttributeList());
-  copyFunctionAttributes(Primal, D);
-  for (unsigned I = 0; I < Primal.arg_size(); ++I)
-    for (const Attribute &A : Primal.getAttributes().getParamAttrs(I))
-      if (A.isEnumAttribute() &&
-          (A.getKindAsEnum() == Attribute::NoUndef ||
-           A.getKindAsEnum() == Attribute::NonNull))
-        D.addParamAttr(Sig.PrimalParam[I], A);
-  removeUnreachableBlocks(D);
-  return true;
-}
-
 bool ForwardEmitter::run() {
-  if (!cloneBody())
-    return false;
-
-  SmallVector<std::pair<const Argument *, ArgActivity>, 8> Args;
+  SmallVector<SweepArg, 8> Args;
   for (unsigned I = 0; I < Key.Args.size(); ++I)
-    Args.push_back({D.getArg(Sig.PrimalParam[I]), Key.Args[I]});
-  TI = std::make_unique<TypeInfo>(D);
-  TargetHooks &Target = Ctx.target();
-  Act = std::make_unique<ActivityAnalysis>(
-      D, Args, Key.Ret, *TI,
-      [&Target](const CallBase &C) { return Target.isInactiveCall(C); });
-
-  for (unsigned I = 0; I < Key.Args.size(); ++I)
-    if (Sig.ShadowParam[I] >= 0)
-      setShadow(D.getArg(Sig.PrimalParam[I]), D.getArg(Sig.ShadowParam[I]));
-
-  createPhiShadows();
-  SmallVector<Instruction *, 64> Work;
-  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&D))
-    for (Instruction &I : *BB)
-      Work.push_back(&I);
-  for (Instruction *I : Work)
-    emit(*I);
-  finishPhiShadows();
+    Args.push_back({D.getArg(Sig.PrimalParam[I]),
+                    Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I])
+                                            : nullptr,
+                    Key.Args[I]});
+  Function &Primal = Ctx.preprocessor().normalized(*Key.Fn);
+  bool Ok = sweep(Primal, Args, Key.Ret);
   rewriteReturns();
-  for (Instruction *I : Removed)
-    I->deleteValue();
-  Removed.clear();
-
+  finishSweep();
   std::string Broken;
   raw_string_ostream OS(Broken);
-  if (!Failed && verifyFunction(D, &OS)) {
+  if (Ok && verifyFunction(D, &OS)) {
     Ctx.diags().error(*Key.Fn, DebugLoc(),
                       "internal error: the forward derivative of '" +
                           Key.Fn->getName() + "' is invalid IR: " + Broken);
     return false;
   }
-  return !Failed;
+  return Ok && !failed();
 }
 
-void ForwardEmitter::emit(Instruction &I) {
-  // Tangent code for I goes between I and the instruction after it; that
-  // instruction stays the anchor however much is inserted.
-  if (!I.isTerminator())
-    B.SetInsertPoint(I.getNextNode());
-  else
-    B.SetInsertPoint(&I);
-  B.SetCurrentDebugLocation(I.getDebugLoc());
-  if (isa<FPMathOperator>(I)) {
-    // Tangents may be infinite where the primal is not (sqrt at 0): keep
-    // the reassociation flags of -ffast-math, not the no-inf/no-NaN promises.
-    FastMathFlags FMF = I.getFastMathFlags();
-    FMF.setNoInfs(false);
-    FMF.setNoNaNs(false);
-    B.setFastMathFlags(FMF);
-  } else {
-    B.clearFastMathFlags();
-  }
-  visit(I);
-}
-
-void ForwardEmitter::fail(Instruction &I, const Twine &Msg) {
-  Failed = true;
-  Ctx.diags().error(*Key.Fn, I, Msg);
-}
-
-const Value *ForwardEmitter::orig(const Value *V) const {
-  auto It = Aliases.find(V);
-  return It == Aliases.end() ? V : It->second;
-}
-
-bool ForwardEmitter::hasShadow(const Value *V) const {
-  V = orig(V);
+bool ForwardEmitter::wantsShadow(const Value *V) const {
   if (Act->isData(V))
     return Act->isActive(V);
   return Act->needsShadow(V);
 }
 
-bool ForwardEmitter::isData(const Value *V) const {
-  return Act->isData(orig(V));
-}
-bool ForwardEmitter::needsShadow(const Value *V) const {
-  return Act->needsShadow(orig(V));
-}
-bool ForwardEmitter::isVaried(const Value *V) const {
-  return Act->isVaried(orig(V));
-}
-int ForwardEmitter::classOf(const Value *V) const {
-  return Act->classOf(orig(V));
-}
-bool ForwardEmitter::isInteger(const Value *V) const {
-  return TI->isInteger(orig(V));
+void ForwardEmitter::emitData(Instruction &I) {
+  if (const DerivativeRule *R = findRule(I))
+    return emitElementwise(I, *R);
+  fail(I, "no derivative rule for '" + describe(I) +
+              (isa<BinaryOperator>(I) && I.getType()->isIntOrIntVectorTy()
+                   ? "' (integer arithmetic on floating-point data)"
+                   : "'"));
 }
 
-void ForwardEmitter::setShadow(Value *V, Value *Shadow) {
-  Shadows[V] = Shadow;
-  if (Shadow)
-    ++NumTangents;
-}
-
-Value *ForwardEmitter::tangent(Value *V) const {
-  auto It = Shadows.find(V);
-  return It == Shadows.end() ? nullptr : It->second;
-}
-
-Value *ForwardEmitter::tangentOrZero(Value *V) const {
-  if (Value *T = tangent(V))
-    return T;
-  return L.zero(V->getType());
-}
-
-Value *ForwardEmitter::shadowOperand(Value *V, Instruction &At) {
-  if (isData(V))
-    return tangentOrZero(V);
-  return hasShadow(V) ? shadowPointer(V, At) : L.splat(B, V);
-}
-
-void ForwardEmitter::visitInstruction(Instruction &I) {
-  if (hasShadow(&I))
-    fail(I, "no derivative rule for '" + describe(I) + "'");
+void ForwardEmitter::emitRuleCall(CallBase &Call, const DerivativeRule &Rule) {
+  if (Rule.Kind == RuleKind::MultipleOutputs)
+    return emitMultipleOutputs(Call, Rule);
+  if (hasShadow(&Call))
+    emitElementwise(Call, Rule);
 }
 
 void ForwardEmitter::emitElementwise(Instruction &I,
@@ -232,7 +83,7 @@ void ForwardEmitter::emitElementwise(Instruction &I,
                        Rule.Family + "' that its derivative rule expects");
   Value *Sum = nullptr;
   for (unsigned K = 0; K < Rule.NumOperands && K < NumOps; ++K) {
-    Value *T = tangent(Operand(K));
+    Value *T = shadowOf(Operand(K));
     const Partial &P = Rule.Partials[K];
     if (!T || !P.Fn)
       continue;
@@ -242,138 +93,151 @@ void ForwardEmitter::emitElementwise(Instruction &I,
   setShadow(&I, Sum);
 }
 
-void ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
-  if (!hasShadow(&I))
-    return;
-  if (!isData(&I)) {
-    // Address arithmetic on an integer: the same arithmetic on the shadow
-    // address (the offset operand stays primal).
-    SmallVector<unsigned, 2> Addresses;
-    for (unsigned K = 0; K < 2; ++K)
-      if (classOf(I.getOperand(K)) != -1)
-        Addresses.push_back(K);
-    return setShadow(&I, replay(I, Addresses));
-  }
-  if (const DerivativeRule *R = findRule(I))
-    return emitElementwise(I, *R);
-  fail(I, "no derivative rule for '" + describe(I) +
-              "' (integer arithmetic on floating-point data)");
-}
-
-void ForwardEmitter::visitUnaryOperator(UnaryOperator &I) {
-  if (!hasShadow(&I))
-    return;
-  if (const DerivativeRule *R = findRule(I))
-    return emitElementwise(I, *R);
-  visitInstruction(I);
-}
-
-Value *ForwardEmitter::replay(Instruction &I, ArrayRef<unsigned> DataOps) {
-  SmallVector<Value *, 3> Sh;
-  SmallVector<Type *, 3> Tys;
-  for (unsigned Op : DataOps) {
-    Sh.push_back(shadowOperand(I.getOperand(Op), I));
-    Tys.push_back(I.getOperand(Op)->getType());
-  }
-  auto Build = [&](ArrayRef<Value *> LaneVals) -> Value * {
-    Instruction *C = I.clone();
-    for (unsigned K = 0; K < DataOps.size(); ++K)
-      C->setOperand(DataOps[K], LaneVals[K]);
-    return B.Insert(C, I.hasName() ? I.getName() + ".d" : "");
-  };
-  if (L.width() == 1)
-    return Build(Sh);
-  // Whole-vector forms of casts and scalar-condition selects.
-  if (auto *Cast = dyn_cast<CastInst>(&I);
-      Cast && L.isSimd(I.getType()) && L.isSimd(Tys[0]))
-    return B.CreateCast(Cast->getOpcode(), Sh[0], L.shadowType(I.getType()));
-  if (auto *Sel = dyn_cast<SelectInst>(&I);
-      Sel && L.isSimd(I.getType()) && !Sel->getCondition()->getType()->isVectorTy())
-    return B.CreateSelect(Sel->getCondition(), Sh[0], Sh[1]);
-  return L.map(B, I.getType(), Sh, Tys,
-               [&](ArrayRef<Value *> Lane, unsigned) { return Build(Lane); });
-}
-
-void ForwardEmitter::visitCastInst(CastInst &I) {
-  if (!hasShadow(&I))
-    return;
-  switch (I.getOpcode()) {
-  case Instruction::FPExt:
-  case Instruction::FPTrunc:
-  case Instruction::BitCast:
-  case Instruction::AddrSpaceCast:
-  case Instruction::PtrToInt:
-  case Instruction::IntToPtr:
-    setShadow(&I, replay(I, {0}));
-    return;
-  default:
-    fail(I, "no derivative rule for '" + describe(I) + "'");
-  }
-}
-
-void ForwardEmitter::visitSelectInst(SelectInst &I) {
-  if (hasShadow(&I))
-    setShadow(&I, replay(I, {1, 2}));
-}
-
-void ForwardEmitter::visitExtractValueInst(ExtractValueInst &I) {
-  if (hasShadow(&I))
-    setShadow(&I, replay(I, {0}));
-}
-
-void ForwardEmitter::visitInsertValueInst(InsertValueInst &I) {
-  if (hasShadow(&I))
-    setShadow(&I, replay(I, {0, 1}));
-}
-
-void ForwardEmitter::visitExtractElementInst(ExtractElementInst &I) {
-  if (hasShadow(&I))
-    setShadow(&I, replay(I, {0}));
-}
-
-void ForwardEmitter::visitInsertElementInst(InsertElementInst &I) {
-  if (hasShadow(&I))
-    setShadow(&I, replay(I, {0, 1}));
-}
-
-void ForwardEmitter::visitShuffleVectorInst(ShuffleVectorInst &I) {
-  if (hasShadow(&I))
-    setShadow(&I, replay(I, {0, 1}));
-}
-
-void ForwardEmitter::visitFreezeInst(FreezeInst &I) {
-  if (hasShadow(&I))
-    setShadow(&I, replay(I, {0}));
-}
-
-void ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &I) {
-  if (hasShadow(&I))
-    setShadow(&I, replay(I, {0}));
-}
-
-void ForwardEmitter::createPhiShadows() {
-  for (BasicBlock &BB : D)
-    for (PHINode &PN : BB.phis()) {
-      if (!hasShadow(&PN))
-        continue;
-      PHINode *S = PHINode::Create(L.shadowType(PN.getType()),
-                                   PN.getNumIncomingValues(),
-                                   PN.getName() + ".d");
-      S->insertBefore(BB.getFirstNonPHIIt());
-      S->setDebugLoc(PN.getDebugLoc());
-      PhiShadows.push_back({&PN, S});
-      setShadow(&PN, S);
+void ForwardEmitter::emitMultipleOutputs(CallBase &Call,
+                                         const DerivativeRule &Rule) {
+  if (Call.arg_size() != Rule.NumOperands)
+    return fail(Call, "'" + describe(Call) + "' does not have the " +
+                          Twine(Rule.NumOperands) + " operand(s) of '" +
+                          Rule.Family + "' that its derivative rule expects");
+  Value *X = Call.getArgOperand(0);
+  Type *Ty = X->getType();
+  Value *DX = shadowOf(X);
+  // Tangents of returned aggregate elements, combined at the end.
+  SmallVector<std::pair<int, Value *>, 2> Elements;
+  for (const RuleOutput &Out : Rule.Outputs) {
+    if (!Out.Family)
+      continue;
+    Value *Target = Out.Arg < 0 ? nullptr : Call.getArgOperand(Out.Arg);
+    if (Target ? !needsShadow(Target) : !hasShadow(&Call))
+      continue;
+    // This output's tangent: its family's partial times x's tangent.
+    const DerivativeRule *F = findRuleByName(Out.Family);
+    Value *T = nullptr;
+    if (DX && F && F->Kind == RuleKind::Elementwise && F->Partials[0].Fn) {
+      RuleContext R(
+          B, Ty, [&](unsigned K) { return Call.getArgOperand(K); },
+          [&]() -> Value * {
+            if (Target)
+              return B.CreateLoad(Ty, Target);
+            if (Out.Element >= 0)
+              return B.CreateExtractValue(&Call, Out.Element);
+            return &Call;
+          },
+          Ctx.target());
+      T = L.scale(B, F->Partials[0].Fn(R), DX, Ty);
     }
-}
-
-void ForwardEmitter::finishPhiShadows() {
-  for (auto [PN, S] : PhiShadows) {
-    for (unsigned K = 0; K < PN->getNumIncomingValues(); ++K) {
-      BasicBlock *From = PN->getIncomingBlock(K);
-      B.SetInsertPoint(From->getTerminator());
-      S->addIncoming(shadowOperand(PN->getIncomingValue(K), *PN), From);
+    if (Target) {
+      Value *Shadow = T ? T : L.zero(Ty);
+      forEachLane(shadowPointer(Target, Call),
+                  [&](Value *LanePtr, unsigned Lane) {
+                    B.CreateStore(L.extract(B, Shadow, Ty, Lane), LanePtr);
+                  });
+    } else if (Out.Element >= 0) {
+      Elements.push_back({Out.Element, T});
+    } else {
+      setShadow(&Call, T);
     }
   }
+  if (Elements.empty())
+    return;
+  // A returned aggregate ({sin, cos}, {mantissa, exponent}): the listed
+  // elements carry tangents, the others none.
+  Type *AggTy = Call.getType();
+  setShadow(&Call, L.map(B, AggTy, {}, {}, [&](ArrayRef<Value *>, unsigned Lane) {
+    Value *Agg = Constant::getNullValue(AggTy);
+    for (auto [Index, T] : Elements)
+      if (T)
+        Agg = B.CreateInsertValue(Agg, L.extract(B, T, Ty, Lane), Index);
+    return Agg;
+  }));
+}
+
+/// Call-site attributes that stay true when a call becomes a call to the
+/// callee's derivative.
+static AttributeList derivativeCallAttributes(const CallBase &Call) {
+  LLVMContext &C = Call.getContext();
+  AttrBuilder AB(C);
+  for (Attribute::AttrKind K : {Attribute::NoUnwind, Attribute::Convergent})
+    if (Call.hasFnAttr(K))
+      AB.addAttribute(K);
+  return AttributeList::get(C, AttributeList::FunctionIndex, AB);
+}
+
+void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
+  Function *Callee = Call.getCalledFunction();
+  DerivativeKey K;
+  K.Fn = Callee;
+  K.Mode = DiffMode::Forward;
+  K.Width = Key.Width;
+  for (Value *A : Call.args())
+    K.Args.push_back(hasShadow(A) ? ArgActivity::Dup : ArgActivity::Const);
+  bool NonVoid = !Callee->getReturnType()->isVoidTy();
+  K.Ret = NonVoid && hasShadow(&Call) ? ReturnShadow::Shadow
+                                      : ReturnShadow::None;
+  K.ReturnPrimal = NonVoid;
+
+  Function *DF = Ctx.getOrCreate(K);
+  const DerivativeSignature &S = Ctx.signatureOf(*DF);
+  B.SetInsertPoint(&Call);
+  SmallVector<Value *, 16> Args(S.Type->getNumParams());
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    Value *A = Call.getArgOperand(I);
+    Args[S.PrimalParam[I]] = A;
+    if (S.ShadowParam[I] >= 0)
+      Args[S.ShadowParam[I]] = shadowOperand(A, Call);
+  }
+
+  CallBase *New;
+  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
+    // The results are unpacked on the normal edge, in a block of their own so
+    // that they dominate every use.
+    BasicBlock *Normal = Inv->getNormalDest();
+    BasicBlock *Cont = BasicBlock::Create(D.getContext(),
+                                          Normal->getName() + ".d", &D, Normal);
+    BranchInst::Create(Normal, Cont);
+    Normal->replacePhiUsesWith(Inv->getParent(), Cont);
+    New = B.CreateInvoke(DF, Cont, Inv->getUnwindDest(), Args);
+    B.SetInsertPoint(Cont->getTerminator());
+  } else {
+    // Never a tail call: the derivative may receive this frame's shadow
+    // allocas.
+    New = B.CreateCall(DF, Args);
+  }
+  New->setAttributes(derivativeCallAttributes(Call));
+  New->setCallingConv(DF->getCallingConv());
+  New->setDebugLoc(Call.getDebugLoc());
+
+  Value *Primal = S.primalOf(B, New);
+  Value *Shadow = S.shadowOf(B, New);
+  replaceCall(Call, Primal);
+  if (Primal && Shadow)
+    setShadow(Primal, Shadow);
+}
+
+void ForwardEmitter::emitMemSet(CallBase &Call) {
+  // Bytes set to a constant have a zero derivative.
+  auto &MS = cast<MemSetInst>(Call);
+  forEachLane(shadowPointer(MS.getRawDest(), Call), [&](Value *LaneDst, unsigned) {
+    B.CreateMemSet(LaneDst, B.getInt8(0), MS.getLength(), MS.getDestAlign(),
+                   MS.isVolatile());
+  });
+}
+
+void ForwardEmitter::emitAtomicRMW(AtomicRMWInst &I) {
+  // The same atomic on the shadow: fadd/fsub of tangents, xchg of shadows;
+  // the old shadow value is the old value's tangent.
+  Value *Ptr = I.getPointerOperand();
+  Value *Val = I.getValOperand();
+  Value *ShadowVal = shadowOperand(Val, I);
+  Value *SP = shadowPointer(Ptr, I);
+  SmallVector<Value *, 4> Lanes;
+  forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
+    auto *S = cast<AtomicRMWInst>(I.clone());
+    S->setOperand(0, LanePtr);
+    S->setOperand(1, L.extract(B, ShadowVal, Val->getType(), Lane));
+    Lanes.push_back(B.Insert(S));
+  });
+  setShadow(&I, L.pack(B, I.getType(), Lanes));
 }
 
 void ForwardEmitter::rewriteReturns() {

@@ -1,21 +1,26 @@
-//===- ForwardMemory.cpp - Forward mode through memory --------------------===//
+//===- ForwardSweepMemory.cpp - Shadows through memory and calls ----------===//
 //
 // Part of gpuad.
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// Shadow memory in forward mode: every store to shadowed memory also stores
-/// the value's tangent (zero for inactive values; the primal itself for
-/// integers and for pointers without shadow, so shadow structures stay
-/// well-formed), every load of an active value also loads its tangent.
-/// Allocas and heap blocks in shadowed classes get zeroed shadow twins.
+/// The forward sweep through memory and calls.  Stores to shadowed memory
+/// store the value's shadow when the mode says so (forward mode: every
+/// value -- its tangent, the primal itself for integers and for pointers
+/// without shadow, so shadow structures stay well-formed; reverse mode:
+/// pointers only).  Loads load shadows of values that have one.  Allocas and
+/// heap blocks in shadowed classes get zeroed shadow twins.  A call is, in
+/// order: a nested request (an error), a known-inactive call, a memory
+/// intrinsic, a rule of the table, a heap function, a call that touches
+/// nothing active, or a call to a defined function the mode differentiates.
 //===----------------------------------------------------------------------===//
 
-#include "Forward/ForwardEmitter.h"
+#include "Core/ForwardSweep.h"
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 
@@ -27,8 +32,8 @@ using namespace llvm;
 
 namespace gpuad {
 
-void ForwardEmitter::forEachLane(IRBuilder<> &B, Value *ShadowPtr,
-                                 function_ref<void(Value *, unsigned)> Emit) {
+void ForwardSweep::forEachLane(Value *ShadowPtr,
+                               function_ref<void(Value *, unsigned)> Emit) {
   Type *PtrTy = ShadowPtr->getType();
   if (L.width() > 1)
     PtrTy = cast<ArrayType>(PtrTy)->getElementType();
@@ -36,7 +41,7 @@ void ForwardEmitter::forEachLane(IRBuilder<> &B, Value *ShadowPtr,
     Emit(L.extract(B, ShadowPtr, PtrTy, Lane), Lane);
 }
 
-Value *ForwardEmitter::constantShadow(Constant *C, Instruction &At) {
+Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
   Type *Ty = C->getType();
   if (isa<ConstantPointerNull>(C))
     return L.zero(Ty);
@@ -73,8 +78,8 @@ Value *ForwardEmitter::constantShadow(Constant *C, Instruction &At) {
   return PoisonValue::get(L.shadowType(Ty));
 }
 
-Value *ForwardEmitter::shadowPointer(Value *V, Instruction &At) {
-  if (Value *S = tangent(V))
+Value *ForwardSweep::shadowPointer(Value *V, Instruction &At) {
+  if (Value *S = shadowOf(V))
     return S;
   if (auto *C = dyn_cast<Constant>(V))
     return constantShadow(C, At);
@@ -87,7 +92,7 @@ Value *ForwardEmitter::shadowPointer(Value *V, Instruction &At) {
   return PoisonValue::get(L.shadowType(V->getType()));
 }
 
-void ForwardEmitter::visitAllocaInst(AllocaInst &I) {
+void ForwardSweep::visitAllocaInst(AllocaInst &I) {
   if (!hasShadow(&I))
     return;
   const DataLayout &DL = D.getParent()->getDataLayout();
@@ -108,7 +113,7 @@ void ForwardEmitter::visitAllocaInst(AllocaInst &I) {
   setShadow(&I, L.pack(B, I.getType(), Lanes));
 }
 
-void ForwardEmitter::visitLoadInst(LoadInst &I) {
+void ForwardSweep::visitLoadInst(LoadInst &I) {
   if (!hasShadow(&I))
     return;
   Value *Ptr = I.getPointerOperand();
@@ -124,7 +129,7 @@ void ForwardEmitter::visitLoadInst(LoadInst &I) {
   }
   Value *SP = shadowPointer(Ptr, I);
   SmallVector<Value *, 4> Lanes;
-  forEachLane(B, SP, [&](Value *LanePtr, unsigned) {
+  forEachLane(SP, [&](Value *LanePtr, unsigned) {
     auto *S = cast<LoadInst>(I.clone());
     S->setOperand(0, LanePtr);
     S->setMetadata(LLVMContext::MD_alias_scope, nullptr);
@@ -136,7 +141,9 @@ void ForwardEmitter::visitLoadInst(LoadInst &I) {
   setShadow(&I, L.pack(B, I.getType(), Lanes));
 }
 
-void ForwardEmitter::visitStoreInst(StoreInst &I) {
+bool ForwardSweep::storesShadowOf(const Value *Val) const { return true; }
+
+void ForwardSweep::visitStoreInst(StoreInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValueOperand();
   if (!needsShadow(Ptr)) {
@@ -160,6 +167,8 @@ void ForwardEmitter::visitStoreInst(StoreInst &I) {
                   "data as an argument instead");
     return;
   }
+  if (!storesShadowOf(Val))
+    return;
   // Integers are stored as they are, so shadow structures keep their sizes
   // and counts; float data stores its tangent; pointers their shadow.
   Value *ShadowVal = isInteger(Val) ? L.splat(B, Val) : shadowOperand(Val, I);
@@ -170,7 +179,7 @@ void ForwardEmitter::visitStoreInst(StoreInst &I) {
                       });
   Value *SP = shadowPointer(Ptr, I);
   Type *ValTy = Val->getType();
-  forEachLane(B, SP, [&](Value *LanePtr, unsigned Lane) {
+  forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
     auto *S = cast<StoreInst>(I.clone());
     S->setOperand(0, L.extract(B, ShadowVal, ValTy, Lane));
     S->setOperand(1, LanePtr);
@@ -180,8 +189,8 @@ void ForwardEmitter::visitStoreInst(StoreInst &I) {
   });
 }
 
-Value *ForwardEmitter::withPrimalIntegers(Value *Shadow, Value *Primal,
-                                          SmallVector<unsigned, 4> Path) {
+Value *ForwardSweep::withPrimalIntegers(Value *Shadow, Value *Primal,
+                                        SmallVector<unsigned, 4> Path) {
   Type *Ty = ExtractValueInst::getIndexedType(Primal->getType(), Path);
   unsigned N = 0;
   if (auto *ST = dyn_cast<StructType>(Ty))
@@ -198,7 +207,7 @@ Value *ForwardEmitter::withPrimalIntegers(Value *Shadow, Value *Primal,
   return Shadow;
 }
 
-bool ForwardEmitter::mayReadBack(int Class) const {
+bool ForwardSweep::mayReadBack(int Class) const {
   if (Act->isUsefulMemory(Class))
     return true;
   for (const BasicBlock &BB : D)
@@ -210,42 +219,33 @@ bool ForwardEmitter::mayReadBack(int Class) const {
   return false;
 }
 
-void ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
+void ForwardSweep::visitAtomicRMWInst(AtomicRMWInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValOperand();
-  bool Involved = hasShadow(&I) || hasShadow(Val);
+  bool Involved = isActive(&I) || isActive(Val) ||
+                  (!isData(Val) && needsShadow(Val));
   if (!needsShadow(Ptr) || !Involved)
     return;
   switch (I.getOperation()) {
   case AtomicRMWInst::FAdd:
   case AtomicRMWInst::FSub:
   case AtomicRMWInst::Xchg:
-    break;
+    return emitAtomicRMW(I);
   default:
     return fail(I, "cannot differentiate atomic '" + describe(I) +
                        "' on differentiated memory (only fadd, fsub and xchg "
                        "have derivatives)");
   }
-  Value *ShadowVal = shadowOperand(Val, I);
-  Value *SP = shadowPointer(Ptr, I);
-  SmallVector<Value *, 4> Lanes;
-  forEachLane(B, SP, [&](Value *LanePtr, unsigned Lane) {
-    auto *S = cast<AtomicRMWInst>(I.clone());
-    S->setOperand(0, LanePtr);
-    S->setOperand(1, L.extract(B, ShadowVal, Val->getType(), Lane));
-    Lanes.push_back(B.Insert(S));
-  });
-  setShadow(&I, L.pack(B, I.getType(), Lanes));
 }
 
-void ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &I) {
+void ForwardSweep::visitAtomicCmpXchgInst(AtomicCmpXchgInst &I) {
   if (needsShadow(I.getPointerOperand()) &&
-      (hasShadow(I.getNewValOperand()) || hasShadow(I.getCompareOperand())))
+      (isActive(I.getNewValOperand()) || isActive(I.getCompareOperand())))
     fail(I, "cannot differentiate compare-and-swap on differentiated memory "
             "('" + describe(I) + "')");
 }
 
-void ForwardEmitter::emitMemTransfer(CallBase &Call) {
+void ForwardSweep::emitMemTransfer(CallBase &Call) {
   auto &MT = cast<MemTransferInst>(Call);
   Value *Dst = MT.getRawDest();
   if (!needsShadow(Dst))
@@ -255,29 +255,161 @@ void ForwardEmitter::emitMemTransfer(CallBase &Call) {
   Value *SrcShadow =
       SrcShadowed ? shadowPointer(MT.getRawSource(), Call) : nullptr;
   Type *PtrTy = MT.getRawSource()->getType();
-  forEachLane(B, DstShadow, [&](Value *LaneDst, unsigned Lane) {
+  forEachLane(DstShadow, [&](Value *LaneDst, unsigned Lane) {
     if (SrcShadowed) {
       auto *S = cast<CallBase>(Call.clone());
       S->setArgOperand(0, LaneDst);
       S->setArgOperand(1, L.extract(B, SrcShadow, PtrTy, Lane));
       B.Insert(S);
     } else {
-      // Copying inactive data: its derivative is zero.
+      // Copying inactive data: its shadow is zero.
       B.CreateMemSet(LaneDst, B.getInt8(0), MT.getLength(), MT.getDestAlign(),
                      MT.isVolatile());
     }
   });
 }
 
-void ForwardEmitter::emitMemSet(CallBase &Call) {
-  auto &MS = cast<MemSetInst>(Call);
-  Value *Dst = MS.getRawDest();
-  if (!needsShadow(Dst))
-    return;
-  forEachLane(B, shadowPointer(Dst, Call), [&](Value *LaneDst, unsigned) {
-    B.CreateMemSet(LaneDst, B.getInt8(0), MS.getLength(), MS.getDestAlign(),
-                   MS.isVolatile());
+bool ForwardSweep::callNeedsDerivative(CallBase &Call) const {
+  // The result carries a derivative, or a shadowed pointer lets the callee
+  // read or write differentiated memory.  Active arguments of a call whose
+  // result carries nothing (isnan(x), llvm.is.fpclass, ilogb) go nowhere.
+  if (!Call.getType()->isVoidTy() &&
+      (isData(&Call) ? isActive(&Call) : needsShadow(&Call)))
+    return true;
+  return any_of(Call.args(), [&](const Use &A) {
+    return !isData(A.get()) && needsShadow(A.get());
   });
+}
+
+void ForwardSweep::visitCallBase(CallBase &Call) {
+  if (const Function *Callee = Call.getCalledFunction();
+      Callee && classifyEntryPoint(Callee->getName()))
+    return fail(Call, "cannot differentiate a function that itself requests "
+                      "a derivative ('" + Callee->getName() +
+                      "'): nested differentiation is not supported");
+  if (Act->isInactiveCall(Call))
+    return;
+  if (isa<MemTransferInst>(Call))
+    return emitMemTransfer(Call);
+  if (isa<MemSetInst>(Call)) {
+    if (needsShadow(cast<MemSetInst>(Call).getRawDest()))
+      emitMemSet(Call);
+    return;
+  }
+  if (Call.isInlineAsm()) {
+    if (callNeedsDerivative(Call))
+      fail(Call, "cannot differentiate inline assembly on values that carry "
+                 "derivatives ('" + describe(Call) + "')");
+    return;
+  }
+  if (const DerivativeRule *Rule = findRule(Call))
+    return emitRuleCall(Call, *Rule);
+  if (classifyHeapCall(Call))
+    return emitHeapCall(Call);
+  if (!callNeedsDerivative(Call))
+    return;
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return fail(Call, "cannot differentiate an indirect call ('" +
+                          describe(Call) + "'): the callee is unknown");
+  if (Callee->isDeclaration())
+    return fail(Call, "cannot differentiate call to '" + Callee->getName() +
+                          "': it has no derivative rule and its body is not "
+                          "in this module");
+  if (Callee->isVarArg())
+    return fail(Call, "cannot differentiate call to variadic function '" +
+                          Callee->getName() + "'");
+  emitDerivativeCall(Call);
+}
+
+void ForwardSweep::replaceCall(CallBase &Old, Value *Primal) {
+  if (Primal) {
+    Old.replaceAllUsesWith(Primal);
+    Aliases[Primal] = &Old;
+  }
+  Old.removeFromParent();
+  Removed.push_back(&Old);
+}
+
+CallInst *ForwardSweep::cloneCall(
+    CallBase &Call, ArrayRef<std::pair<unsigned, Value *>> Replace) {
+  SmallVector<Value *, 4> Args(Call.args());
+  for (auto [Idx, V] : Replace)
+    Args[Idx] = V;
+  CallInst *S =
+      B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
+  S->setAttributes(Call.getAttributes());
+  S->setCallingConv(Call.getCallingConv());
+  return S;
+}
+
+void ForwardSweep::emitShadowFree(CallBase &Call, Value *Shadow) {
+  forEachLane(Shadow, [&](Value *LanePtr, unsigned) {
+    cloneCall(Call, {{0, LanePtr}});
+  });
+}
+
+void ForwardSweep::emitHeapCall(CallBase &Call) {
+  HeapFn Fn = *classifyHeapCall(Call);
+  if (isa<InvokeInst>(Call)) {
+    // Shadow code must follow the invoke's normal edge.  A throwing
+    // allocation (invoke of operator new) becomes a plain call for the
+    // shadow; only the primal's exception matters.
+    BasicBlock *Normal = cast<InvokeInst>(Call).getNormalDest();
+    if (!Normal->getSinglePredecessor())
+      return fail(Call, "cannot differentiate '" + describe(Call) +
+                            "': its normal destination has several "
+                            "predecessors");
+    B.SetInsertPoint(Normal->getFirstNonPHIIt());
+  }
+  switch (Fn) {
+  case HeapFn::Malloc:
+  case HeapFn::AlignedAlloc:
+  case HeapFn::Calloc: {
+    if (!hasShadow(&Call))
+      return;
+    Value *Size = Fn == HeapFn::Calloc
+                      ? B.CreateMul(Call.getArgOperand(0), Call.getArgOperand(1))
+                      : Call.getArgOperand(Fn == HeapFn::AlignedAlloc ? 1 : 0);
+    SmallVector<Value *, 4> Lanes;
+    for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+      Value *S = cloneCall(Call, {});
+      if (Fn != HeapFn::Calloc)
+        B.CreateMemSet(S, B.getInt8(0), Size, MaybeAlign());
+      Lanes.push_back(S);
+    }
+    return setShadow(&Call, L.pack(B, Call.getType(), Lanes));
+  }
+  case HeapFn::Realloc: {
+    if (!hasShadow(&Call))
+      return;
+    Value *Old = shadowPointer(Call.getArgOperand(0), Call);
+    SmallVector<Value *, 4> Lanes;
+    forEachLane(Old, [&](Value *LanePtr, unsigned) {
+      Lanes.push_back(cloneCall(Call, {{0, LanePtr}}));
+    });
+    return setShadow(&Call, L.pack(B, Call.getType(), Lanes));
+  }
+  case HeapFn::Free: {
+    Value *P = Call.getArgOperand(0);
+    if (needsShadow(P))
+      emitShadowFree(Call, shadowPointer(P, Call));
+    return;
+  }
+  case HeapFn::PosixMemalign: {
+    Value *Slot = Call.getArgOperand(0);
+    if (!needsShadow(Slot))
+      return;
+    Value *Size = Call.getArgOperand(2);
+    PointerType *PtrTy = PointerType::get(D.getContext(), 0);
+    forEachLane(shadowPointer(Slot, Call), [&](Value *LaneSlot, unsigned) {
+      cloneCall(Call, {{0, LaneSlot}});
+      B.CreateMemSet(B.CreateLoad(PtrTy, LaneSlot), B.getInt8(0), Size,
+                     MaybeAlign());
+    });
+    return;
+  }
+  }
 }
 
 } // namespace gpuad

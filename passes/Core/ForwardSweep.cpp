@@ -1,0 +1,325 @@
+//===- ForwardSweep.cpp - The forward walk every mode shares --------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Set-up, the walk, and the structural operations, which only move shadows
+/// around and are the same in every mode.  Memory and calls are in
+/// ForwardSweepMemory.cpp.
+//===----------------------------------------------------------------------===//
+
+#include "Core/ForwardSweep.h"
+
+#include "Analysis/ActivityAnalysis.h"
+#include "Analysis/TypeInfo.h"
+#include "Core/DerivativeContext.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#define DEBUG_TYPE "gpuad-sweep"
+
+using namespace llvm;
+
+STATISTIC(NumShadows, "Number of values given a shadow (tangent or pointer)");
+
+namespace gpuad {
+
+ForwardSweep::ForwardSweep(DerivativeContext &Ctx, const DerivativeKey &Key,
+                           Function &Generated)
+    : Ctx(Ctx), Key(Key), D(Generated), L(Key.Width),
+      B(Generated.getContext()) {}
+
+ForwardSweep::~ForwardSweep() = default;
+
+void copyFunctionAttributes(const Function &From, Function &To) {
+  for (const Attribute &A : From.getAttributes().getFnAttrs()) {
+    if (A.isStringAttribute()) {
+      To.addFnAttr(A);
+      continue;
+    }
+    switch (A.getKindAsEnum()) {
+    case Attribute::NoUnwind:
+    case Attribute::Convergent:
+    case Attribute::NoRecurse:
+    case Attribute::MustProgress:
+    case Attribute::UWTable:
+    case Attribute::NoFree:
+    case Attribute::NoSync:
+    case Attribute::WillReturn:
+      To.addFnAttr(A);
+      break;
+    default:
+      // memory(...), optnone, noinline, ... do not carry over.
+      break;
+    }
+  }
+}
+
+bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
+                         ReturnShadow Ret) {
+  ValueToValueMapTy VMap;
+  for (unsigned I = 0; I < Primal.arg_size(); ++I) {
+    Args[I].Primal->setName(Primal.getArg(I)->getName());
+    VMap[Primal.getArg(I)] = Args[I].Primal;
+    if (Args[I].Shadow)
+      Args[I].Shadow->setName(Primal.getArg(I)->getName() + ".d");
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(&D, &Primal, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  // CloneFunctionInto copies the primal's attributes; start over.
+  D.setAttributes(AttributeList());
+  copyFunctionAttributes(Primal, D);
+  for (unsigned I = 0; I < Primal.arg_size(); ++I)
+    for (const Attribute &A : Primal.getAttributes().getParamAttrs(I))
+      if (A.isEnumAttribute() &&
+          (A.getKindAsEnum() == Attribute::NoUndef ||
+           A.getKindAsEnum() == Attribute::NonNull))
+        Args[I].Primal->addAttr(A);
+  removeUnreachableBlocks(D);
+
+  SmallVector<std::pair<const Argument *, ArgActivity>, 8> Activities;
+  for (const SweepArg &A : Args)
+    Activities.push_back({A.Primal, A.Activity});
+  TI = std::make_unique<TypeInfo>(D);
+  TargetHooks &Target = Ctx.target();
+  Act = std::make_unique<ActivityAnalysis>(
+      D, Activities, Ret, *TI,
+      [&Target](const CallBase &C) { return Target.isInactiveCall(C); });
+  for (const SweepArg &A : Args)
+    if (A.Shadow)
+      setShadow(A.Primal, A.Shadow);
+
+  createPhiShadows();
+  SmallVector<Instruction *, 64> Work;
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&D))
+    for (Instruction &I : *BB)
+      Work.push_back(&I);
+  for (Instruction *I : Work)
+    emit(*I);
+  finishPhiShadows();
+  return !Failed;
+}
+
+void ForwardSweep::finishSweep() {
+  for (Instruction *I : Removed)
+    I->deleteValue();
+  Removed.clear();
+}
+
+void ForwardSweep::emit(Instruction &I) {
+  // Code for I goes between I and the instruction after it; that
+  // instruction stays the anchor however much is inserted.
+  if (!I.isTerminator())
+    B.SetInsertPoint(I.getNextNode());
+  else
+    B.SetInsertPoint(&I);
+  B.SetCurrentDebugLocation(I.getDebugLoc());
+  if (isa<FPMathOperator>(I)) {
+    // Derivatives may be infinite where the primal is not (sqrt at 0): keep
+    // the reassociation flags of -ffast-math, not the no-inf/no-NaN promises.
+    FastMathFlags FMF = I.getFastMathFlags();
+    FMF.setNoInfs(false);
+    FMF.setNoNaNs(false);
+    B.setFastMathFlags(FMF);
+  } else {
+    B.clearFastMathFlags();
+  }
+  visit(I);
+  if (I.getParent())
+    afterVisit(I);
+}
+
+void ForwardSweep::fail(Instruction &I, const Twine &Msg) {
+  Failed = true;
+  Ctx.diags().error(*Key.Fn, I, Msg);
+}
+
+const Value *ForwardSweep::orig(const Value *V) const {
+  auto It = Aliases.find(V);
+  return It == Aliases.end() ? V : It->second;
+}
+
+bool ForwardSweep::wantsShadow(const Value *V) const {
+  return !Act->isData(V) && Act->needsShadow(V);
+}
+
+bool ForwardSweep::isData(const Value *V) const { return Act->isData(orig(V)); }
+bool ForwardSweep::isActive(const Value *V) const {
+  return Act->isActive(orig(V));
+}
+bool ForwardSweep::needsShadow(const Value *V) const {
+  return Act->needsShadow(orig(V));
+}
+bool ForwardSweep::isVaried(const Value *V) const {
+  return Act->isVaried(orig(V));
+}
+int ForwardSweep::classOf(const Value *V) const {
+  return Act->classOf(orig(V));
+}
+bool ForwardSweep::isInteger(const Value *V) const {
+  return TI->isInteger(orig(V));
+}
+
+void ForwardSweep::setShadow(Value *V, Value *Shadow) {
+  Shadows[V] = Shadow;
+  if (Shadow)
+    ++NumShadows;
+}
+
+Value *ForwardSweep::shadowOf(Value *V) const {
+  auto It = Shadows.find(V);
+  return It == Shadows.end() ? nullptr : It->second;
+}
+
+Value *ForwardSweep::shadowOrZero(Value *V) const {
+  if (Value *S = shadowOf(V))
+    return S;
+  return L.zero(V->getType());
+}
+
+Value *ForwardSweep::shadowOperand(Value *V, Instruction &At) {
+  if (isData(V))
+    return shadowOrZero(V);
+  return needsShadow(V) ? shadowPointer(V, At) : L.splat(B, V);
+}
+
+void ForwardSweep::visitInstruction(Instruction &I) {
+  if (hasShadow(&I))
+    fail(I, "no derivative rule for '" + describe(I) + "'");
+}
+
+void ForwardSweep::visitBinaryOperator(BinaryOperator &I) {
+  if (!hasShadow(&I))
+    return;
+  if (isData(&I))
+    return emitData(I);
+  // Address arithmetic on an integer: the same arithmetic on the shadow
+  // address (the offset operand stays primal).
+  SmallVector<unsigned, 2> Addresses;
+  for (unsigned K = 0; K < 2; ++K)
+    if (classOf(I.getOperand(K)) != -1)
+      Addresses.push_back(K);
+  setShadow(&I, replay(I, Addresses));
+}
+
+void ForwardSweep::visitUnaryOperator(UnaryOperator &I) {
+  if (hasShadow(&I))
+    emitData(I);
+}
+
+Value *ForwardSweep::replay(Instruction &I, ArrayRef<unsigned> DataOps) {
+  SmallVector<Value *, 3> Sh;
+  SmallVector<Type *, 3> Tys;
+  for (unsigned Op : DataOps) {
+    Sh.push_back(shadowOperand(I.getOperand(Op), I));
+    Tys.push_back(I.getOperand(Op)->getType());
+  }
+  auto Build = [&](ArrayRef<Value *> LaneVals) -> Value * {
+    Instruction *C = I.clone();
+    for (unsigned K = 0; K < DataOps.size(); ++K)
+      C->setOperand(DataOps[K], LaneVals[K]);
+    return B.Insert(C, I.hasName() ? I.getName() + ".d" : "");
+  };
+  if (L.width() == 1)
+    return Build(Sh);
+  // Whole-vector forms of casts and scalar-condition selects.
+  if (auto *Cast = dyn_cast<CastInst>(&I);
+      Cast && L.isSimd(I.getType()) && L.isSimd(Tys[0]))
+    return B.CreateCast(Cast->getOpcode(), Sh[0], L.shadowType(I.getType()));
+  if (auto *Sel = dyn_cast<SelectInst>(&I);
+      Sel && L.isSimd(I.getType()) && !Sel->getCondition()->getType()->isVectorTy())
+    return B.CreateSelect(Sel->getCondition(), Sh[0], Sh[1]);
+  return L.map(B, I.getType(), Sh, Tys,
+               [&](ArrayRef<Value *> Lane, unsigned) { return Build(Lane); });
+}
+
+void ForwardSweep::visitCastInst(CastInst &I) {
+  if (!hasShadow(&I))
+    return;
+  switch (I.getOpcode()) {
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::BitCast:
+  case Instruction::AddrSpaceCast:
+  case Instruction::PtrToInt:
+  case Instruction::IntToPtr:
+    // Linear in the value (conversions) or moving an address.
+    setShadow(&I, replay(I, {0}));
+    return;
+  default:
+    fail(I, "no derivative rule for '" + describe(I) + "'");
+  }
+}
+
+void ForwardSweep::visitSelectInst(SelectInst &I) {
+  if (hasShadow(&I))
+    setShadow(&I, replay(I, {1, 2}));
+}
+
+void ForwardSweep::visitExtractValueInst(ExtractValueInst &I) {
+  if (hasShadow(&I))
+    setShadow(&I, replay(I, {0}));
+}
+
+void ForwardSweep::visitInsertValueInst(InsertValueInst &I) {
+  if (hasShadow(&I))
+    setShadow(&I, replay(I, {0, 1}));
+}
+
+void ForwardSweep::visitExtractElementInst(ExtractElementInst &I) {
+  if (hasShadow(&I))
+    setShadow(&I, replay(I, {0}));
+}
+
+void ForwardSweep::visitInsertElementInst(InsertElementInst &I) {
+  if (hasShadow(&I))
+    setShadow(&I, replay(I, {0, 1}));
+}
+
+void ForwardSweep::visitShuffleVectorInst(ShuffleVectorInst &I) {
+  if (hasShadow(&I))
+    setShadow(&I, replay(I, {0, 1}));
+}
+
+void ForwardSweep::visitFreezeInst(FreezeInst &I) {
+  if (hasShadow(&I))
+    setShadow(&I, replay(I, {0}));
+}
+
+void ForwardSweep::visitGetElementPtrInst(GetElementPtrInst &I) {
+  if (hasShadow(&I))
+    setShadow(&I, replay(I, {0}));
+}
+
+void ForwardSweep::createPhiShadows() {
+  for (BasicBlock &BB : D)
+    for (PHINode &PN : BB.phis()) {
+      if (!hasShadow(&PN))
+        continue;
+      PHINode *S = PHINode::Create(L.shadowType(PN.getType()),
+                                   PN.getNumIncomingValues(),
+                                   PN.getName() + ".d");
+      S->insertBefore(BB.getFirstNonPHIIt());
+      S->setDebugLoc(PN.getDebugLoc());
+      PhiShadows.push_back({&PN, S});
+      setShadow(&PN, S);
+    }
+}
+
+void ForwardSweep::finishPhiShadows() {
+  for (auto [PN, S] : PhiShadows) {
+    for (unsigned K = 0; K < PN->getNumIncomingValues(); ++K) {
+      BasicBlock *From = PN->getIncomingBlock(K);
+      B.SetInsertPoint(From->getTerminator());
+      S->addIncoming(shadowOperand(PN->getIncomingValue(K), *PN), From);
+    }
+  }
+}
+
+} // namespace gpuad

@@ -1,0 +1,190 @@
+//===- ForwardSweep.h - The forward walk every mode shares ------*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The small shared core of the emitters.  A forward sweep clones the
+/// normalised primal into the function being generated and walks it in
+/// reverse post order, giving values their shadows as it goes:
+///   - pointers into shadowed memory get shadow pointers (GEPs, casts, PHIs,
+///     selects, aggregates and loads replayed on shadows; allocas and heap
+///     blocks get zeroed shadow twins; constants get read-only zero twins);
+///   - shadow structures receive the shadows of the pointers stored in them.
+/// What else happens is the mode's: forward mode adds tangents of data and
+/// writes them to shadow memory (ForwardEmitter); reverse mode's forward
+/// sweep caches what its reverse sweep needs and calls augmented forward
+/// passes of callees (AugmentedSweep).  Each mode overrides the hooks below;
+/// the walk itself is written once.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_CORE_FORWARDSWEEP_H
+#define GPUAD_CORE_FORWARDSWEEP_H
+
+#include "Batch/Lanes.h"
+#include "Core/DerivativeKey.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstVisitor.h"
+
+#include <memory>
+
+namespace gpuad {
+
+class ActivityAnalysis;
+class DerivativeContext;
+struct DerivativeRule;
+class TypeInfo;
+
+/// One parameter of the primal as the generated function receives it.
+struct SweepArg {
+  llvm::Argument *Primal = nullptr;
+  /// Its shadow parameter, if it has one.
+  llvm::Argument *Shadow = nullptr;
+  ArgActivity Activity = ArgActivity::Const;
+};
+
+class ForwardSweep : public llvm::InstVisitor<ForwardSweep> {
+public:
+  ForwardSweep(DerivativeContext &Ctx, const DerivativeKey &Key,
+               llvm::Function &Generated);
+  virtual ~ForwardSweep();
+
+  // Instruction visitors (InstVisitor dispatch).
+  void visitInstruction(llvm::Instruction &I);
+  void visitBinaryOperator(llvm::BinaryOperator &I);
+  void visitUnaryOperator(llvm::UnaryOperator &I);
+  void visitCastInst(llvm::CastInst &I);
+  void visitSelectInst(llvm::SelectInst &I);
+  void visitPHINode(llvm::PHINode &) {}
+  void visitExtractValueInst(llvm::ExtractValueInst &I);
+  void visitInsertValueInst(llvm::InsertValueInst &I);
+  void visitExtractElementInst(llvm::ExtractElementInst &I);
+  void visitInsertElementInst(llvm::InsertElementInst &I);
+  void visitShuffleVectorInst(llvm::ShuffleVectorInst &I);
+  void visitFreezeInst(llvm::FreezeInst &I);
+  void visitGetElementPtrInst(llvm::GetElementPtrInst &I);
+  void visitAllocaInst(llvm::AllocaInst &I);
+  void visitLoadInst(llvm::LoadInst &I);
+  void visitStoreInst(llvm::StoreInst &I);
+  void visitAtomicRMWInst(llvm::AtomicRMWInst &I);
+  void visitAtomicCmpXchgInst(llvm::AtomicCmpXchgInst &I);
+  void visitCallBase(llvm::CallBase &I);
+  void visitCmpInst(llvm::CmpInst &) {}
+  void visitBranchInst(llvm::BranchInst &) {}
+  void visitSwitchInst(llvm::SwitchInst &) {}
+  void visitReturnInst(llvm::ReturnInst &) {}
+  void visitUnreachableInst(llvm::UnreachableInst &) {}
+  void visitLandingPadInst(llvm::LandingPadInst &) {}
+  void visitResumeInst(llvm::ResumeInst &) {}
+  void visitFenceInst(llvm::FenceInst &) {}
+
+protected:
+  // ---- The mode's hooks. ----------------------------------------------------
+  /// Whether \p V (already known by its original) gets a shadow value.
+  /// Default: pointers (and aggregates of pointers) into shadowed memory.
+  virtual bool wantsShadow(const llvm::Value *V) const;
+  /// Arithmetic and other data instructions that carry a derivative
+  /// (`wantsShadow(&I)` holds).
+  virtual void emitData(llvm::Instruction &I) {}
+  /// A call the rule table covers, that carries a derivative.
+  virtual void emitRuleCall(llvm::CallBase &Call, const DerivativeRule &Rule) {}
+  /// A call to a defined function that needs a derivative.
+  virtual void emitDerivativeCall(llvm::CallBase &Call) = 0;
+  /// Whether a store of \p Val to shadowed memory also stores its shadow.
+  virtual bool storesShadowOf(const llvm::Value *Val) const;
+  /// memcpy/memmove into shadowed memory; memset of shadowed memory.
+  virtual void emitMemTransfer(llvm::CallBase &Call);
+  virtual void emitMemSet(llvm::CallBase &Call) {}
+  /// An atomic read-modify-write on shadowed memory.
+  virtual void emitAtomicRMW(llvm::AtomicRMWInst &I) {}
+  /// free/delete of shadowed memory.
+  virtual void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow);
+  /// Called after each instruction has been handled.
+  virtual void afterVisit(llvm::Instruction &I) {}
+
+  // ---- The sweep. -----------------------------------------------------------
+  /// Clones \p Primal into the generated function (arguments mapped as
+  /// \p Args says), runs the analyses, and walks it.  False after errors.
+  bool sweep(llvm::Function &Primal, llvm::ArrayRef<SweepArg> Args,
+             ReturnShadow Ret);
+  /// Deletes instructions replaced during the sweep.  Call once, last.
+  void finishSweep();
+
+  // ---- Shadows and analysis queries (through orig()). -----------------------
+  bool hasShadow(const llvm::Value *V) const { return wantsShadow(orig(V)); }
+  bool isData(const llvm::Value *V) const;
+  bool isActive(const llvm::Value *V) const;
+  bool needsShadow(const llvm::Value *V) const;
+  bool isVaried(const llvm::Value *V) const;
+  int classOf(const llvm::Value *V) const;
+  bool isInteger(const llvm::Value *V) const;
+  /// The shadow of \p V; null means none (zero for data).
+  llvm::Value *shadowOf(llvm::Value *V) const;
+  llvm::Value *shadowOrZero(llvm::Value *V) const;
+  /// The shadow pointer of \p V, reporting at \p At if it has none.
+  llvm::Value *shadowPointer(llvm::Value *V, llvm::Instruction &At);
+  /// The shadow of any value: tangent for data, shadow pointer for pointers
+  /// that have one, the primal itself otherwise.
+  llvm::Value *shadowOperand(llvm::Value *V, llvm::Instruction &At);
+  void setShadow(llvm::Value *V, llvm::Value *Shadow);
+  /// The value the analyses know \p V as (calls replaced by derivative
+  /// calls are known by the original call).
+  const llvm::Value *orig(const llvm::Value *V) const;
+  /// Replaces the primal call \p Old by \p Primal (the primal result of a
+  /// derivative call); \p Old is deleted when the sweep finishes.
+  void replaceCall(llvm::CallBase &Old, llvm::Value *Primal);
+
+  // ---- Helpers. -------------------------------------------------------------
+  /// Applies \p I to the shadows of its operands \p DataOps (other operands
+  /// keep their primal values), lane by lane when needed.
+  llvm::Value *replay(llvm::Instruction &I, llvm::ArrayRef<unsigned> DataOps);
+  /// Applies \p Emit to each lane's shadow pointer of \p ShadowPtr.
+  void forEachLane(llvm::Value *ShadowPtr,
+                   llvm::function_ref<void(llvm::Value *, unsigned)> Emit);
+  /// A call like \p Call (same callee and attributes) with \p Replace
+  /// arguments, as a plain call at the builder.
+  llvm::CallInst *cloneCall(llvm::CallBase &Call,
+                            llvm::ArrayRef<std::pair<unsigned, llvm::Value *>> Replace);
+  void fail(llvm::Instruction &I, const llvm::Twine &Msg);
+  bool failed() const { return Failed; }
+
+  DerivativeContext &Ctx;
+  const DerivativeKey &Key;
+  llvm::Function &D;
+  Lanes L;
+  std::unique_ptr<TypeInfo> TI;
+  std::unique_ptr<ActivityAnalysis> Act;
+  llvm::IRBuilder<> B;
+
+private:
+  void emit(llvm::Instruction &I);
+  void createPhiShadows();
+  void finishPhiShadows();
+  void emitHeapCall(llvm::CallBase &Call);
+  bool callNeedsDerivative(llvm::CallBase &Call) const;
+  /// Whether memory class \p Class may be read after a store: by a load that
+  /// matters, or by any call to code gpuad cannot see through.
+  bool mayReadBack(int Class) const;
+  /// \p Shadow (an aggregate's shadow, one lane) with the integer fields at
+  /// and below \p Path taken from \p Primal.
+  llvm::Value *withPrimalIntegers(llvm::Value *Shadow, llvm::Value *Primal,
+                                  llvm::SmallVector<unsigned, 4> Path);
+  /// Shadow of a constant pointer (null, a global, a constant expression).
+  llvm::Value *constantShadow(llvm::Constant *C, llvm::Instruction &At);
+
+  llvm::DenseMap<llvm::Value *, llvm::Value *> Shadows;
+  llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> PhiShadows;
+  llvm::DenseMap<const llvm::Value *, const llvm::Value *> Aliases;
+  llvm::SmallVector<llvm::Instruction *, 8> Removed;
+  bool Failed = false;
+};
+
+/// Function attributes of a primal that stay true of its derivatives.
+void copyFunctionAttributes(const llvm::Function &From, llvm::Function &To);
+
+} // namespace gpuad
+
+#endif // GPUAD_CORE_FORWARDSWEEP_H
