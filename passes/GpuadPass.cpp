@@ -62,10 +62,11 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   std::optional<DiffRequest> Req = parseRequest(Call, EP.Mode, Diags);
   if (!Req)
     return eraseRequestCall(Call);
-  if (EP.Mode != DiffMode::Forward) {
+  if (EP.Mode != DiffMode::Forward && EP.Mode != DiffMode::ReverseCombined) {
     Diags.error(Caller, Call,
                 "'" + Name + "' (" + modeName(EP.Mode) +
-                    " mode) is not yet supported; only __enzyme_fwddiff is");
+                    " mode) is not yet supported; __enzyme_fwddiff and "
+                    "__enzyme_autodiff are");
     return eraseRequestCall(Call);
   }
   Function *D = Ctx.getOrCreate(Req->Key);

@@ -7,6 +7,7 @@
 #include "Core/DerivativeContext.h"
 
 #include "Forward/ForwardEmitter.h"
+#include "Reverse/ReverseEmitter.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
@@ -43,17 +44,23 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
   auto It = Generated.find(Key);
   if (It != Generated.end())
     return It->second;
-  if (Key.Mode != DiffMode::Forward)
+  if (Key.Mode != DiffMode::Forward && Key.Mode != DiffMode::ReverseCombined)
     return nullptr;
 
-  DerivativeSignature Sig = DerivativeSignature::forward(Key);
+  DerivativeSignature Sig = Key.Mode == DiffMode::Forward
+                                ? DerivativeSignature::forward(Key)
+                                : DerivativeSignature::reverse(Key);
   Function *D = Function::Create(Sig.Type, GlobalValue::InternalLinkage,
                                  Key.Fn->getAddressSpace(),
                                  Key.Fn->getName() + "." + Key.suffix(), &M);
   Generated[Key] = D;
   Signatures[D] = Sig;
   ++NumDerivatives;
-  if (!ForwardEmitter(*this, Key, *D, Signatures[D]).run())
+  bool Ok = Key.Mode == DiffMode::Forward
+                ? ForwardEmitter(*this, Key, *D, Signatures[D]).run()
+                : ReverseEmitter(*this, Key, *D, Signatures[D], /*Split=*/false)
+                      .run();
+  if (!Ok)
     stubOut(*D);
   return D;
 }

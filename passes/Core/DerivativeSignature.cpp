@@ -14,11 +14,11 @@ using namespace llvm;
 
 namespace gpuad {
 
-DerivativeSignature DerivativeSignature::forward(const DerivativeKey &Key) {
-  DerivativeSignature S;
+/// Parameters shared by every mode: each primal argument, then its shadow.
+static void addArgumentParams(const DerivativeKey &Key, DerivativeSignature &S,
+                              SmallVectorImpl<llvm::Type *> &Params) {
   Lanes L(Key.Width);
   Function &F = *Key.Fn;
-  SmallVector<llvm::Type *, 16> Params;
   for (unsigned I = 0; I < F.arg_size(); ++I) {
     llvm::Type *Ty = F.getArg(I)->getType();
     S.PrimalParam.push_back(Params.size());
@@ -31,6 +31,14 @@ DerivativeSignature DerivativeSignature::forward(const DerivativeKey &Key) {
       S.ShadowParam.push_back(-1);
     }
   }
+}
+
+DerivativeSignature DerivativeSignature::forward(const DerivativeKey &Key) {
+  DerivativeSignature S;
+  Lanes L(Key.Width);
+  Function &F = *Key.Fn;
+  SmallVector<llvm::Type *, 16> Params;
+  addArgumentParams(Key, S, Params);
   llvm::Type *RetTy = F.getReturnType();
   S.ReturnsPrimal = Key.ReturnPrimal && !RetTy->isVoidTy();
   S.ReturnsShadow = Key.Ret == ReturnShadow::Shadow && !RetTy->isVoidTy();
@@ -43,6 +51,54 @@ DerivativeSignature DerivativeSignature::forward(const DerivativeKey &Key) {
     Result = L.shadowType(RetTy);
   S.Type = FunctionType::get(Result, Params, /*isVarArg=*/false);
   return S;
+}
+
+DerivativeSignature DerivativeSignature::reverse(const DerivativeKey &Key) {
+  DerivativeSignature S;
+  Lanes L(Key.Width);
+  Function &F = *Key.Fn;
+  SmallVector<llvm::Type *, 16> Params;
+  addArgumentParams(Key, S, Params);
+  SmallVector<llvm::Type *, 4> Results;
+  llvm::Type *RetTy = F.getReturnType();
+  S.ReturnsPrimal = Key.ReturnPrimal && !RetTy->isVoidTy();
+  if (S.ReturnsPrimal)
+    Results.push_back(RetTy);
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    if (Key.Args[I] == ArgActivity::Active) {
+      S.AdjointArgs.push_back(I);
+      Results.push_back(L.shadowType(F.getArg(I)->getType()));
+    }
+  llvm::Type *Result = llvm::Type::getVoidTy(F.getContext());
+  if (Results.size() == 1)
+    Result = Results[0];
+  else if (Results.size() > 1)
+    Result = StructType::get(F.getContext(), Results);
+  S.Type = FunctionType::get(Result, Params, /*isVarArg=*/false);
+  return S;
+}
+
+Value *DerivativeSignature::packAdjoints(IRBuilderBase &B, Value *Primal,
+                                         ArrayRef<Value *> Adjoints) const {
+  SmallVector<Value *, 4> Fields;
+  if (ReturnsPrimal)
+    Fields.push_back(Primal);
+  Fields.append(Adjoints.begin(), Adjoints.end());
+  if (Fields.empty())
+    return nullptr;
+  if (Fields.size() == 1)
+    return Fields[0];
+  Value *Agg = PoisonValue::get(Type->getReturnType());
+  for (unsigned I = 0; I < Fields.size(); ++I)
+    Agg = B.CreateInsertValue(Agg, Fields[I], I);
+  return Agg;
+}
+
+Value *DerivativeSignature::adjointOf(IRBuilderBase &B, Value *Result,
+                                      unsigned K) const {
+  unsigned Fields = ReturnsPrimal + AdjointArgs.size();
+  unsigned Index = ReturnsPrimal + K;
+  return Fields == 1 ? Result : B.CreateExtractValue(Result, Index);
 }
 
 Value *DerivativeSignature::packReturn(IRBuilderBase &B, Value *Primal,

@@ -32,10 +32,25 @@ struct DerivativeSignature {
   llvm::SmallVector<unsigned, 8> PrimalParam;
   llvm::SmallVector<int, 8> ShadowParam;
   bool ReturnsPrimal = false;
+  /// Forward mode: the tangent of the return value is returned.
   bool ReturnsShadow = false;
+  /// Reverse mode: the arguments (enzyme_out) whose adjoints are returned,
+  /// in order, after the primal if that is returned too.
+  llvm::SmallVector<unsigned, 4> AdjointArgs;
 
   /// The signature of the forward-mode derivative named by \p Key.
   static DerivativeSignature forward(const DerivativeKey &Key);
+  /// The signature of the combined reverse-mode derivative named by \p Key:
+  /// the primal arguments with their shadows; returns {primal?, adjoints}
+  /// (a single value when there is one, nothing when none).
+  static DerivativeSignature reverse(const DerivativeKey &Key);
+
+  /// Reverse mode: packs the primal (or null) and the adjoints.
+  llvm::Value *packAdjoints(llvm::IRBuilderBase &B, llvm::Value *Primal,
+                            llvm::ArrayRef<llvm::Value *> Adjoints) const;
+  /// Reverse mode: the \p K-th returned adjoint of a call's \p Result.
+  llvm::Value *adjointOf(llvm::IRBuilderBase &B, llvm::Value *Result,
+                         unsigned K) const;
 
   /// Packs the values a derivative returns (either may be null when the
   /// signature does not return it).

@@ -100,6 +100,7 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&D))
     for (Instruction &I : *BB)
       Work.push_back(&I);
+  PrimalSet.insert(Work.begin(), Work.end());
   for (Instruction *I : Work)
     emit(*I);
   finishPhiShadows();

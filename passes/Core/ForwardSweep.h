@@ -150,6 +150,8 @@ protected:
                             llvm::ArrayRef<std::pair<unsigned, llvm::Value *>> Replace);
   void fail(llvm::Instruction &I, const llvm::Twine &Msg);
   bool failed() const { return Failed; }
+  /// Whether \p I is one of the primal's instructions (not sweep output).
+  bool isPrimal(const llvm::Instruction *I) const { return PrimalSet.count(I); }
 
   DerivativeContext &Ctx;
   const DerivativeKey &Key;
@@ -175,6 +177,7 @@ private:
   /// Shadow of a constant pointer (null, a global, a constant expression).
   llvm::Value *constantShadow(llvm::Constant *C, llvm::Instruction &At);
 
+  llvm::SmallPtrSet<const llvm::Instruction *, 32> PrimalSet;
   llvm::DenseMap<llvm::Value *, llvm::Value *> Shadows;
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> PhiShadows;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> Aliases;

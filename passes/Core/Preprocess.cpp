@@ -14,6 +14,9 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
 
 using namespace llvm;
 
@@ -34,16 +37,13 @@ void Preprocessor::run(FunctionPassManager &FPM, Function &F) {
   FAM.clear(F, F.getName());
 }
 
-Function &Preprocessor::normalized(Function &F) {
-  if (Function *Clone = Clones.lookup(&F))
-    return *Clone;
+Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
-  Clone->setName(F.getName() + ".gpuad.primal");
+  Clone->setName(F.getName() + Suffix);
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
-  Clones[&F] = Clone;
   Originals[Clone] = &F;
 
   FunctionPassManager FPM;
@@ -53,6 +53,27 @@ Function &Preprocessor::normalized(Function &F) {
   FPM.addPass(SimplifyCFGPass());
   run(FPM, *Clone);
   return *Clone;
+}
+
+Function &Preprocessor::normalized(Function &F) {
+  if (Function *Clone = Clones.lookup(&F))
+    return *Clone;
+  Function &Clone = makeClone(F, ".gpuad.primal");
+  Clones[&F] = &Clone;
+  return Clone;
+}
+
+Function &Preprocessor::normalizedForReverse(Function &F) {
+  if (Function *Clone = ReverseClones.lookup(&F))
+    return *Clone;
+  Function &Clone = makeClone(F, ".gpuad.rprimal");
+  ReverseClones[&F] = &Clone;
+  FunctionPassManager FPM;
+  FPM.addPass(UnifyFunctionExitNodesPass());
+  FPM.addPass(LoopSimplifyPass());
+  FPM.addPass(LCSSAPass());
+  run(FPM, Clone);
+  return Clone;
 }
 
 Function *Preprocessor::original(const Function &Clone) const {
@@ -70,14 +91,17 @@ void Preprocessor::cleanup(Function &F) {
 }
 
 void Preprocessor::eraseClones() {
-  for (auto &[Orig, Clone] : Clones) {
-    FAM.clear(*Clone, Clone->getName());
-    Clone->dropAllReferences();
-  }
-  for (auto &[Orig, Clone] : Clones)
-    if (Clone->use_empty())
-      Clone->eraseFromParent();
+  for (auto *Map : {&Clones, &ReverseClones})
+    for (auto &[Orig, Clone] : *Map) {
+      FAM.clear(*Clone, Clone->getName());
+      Clone->dropAllReferences();
+    }
+  for (auto *Map : {&Clones, &ReverseClones})
+    for (auto &[Orig, Clone] : *Map)
+      if (Clone->use_empty())
+        Clone->eraseFromParent();
   Clones.clear();
+  ReverseClones.clear();
   Originals.clear();
 }
 

@@ -31,6 +31,10 @@ public:
 
   /// The normalised clone of \p F (made once).
   llvm::Function &normalized(llvm::Function &F);
+  /// The clone reverse mode differentiates: normalised, then with a single
+  /// return, loops in simplified form (preheader, one latch, dedicated
+  /// exits) and LCSSA, so values leave loops only through exit-block PHIs.
+  llvm::Function &normalizedForReverse(llvm::Function &F);
   /// The user function a normalised clone was made from.
   llvm::Function *original(const llvm::Function &Clone) const;
 
@@ -48,7 +52,10 @@ private:
   llvm::FunctionAnalysisManager FAM;
   llvm::CGSCCAnalysisManager CGAM;
   llvm::ModuleAnalysisManager MAM;
+  llvm::Function &makeClone(llvm::Function &F, llvm::StringRef Suffix);
+
   llvm::DenseMap<llvm::Function *, llvm::Function *> Clones;
+  llvm::DenseMap<llvm::Function *, llvm::Function *> ReverseClones;
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Originals;
 };
 

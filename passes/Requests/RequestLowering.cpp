@@ -145,15 +145,40 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     Args[Sig.ShadowParam[I]] = L.pack(B, Ty, PerLane);
   }
 
-  // The primal's scalars first, then each lane's.
+  // What the derivative returns, as (type, lanes) parts in order: the
+  // primal, then the tangent of the return (forward) or each enzyme_out
+  // argument's adjoint (reverse), each of them lane by lane.
   Type *RetTy = Req.Key.Fn->getReturnType();
+  SmallVector<std::pair<Type *, unsigned>, 4> Parts;
+  if (Sig.ReturnsPrimal)
+    Parts.push_back({RetTy, 1});
+  if (Sig.ReturnsShadow)
+    Parts.push_back({RetTy, L.width()});
+  for (unsigned ArgNo : Sig.AdjointArgs)
+    Parts.push_back({Req.Key.Fn->getArg(ArgNo)->getType(), L.width()});
   auto Leaves = [&](IRBuilderBase &RB, Value *Result) {
     SmallVector<Value *, 8> Out;
-    if (Value *P = Sig.primalOf(RB, Result))
-      flattenValue(RB, P, Out);
-    if (Value *S = Sig.shadowOf(RB, Result))
-      for (unsigned Lane = 0; Lane < L.width(); ++Lane)
-        flattenValue(RB, L.extract(RB, S, RetTy, Lane), Out);
+    SmallVector<Value *, 4> Values;
+    if (Req.Key.Mode == DiffMode::Forward) {
+      if (Value *P = Sig.primalOf(RB, Result))
+        Values.push_back(P);
+      if (Value *S = Sig.shadowOf(RB, Result))
+        Values.push_back(S);
+    } else {
+      if (Sig.ReturnsPrimal)
+        Values.push_back(Sig.AdjointArgs.empty()
+                             ? Result
+                             : RB.CreateExtractValue(Result, 0));
+      for (unsigned K = 0; K < Sig.AdjointArgs.size(); ++K)
+        Values.push_back(Sig.adjointOf(RB, Result, K));
+    }
+    for (unsigned I = 0; I < Parts.size(); ++I)
+      for (unsigned Lane = 0; Lane < Parts[I].second; ++Lane)
+        flattenValue(RB,
+                     Parts[I].second == 1
+                         ? Values[I]
+                         : L.extract(RB, Values[I], Parts[I].first, Lane),
+                     Out);
     return Out;
   };
 
@@ -161,18 +186,10 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   Type *Declared = Req.ResultType;
   bool WantsResult = Req.ReturnSlot || !Declared->isVoidTy();
   if (WantsResult) {
-    Function *Probe = &Derivative;
     SmallVector<Type *, 8> HaveTypes;
-    Type *Result = Probe->getReturnType();
-    if (!Result->isVoidTy()) {
-      // Flatten types the same way flattenValue flattens values.
-      Type *PT = Sig.ReturnsPrimal ? RetTy : nullptr;
-      if (PT)
-        flattenType(PT, HaveTypes);
-      if (Sig.ReturnsShadow)
-        for (unsigned Lane = 0; Lane < L.width(); ++Lane)
-          flattenType(RetTy, HaveTypes);
-    }
+    for (auto [Ty, N] : Parts)
+      for (unsigned Lane = 0; Lane < N; ++Lane)
+        flattenType(Ty, HaveTypes);
     SmallVector<Value *, 8> Fake;
     for (Type *T : HaveTypes)
       Fake.push_back(PoisonValue::get(T));
@@ -183,13 +200,19 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
         Have = std::to_string(HaveTypes.size()) + " value(s) of type " +
                typeName(HaveTypes.front());
       }
+      const char *Order =
+          Req.Key.Mode == DiffMode::Forward
+              ? (Sig.ReturnsPrimal
+                     ? " (primal first, then each direction's tangent)"
+                     : " (one tangent per direction)")
+              : (Sig.ReturnsPrimal
+                     ? " (primal first, then each enzyme_out argument's "
+                       "adjoint)"
+                     : " (each enzyme_out argument's adjoint, in order)");
       Diags.error(Caller, Call,
                   "the request declares its result as " + typeName(Declared) +
                       ", but the derivative of '" + Req.Key.Fn->getName() +
-                      "' returns " + Have +
-                      (Sig.ReturnsPrimal ? " (primal first, then each "
-                                           "direction's tangent)"
-                                         : " (one tangent per direction)"));
+                      "' returns " + Have + Order);
       return false;
     }
   }

@@ -312,11 +312,16 @@ bool Parser::takePrimal(unsigned &Idx, ArgActivity Act) {
     return fail("enzyme_out applies to floating-point values; " +
                 paramName(P) + " is not one");
   if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed) {
-    if (Req.Key.Mode != DiffMode::Forward && !ParamTy->isPtrOrPtrVectorTy() &&
-        !carriesFloat(ParamTy))
-      Act = ArgActivity::Const; // an integer has no shadow
-    else
+    if (Req.Key.Mode != DiffMode::Forward && !ParamTy->isPtrOrPtrVectorTy()) {
+      // A value passed by copy cannot receive an adjoint through a shadow.
+      if (carriesFloat(ParamTy))
+        return fail("enzyme_dup on " + paramName(P) +
+                    ", a value, in reverse mode: use enzyme_out to get its "
+                    "adjoint (shadows are for pointers)");
+      Act = ArgActivity::Const; // an integer has no derivative
+    } else {
       SawShadowedArg = true;
+    }
   }
   if ((Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed) &&
       !PendingDupV && !takeShadows(Idx, AR, ParamTy))
@@ -368,8 +373,11 @@ bool Parser::parseArguments() {
 }
 
 void Parser::setReturn(Type *RetTy) {
+  // Forward mode returns the tangent of floats and the shadow of pointers;
+  // reverse mode seeds an active (float) return.
   ReturnShadow Default = ReturnShadow::None;
-  if (!RetTy->isVoidTy() && (carriesFloat(RetTy) || RetTy->isPointerTy()))
+  bool Pointer = RetTy->isPointerTy() && Req.Key.Mode == DiffMode::Forward;
+  if (!RetTy->isVoidTy() && (carriesFloat(RetTy) || Pointer))
     Default = ReturnShadow::Shadow;
   Req.Key.Ret = RetOverride.value_or(Default);
   if (RetTy->isVoidTy())

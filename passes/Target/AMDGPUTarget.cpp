@@ -87,6 +87,26 @@ public:
     });
   }
 
+  StringRef deviceScope() const override { return "agent"; }
+
+  /// ockl's device allocator (global memory), as a generic pointer.
+  Value *emitAlloc(IRBuilderBase &B, Value *Bytes) override {
+    LLVMContext &C = B.getContext();
+    Function *Alloc = Lib.get(
+        "__ockl_dm_alloc",
+        FunctionType::get(PointerType::get(C, 1), {B.getInt64Ty()}, false));
+    Value *P = B.CreateCall(Alloc, {Bytes}, "tape");
+    return B.CreateAddrSpaceCast(P, PointerType::get(C, 0));
+  }
+
+  void emitFree(IRBuilderBase &B, Value *Ptr) override {
+    LLVMContext &C = B.getContext();
+    Function *Dealloc = Lib.get(
+        "__ockl_dm_dealloc",
+        FunctionType::get(Type::getVoidTy(C), {B.getInt64Ty()}, false));
+    B.CreateCall(Dealloc, {B.CreatePtrToInt(Ptr, B.getInt64Ty())});
+  }
+
   bool finalize() override {
     if (!Lib.finalize(Diags))
       return false;

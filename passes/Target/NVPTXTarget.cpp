@@ -122,6 +122,8 @@ public:
   }
 
   bool finalize() override { return Lib.finalize(Diags); }
+  // Device malloc/free are the defaults; atomics at GPU scope.
+  StringRef deviceScope() const override { return "device"; }
 
 private:
   Value *emitScalar(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) {

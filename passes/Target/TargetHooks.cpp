@@ -12,11 +12,106 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
+#include <functional>
+
 using namespace llvm;
 
 namespace gpuad {
 
 TargetHooks::~TargetHooks() = default;
+
+Value *TargetHooks::emitAlloc(IRBuilderBase &B, Value *Bytes) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Malloc = M.getOrInsertFunction(
+      "malloc", PointerType::get(M.getContext(), 0), B.getInt64Ty());
+  return B.CreateCall(Malloc, {Bytes}, "tape");
+}
+
+void TargetHooks::emitFree(IRBuilderBase &B, Value *Ptr) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Free = M.getOrInsertFunction(
+      "free", Type::getVoidTy(M.getContext()), PointerType::get(M.getContext(), 0));
+  B.CreateCall(Free, {Ptr});
+}
+
+void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
+                                 bool ThreadPrivate) {
+  Type *Ty = Delta->getType();
+  if (!isGPU() || ThreadPrivate) {
+    Value *Old = B.CreateLoad(Ty, Ptr);
+    B.CreateStore(addAdjoints(B, Old, Delta), Ptr);
+    return;
+  }
+  // One atomic add per scalar, at the device scope.
+  std::function<void(Value *, Value *)> Add = [&](Value *P, Value *V) {
+    Type *VT = V->getType();
+    if (VT->isFloatingPointTy()) {
+      B.CreateAtomicRMW(AtomicRMWInst::FAdd, P, V, MaybeAlign(),
+                        AtomicOrdering::Monotonic,
+                        B.getContext().getOrInsertSyncScopeID(deviceScope()));
+      return;
+    }
+    const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+    if (auto *VecTy = dyn_cast<FixedVectorType>(VT)) {
+      uint64_t Size = DL.getTypeAllocSize(VecTy->getElementType());
+      for (unsigned I = 0; I < VecTy->getNumElements(); ++I)
+        Add(B.CreateConstGEP1_64(B.getInt8Ty(), P, I * Size),
+            B.CreateExtractElement(V, B.getInt32(I)));
+      return;
+    }
+    if (auto *ST = dyn_cast<StructType>(VT)) {
+      const StructLayout *SL = DL.getStructLayout(ST);
+      for (unsigned I = 0; I < ST->getNumElements(); ++I)
+        Add(B.CreateConstGEP1_64(B.getInt8Ty(), P, SL->getElementOffset(I)),
+            B.CreateExtractValue(V, I));
+      return;
+    }
+    if (auto *AT = dyn_cast<ArrayType>(VT)) {
+      uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+      for (unsigned I = 0; I < AT->getNumElements(); ++I)
+        Add(B.CreateConstGEP1_64(B.getInt8Ty(), P, I * Size),
+            B.CreateExtractValue(V, I));
+      return;
+    }
+    // Integers holding float bits: reinterpret.
+    if (VT->isIntegerTy(64) || VT->isIntegerTy(32))
+      return Add(P, B.CreateBitCast(V, VT->isIntegerTy(64) ? B.getDoubleTy()
+                                                           : B.getFloatTy()));
+  };
+  Add(Ptr, Delta);
+}
+
+Value *addAdjoints(IRBuilderBase &B, Value *A, Value *Bv) {
+  Type *Ty = A->getType();
+  if (Ty->isFPOrFPVectorTy())
+    return B.CreateFAdd(A, Bv);
+  if (Ty->isIntOrIntVectorTy()) {
+    // Float bits carried in an integer: add as floats of the same width.
+    unsigned Bits = Ty->getScalarSizeInBits();
+    Type *FTy = Bits == 64 ? B.getDoubleTy()
+                : Bits == 32 ? B.getFloatTy()
+                : Bits == 16 ? B.getHalfTy()
+                             : nullptr;
+    if (!FTy)
+      return A;
+    if (auto *VT = dyn_cast<FixedVectorType>(Ty))
+      FTy = FixedVectorType::get(FTy, VT->getNumElements());
+    return B.CreateBitCast(
+        B.CreateFAdd(B.CreateBitCast(A, FTy), B.CreateBitCast(Bv, FTy)), Ty);
+  }
+  if (isa<StructType>(Ty) || isa<ArrayType>(Ty)) {
+    unsigned N = isa<StructType>(Ty) ? cast<StructType>(Ty)->getNumElements()
+                                     : cast<ArrayType>(Ty)->getNumElements();
+    Value *R = A;
+    for (unsigned I = 0; I < N; ++I)
+      R = B.CreateInsertValue(
+          R, addAdjoints(B, B.CreateExtractValue(A, I), B.CreateExtractValue(Bv, I)),
+          I);
+    return R;
+  }
+  // Pointers carry no adjoint.
+  return A;
+}
 
 std::unique_ptr<TargetHooks> makeTargetHooks(Module &M,
                                              const GpuadOptions &Options,

@@ -23,7 +23,9 @@
 
 namespace llvm {
 class CallBase;
+class IRBuilderBase;
 class Module;
+class Value;
 } // namespace llvm
 
 namespace gpuad {
@@ -41,12 +43,33 @@ public:
   /// Target intrinsics that never carry derivatives (thread and block ids,
   /// barriers, fences, dispatch pointers).
   virtual bool isInactiveCall(const llvm::CallBase &Call) const = 0;
+  /// Heap memory for tapes whose size is known only at run time (malloc on
+  /// the host and in CUDA, ockl's device allocator on AMDGPU).  Returns a
+  /// generic pointer.
+  virtual llvm::Value *emitAlloc(llvm::IRBuilderBase &B, llvm::Value *Bytes);
+  virtual void emitFree(llvm::IRBuilderBase &B, llvm::Value *Ptr);
+
+  /// `*Ptr += Delta` for an adjoint in shadow memory.  On a GPU, memory that
+  /// other threads may update gets an atomic add at device scope;
+  /// \p ThreadPrivate memory (a local, or an address only this thread
+  /// computes) a plain read-add-write.
+  virtual void emitAccumulate(llvm::IRBuilderBase &B, llvm::Value *Ptr,
+                              llvm::Value *Delta, bool ThreadPrivate);
+
+  /// The sync scope of device-wide atomics ("" on the host).
+  virtual llvm::StringRef deviceScope() const { return ""; }
+
   /// Called once after all derivatives of the module are generated, to
   /// supply library functions the derivative code uses (e.g. libdevice's
   /// `__nv_cos` for the derivative of `__nv_sin`).  Returns false after
   /// reporting an error.
   virtual bool finalize() { return true; }
 };
+
+/// The sum of two adjoints of the same type: floats added, integers that
+/// carry float bits added as floats, aggregates element by element.
+llvm::Value *addAdjoints(llvm::IRBuilderBase &B, llvm::Value *A,
+                         llvm::Value *Bv);
 
 std::unique_ptr<TargetHooks> makeTargetHooks(llvm::Module &M,
                                              const GpuadOptions &Options,

@@ -1,0 +1,53 @@
+//===- Adjoints.h - Adjoint accumulators of the reverse sweep ---*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Every active value gets an accumulator: a local of its shadow type,
+/// zeroed at entry.  Users add their contributions as the reverse sweep
+/// meets them; the value's own reverse takes the sum (and zeroes it, since
+/// in a loop the next reverse iteration is a different instance).  SROA
+/// turns the locals into SSA values, PHIs where control merges.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_REVERSE_ADJOINTS_H
+#define GPUAD_REVERSE_ADJOINTS_H
+
+#include "Batch/Lanes.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace llvm {
+class AllocaInst;
+class Function;
+class IRBuilderBase;
+class Value;
+} // namespace llvm
+
+namespace gpuad {
+
+class Adjoints {
+public:
+  Adjoints(llvm::Function &F, const Lanes &L) : F(F), L(L) {}
+
+  /// d(V) += Delta (Delta of V's shadow type; null is zero).
+  void add(llvm::IRBuilderBase &B, llvm::Value *V, llvm::Value *Delta);
+  /// The accumulated d(V), reset to zero.
+  llvm::Value *take(llvm::IRBuilderBase &B, llvm::Value *V);
+  /// Whether anything may have been added to V.
+  bool has(const llvm::Value *V) const { return Slots.count(V); }
+  /// Every accumulator (they are forward locals the split form recreates).
+  llvm::SmallVector<llvm::AllocaInst *, 16> all() const;
+
+private:
+  llvm::AllocaInst *slot(llvm::Value *V);
+
+  llvm::Function &F;
+  const Lanes &L;
+  llvm::DenseMap<const llvm::Value *, llvm::AllocaInst *> Slots;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_REVERSE_ADJOINTS_H

@@ -1,0 +1,284 @@
+//===- ReverseEmitter.cpp - Reverse-mode (adjoint) derivatives ------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The forward sweep's hooks for reverse mode, the reverse blocks and the
+/// control flow between them.  Adjoints of single instructions are in
+/// ReverseInstructions.cpp.
+//===----------------------------------------------------------------------===//
+
+#include "Reverse/ReverseEmitter.h"
+
+#include "Analysis/ActivityAnalysis.h"
+#include "Analysis/TypeInfo.h"
+#include "Core/DerivativeContext.h"
+#include "Reverse/ForwardStructure.h"
+#include "Rules/KnownFunctions.h"
+#include "Tape/Tape.h"
+#include "Target/TargetHooks.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "gpuad-reverse"
+
+using namespace llvm;
+
+namespace gpuad {
+
+ReverseEmitter::ReverseEmitter(DerivativeContext &Ctx, const DerivativeKey &Key,
+                               Function &Derivative,
+                               const DerivativeSignature &Sig, bool Split)
+    : ForwardSweep(Ctx, Key, Derivative), Sig(Sig), Split(Split) {}
+
+ReverseEmitter::~ReverseEmitter() = default;
+
+bool ReverseEmitter::run() {
+  SmallVector<SweepArg, 8> Args;
+  for (unsigned I = 0; I < Key.Args.size(); ++I)
+    Args.push_back({D.getArg(Sig.PrimalParam[I]),
+                    Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I])
+                                            : nullptr,
+                    Key.Args[I]});
+  Function &PrimalFn = Ctx.preprocessor().normalizedForReverse(*Key.Fn);
+  bool Ok = sweep(PrimalFn, Args, Key.Ret);
+  if (Ok) {
+    for (BasicBlock &BB : D)
+      for (Instruction &I : BB)
+        if (isPrimal(&I) || AugCalls.count(&I))
+          Primal.insert(&I);
+    buildReverse();
+  }
+  finishSweep();
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (Ok && !failed() && verifyFunction(D, &OS)) {
+    Ctx.diags().error(*Key.Fn, DebugLoc(),
+                      "internal error: the reverse derivative of '" +
+                          Key.Fn->getName() + "' is invalid IR: " + Broken);
+    return false;
+  }
+  return Ok && !failed();
+}
+
+// ---- Forward sweep hooks -----------------------------------------------------
+
+bool ReverseEmitter::storesShadowOf(const Value *Val) const {
+  // Shadow memory holds adjoints, which the reverse sweep fills; the forward
+  // sweep only keeps shadow structures' pointers right.
+  return !isData(Val) && needsShadow(Val);
+}
+
+void ReverseEmitter::emitMemTransfer(CallBase &Call) {
+  // Copies of pointers are mirrored now; adjoints of copied data move back
+  // in the reverse sweep.
+  auto &MT = cast<MemTransferInst>(Call);
+  if (TI->mayHoldPointers(MT.getRawSource()))
+    ForwardSweep::emitMemTransfer(Call);
+}
+
+void ReverseEmitter::emitShadowFree(CallBase &Call, Value *Shadow) {
+  // The reverse sweep still accumulates into the shadow after the primal's
+  // free; it frees the shadow when it passes the allocation instead.
+  // Record which allocations this function frees.
+  Value *P = Call.getArgOperand(0)->stripPointerCasts();
+  FreedAllocations.insert(orig(P));
+}
+
+// ---- The reverse sweep -------------------------------------------------------
+
+bool ReverseEmitter::isReadOnlyLoad(const LoadInst &LI) const {
+  // In split form the caller may write the memory between the two halves.
+  if (Split)
+    return false;
+  int C = classOf(LI.getPointerOperand());
+  if (C == -1)
+    return false;
+  C = Act->classes().find(C);
+  for (const Instruction *I : Primal) {
+    const Value *Written = nullptr;
+    if (const auto *SI = dyn_cast<StoreInst>(I))
+      Written = SI->getPointerOperand();
+    else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(I))
+      Written = MI->getRawDest();
+    else if (const auto *RMW = dyn_cast<AtomicRMWInst>(I))
+      Written = RMW->getPointerOperand();
+    else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(I))
+      Written = CX->getPointerOperand();
+    else if (const auto *Call = dyn_cast<CallBase>(I)) {
+      if (Call->onlyReadsMemory() || Act->isInactiveCall(*Call))
+        continue;
+      for (const Use &A : Call->args())
+        if (A->getType()->isPointerTy() && classOf(A.get()) != -1 &&
+            Act->classes().find(classOf(A.get())) == C)
+          return false;
+      continue;
+    }
+    if (Written && classOf(Written) != -1 &&
+        Act->classes().find(classOf(Written)) == C)
+      return false;
+  }
+  return true;
+}
+
+void ReverseEmitter::buildReverse() {
+  FS = std::make_unique<ForwardStructure>(D);
+  Adj = std::make_unique<Adjoints>(D, L);
+  TheTape = std::make_unique<Tape>(
+      D, *FS, Ctx.target(),
+      [this](const LoadInst &LI) { return isReadOnlyLoad(LI); });
+  LLVMContext &C = D.getContext();
+  Exit = BasicBlock::Create(C, "reverse.exit", &D);
+  for (BasicBlock *FB : FS->blocks())
+    Rev[FB] = BasicBlock::Create(C, FB->getName() + ".rev", &D);
+  if (!FS->returnBlock()) {
+    // The function never returns: nothing to reverse.
+    IRBuilder<> EB(Exit);
+    EB.CreateUnreachable();
+    return;
+  }
+  ReverseEntry = Rev[FS->returnBlock()];
+  for (BasicBlock *FB : FS->blocks())
+    reverseBlock(FB);
+  finishReturn();
+  TheTape->finalize();
+}
+
+Value *ReverseEmitter::lookup(Value *V) {
+  return TheTape->lookup(V, B, Context);
+}
+
+void ReverseEmitter::addAdjoint(Value *V, Value *Delta) {
+  if (isa<Constant>(V) || !Delta)
+    return;
+  if (!isActive(V))
+    return;
+  Adj->add(B, V, Delta);
+}
+
+void ReverseEmitter::reverseBlock(BasicBlock *FB) {
+  Context = FB;
+  B.SetInsertPoint(Rev[FB]);
+  // Instructions in reverse order, PHIs excepted (they are reversed on the
+  // edges to the predecessors).
+  SmallVector<Instruction *, 32> Insts;
+  for (Instruction &I : *FB)
+    if (!isa<PHINode>(I) && Primal.count(&I))
+      Insts.push_back(&I);
+  for (Instruction *I : reverse(Insts)) {
+    B.SetCurrentDebugLocation(I->getDebugLoc());
+    if (isa<FPMathOperator>(I)) {
+      FastMathFlags FMF = I->getFastMathFlags();
+      FMF.setNoInfs(false);
+      FMF.setNoNaNs(false);
+      B.setFastMathFlags(FMF);
+    } else {
+      B.clearFastMathFlags();
+    }
+    reverseInstruction(*I);
+  }
+  B.clearFastMathFlags();
+  leaveBlock(FB);
+}
+
+BasicBlock *ReverseEmitter::edge(BasicBlock *FB, BasicBlock *Pred) {
+  BasicBlock *E = BasicBlock::Create(D.getContext(),
+                                     FB->getName() + ".from." + Pred->getName(),
+                                     &D);
+  IRBuilderBase::InsertPointGuard Guard(B);
+  B.SetInsertPoint(E);
+  // PHIs: the adjoint goes to the value that came in on this edge.
+  for (PHINode &PN : FB->phis())
+    if (isPrimal(&PN) && isActive(&PN))
+      addAdjoint(PN.getIncomingValueForBlock(Pred), Adj->take(B, &PN));
+  // Leaving FB for a block inside loops FB is outside: FB is their exit, and
+  // their reverse starts at the iteration they were left in.
+  LoopInfo &LI = FS->loops();
+  SmallVector<Loop *, 4> Entered;
+  for (Loop *L = LI.getLoopFor(Pred); L && !L->contains(FB);
+       L = L->getParentLoop())
+    Entered.push_back(L);
+  for (Loop *L : reverse(Entered))
+    TheTape->enterLoop(L, lookup(FS->exitIteration(L, FB)), B);
+  B.CreateBr(Rev[Pred]);
+  return E;
+}
+
+void ReverseEmitter::leaveBlock(BasicBlock *FB) {
+  ArrayRef<BasicBlock *> Preds = FS->predecessors(FB);
+  LoopInfo &LI = FS->loops();
+  Loop *L = LI.getLoopFor(FB);
+  if (L && L->getHeader() == FB && FS->iv(L)) {
+    // The first iteration came from the preheader; the others from the latch.
+    BasicBlock *ToPre = edge(FB, L->getLoopPreheader());
+    BasicBlock *ToLatch = edge(FB, L->getLoopLatch());
+    TheTape->leaveLoop(L, ToPre->getTerminator());
+    {
+      IRBuilderBase::InsertPointGuard Guard(B);
+      B.SetInsertPoint(ToLatch->getTerminator());
+      TheTape->decrement(L, B);
+    }
+    Value *Iter = TheTape->index(L, B);
+    B.CreateCondBr(B.CreateICmpEQ(Iter, B.getInt64(0)), ToPre, ToLatch);
+    return;
+  }
+  if (Preds.empty()) {
+    B.CreateBr(Exit); // the entry block: done
+    return;
+  }
+  if (Preds.size() == 1) {
+    B.CreateBr(edge(FB, Preds[0]));
+    return;
+  }
+  Value *From = lookup(FS->predecessorIndex(FB));
+  SwitchInst *SI = B.CreateSwitch(From, edge(FB, Preds[0]), Preds.size() - 1);
+  for (unsigned K = 1; K < Preds.size(); ++K)
+    SI->addCase(cast<ConstantInt>(ConstantInt::get(From->getType(), K)),
+                edge(FB, Preds[K]));
+}
+
+void ReverseEmitter::finishReturn() {
+  // The forward sweep ends where the primal returned: seed the adjoint of the
+  // returned value and enter the reverse sweep.
+  BasicBlock *R = FS->returnBlock();
+  auto *Ret = cast<ReturnInst>(R->getTerminator());
+  Value *RV = Ret->getReturnValue();
+  B.SetInsertPoint(Ret);
+  if (RV && Key.Ret == ReturnShadow::Shadow && isActive(RV))
+    Adj->add(B, RV, L.splat(B, ConstantFP::get(RV->getType(), 1.0)));
+  B.CreateBr(ReverseEntry);
+  Ret->eraseFromParent();
+
+  // After the reverse sweep: the adjoints of the enzyme_out arguments.
+  B.SetInsertPoint(Exit);
+  SmallVector<Value *, 4> Adjoints;
+  for (unsigned ArgNo : Sig.AdjointArgs) {
+    Argument *A = D.getArg(Sig.PrimalParam[ArgNo]);
+    // + 0.0 turns an empty sum's -0.0 into the +0.0 a caller expects.
+    Adjoints.push_back(
+        addAdjoints(B, Adj->take(B, A), L.zero(A->getType())));
+  }
+  Value *Result = Sig.packAdjoints(B, RV, Adjoints);
+  if (Result)
+    B.CreateRet(Result);
+  else
+    B.CreateRetVoid();
+}
+
+SmallVector<AllocaInst *, 16> ReverseEmitter::reverseLocals() const {
+  return Adj ? Adj->all() : SmallVector<AllocaInst *, 16>();
+}
+
+} // namespace gpuad
+
+namespace gpuad {
+
+void ReverseEmitter::emitDerivativeCall(CallBase &Call) {
+  fail(Call, "reverse mode through calls is not implemented yet");
+}
+
+} // namespace gpuad

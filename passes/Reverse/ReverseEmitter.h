@@ -1,0 +1,126 @@
+//===- ReverseEmitter.h - Reverse-mode (adjoint) derivatives ----*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Reverse mode.  The generated function first runs a forward sweep over a
+/// clone of the primal (Core/ForwardSweep: shadow pointers and shadow
+/// allocations; callees run their augmented forward passes), then a reverse
+/// sweep: one reverse block per forward block that reaches the return, the
+/// instructions in reverse order, each adding its operands' adjoints (the
+/// rule table's partials times its own adjoint) or moving adjoints through
+/// shadow memory.  Control retraces the forward path: a loop header's
+/// reverse counts the iteration down, a block with several predecessors
+/// reads which one it was entered from.  The forward values the reverse
+/// sweep needs come from the Tape (reused, recomputed or cached).
+///
+/// Split mode is this combined function cut in two (see SplitForm.h).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_REVERSE_REVERSEEMITTER_H
+#define GPUAD_REVERSE_REVERSEEMITTER_H
+
+#include "Core/ForwardSweep.h"
+#include "Reverse/Adjoints.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <memory>
+
+namespace llvm {
+class Loop;
+}
+
+namespace gpuad {
+
+struct DerivativeSignature;
+class ForwardStructure;
+class Tape;
+
+class ReverseEmitter final : public ForwardSweep {
+public:
+  ReverseEmitter(DerivativeContext &Ctx, const DerivativeKey &Key,
+                 llvm::Function &Derivative, const DerivativeSignature &Sig,
+                 bool Split);
+  ~ReverseEmitter() override;
+
+  /// Emits the derivative; false if errors were reported.
+  bool run();
+
+  /// Split form: the forward code (ends in the branch into the reverse
+  /// sweep) and the first reverse block.
+  llvm::BasicBlock *reverseEntry() const { return ReverseEntry; }
+  /// Locals only the reverse sweep uses (accumulators, loop counters).
+  llvm::SmallVector<llvm::AllocaInst *, 16> reverseLocals() const;
+
+private:
+  // Forward sweep hooks.
+  bool storesShadowOf(const llvm::Value *Val) const override;
+  void emitMemTransfer(llvm::CallBase &Call) override;
+  void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow) override;
+  void emitDerivativeCall(llvm::CallBase &Call) override;
+
+  // The reverse sweep (ReverseEmitter.cpp).
+  void buildReverse();
+  void reverseBlock(llvm::BasicBlock *FB);
+  void leaveBlock(llvm::BasicBlock *FB);
+  llvm::BasicBlock *edge(llvm::BasicBlock *FB, llvm::BasicBlock *Pred);
+  void finishReturn();
+  bool isReadOnlyLoad(const llvm::LoadInst &LI) const;
+
+  // Adjoints of instructions (ReverseInstructions.cpp).
+  void reverseInstruction(llvm::Instruction &I);
+  void reverseElementwise(llvm::Instruction &I, const DerivativeRule &Rule,
+                          llvm::Value *DI);
+  void reverseMultipleOutputs(llvm::CallBase &Call, const DerivativeRule &Rule,
+                              llvm::Value *DI);
+  void reverseStructural(llvm::Instruction &I, llvm::Value *DI);
+  void reverseLoad(llvm::LoadInst &I, llvm::Value *DI);
+  void reverseStore(llvm::StoreInst &I);
+  void reverseMemTransfer(llvm::MemTransferInst &I);
+  void reverseMemSet(llvm::MemSetInst &I);
+  void reverseAtomic(llvm::AtomicRMWInst &I, llvm::Value *DI);
+  void reverseCall(llvm::CallBase &Call, llvm::Value *DI);
+  void reverseDerivativeCall(llvm::CallBase &AugCall);
+
+  /// A forward value at the current reverse position.
+  llvm::Value *lookup(llvm::Value *V);
+  /// Shadow pointer of forward pointer \p P at the current reverse position.
+  llvm::Value *reverseShadow(llvm::Value *P, llvm::Instruction &At);
+  /// Whether shadow memory behind \p P is this thread's alone.
+  bool threadPrivate(const llvm::Value *P) const;
+  /// d(V) += Delta, for V a forward value (adjoints of constants vanish).
+  void addAdjoint(llvm::Value *V, llvm::Value *Delta);
+
+  const DerivativeSignature &Sig;
+  bool Split;
+  std::unique_ptr<ForwardStructure> FS;
+  std::unique_ptr<Tape> TheTape;
+  std::unique_ptr<Adjoints> Adj;
+  /// Forward block -> its reverse block.
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::BasicBlock *> Rev;
+  /// The forward block whose reverse is being emitted.
+  llvm::BasicBlock *Context = nullptr;
+  llvm::BasicBlock *ReverseEntry = nullptr;
+  llvm::BasicBlock *Exit = nullptr;
+  /// Primal instructions (as cloned), in the order of the sweep.
+  llvm::SetVector<llvm::Instruction *> Primal;
+  /// Augmented calls the forward sweep made, with the call they replaced's
+  /// data: the reverse sweep makes the matching reverse call.
+  struct AugCall {
+    llvm::Function *Reverse;
+    llvm::Value *PrimalResult; // replaces the primal call's result, or null
+    llvm::Value *Tape;         // the callee's tape, or null
+    llvm::SmallVector<llvm::Value *, 8> Args;    // primal arguments
+    llvm::SmallVector<llvm::Value *, 8> Shadows; // shadow arguments or null
+  };
+  llvm::DenseMap<const llvm::Instruction *, AugCall> AugCalls;
+  /// Shadow heap blocks to free when the reverse sweep passes their
+  /// allocation (those the primal frees in the function).
+  llvm::SmallPtrSet<const llvm::Value *, 8> FreedAllocations;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_REVERSE_REVERSEEMITTER_H

@@ -1,0 +1,450 @@
+//===- ReverseInstructions.cpp - Adjoints of single instructions ----------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// What each primal instruction does in the reverse sweep.  An active value
+/// takes its accumulated adjoint dI and passes it on:
+///   - elementwise operations: operand k gets partial_k * dI (the rule
+///     table's partials, evaluated on forward values from the tape);
+///   - conversions, selects, aggregates, vector operations: the transposed
+///     data movement;
+///   - loads: dI is added into the shadow memory they read (atomically on a
+///     GPU unless the address is the thread's own);
+/// and memory operations move adjoints out of shadow memory: a store takes
+/// the adjoint of the location it overwrote (and zeroes it), memcpy adds the
+/// destination's adjoints to the source's, memset zeroes.
+//===----------------------------------------------------------------------===//
+
+#include "Reverse/ReverseEmitter.h"
+
+#include "Analysis/ActivityAnalysis.h"
+#include "Analysis/TypeInfo.h"
+#include "Core/DerivativeContext.h"
+#include "Rules/DerivativeRules.h"
+#include "Rules/KnownFunctions.h"
+#include "Tape/Tape.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+void ReverseEmitter::reverseInstruction(Instruction &I) {
+  if (AugCalls.count(&I))
+    return reverseDerivativeCall(cast<CallBase>(I));
+  // Memory operations act on shadow memory whether or not they have a value.
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return reverseStore(*SI);
+  if (auto *MT = dyn_cast<MemTransferInst>(&I))
+    return reverseMemTransfer(*MT);
+  if (auto *MS = dyn_cast<MemSetInst>(&I))
+    return reverseMemSet(*MS);
+  Value *DI = nullptr;
+  if (!I.getType()->isVoidTy() && isData(&I) && isActive(&I))
+    DI = Adj->take(B, &I);
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return reverseAtomic(*RMW, DI);
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return reverseCall(*Call, DI);
+  if (!DI)
+    return;
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return reverseLoad(*LI, DI);
+  if (isa<BinaryOperator>(I) || isa<UnaryOperator>(I)) {
+    if (const DerivativeRule *R = findRule(I))
+      return reverseElementwise(I, *R, DI);
+    return fail(I, "no derivative rule for '" + describe(I) + "'");
+  }
+  reverseStructural(I, DI);
+}
+
+void ReverseEmitter::reverseElementwise(Instruction &I,
+                                        const DerivativeRule &Rule, Value *DI) {
+  if (Rule.Kind == RuleKind::ZeroDerivative)
+    return;
+  auto *Call = dyn_cast<CallBase>(&I);
+  unsigned NumOps = Call ? Call->arg_size() : I.getNumOperands();
+  if (NumOps != Rule.NumOperands)
+    return fail(I, "'" + describe(I) + "' does not have the " +
+                       Twine(Rule.NumOperands) + " operand(s) of '" +
+                       Rule.Family + "' that its derivative rule expects");
+  auto Operand = [&](unsigned K) -> Value * {
+    return Call ? Call->getArgOperand(K) : I.getOperand(K);
+  };
+  Type *Ty = I.getType();
+  for (unsigned K = 0; K < NumOps; ++K) {
+    Value *Op = Operand(K);
+    const Partial &P = Rule.Partials[K];
+    if (!P.Fn || isa<Constant>(Op) || !isActive(Op))
+      continue;
+    // Partials read forward values: operands and result from the tape.
+    RuleContext R(
+        B, Ty, [&](unsigned J) { return lookup(Operand(J)); },
+        [&]() { return lookup(&I); }, Ctx.target());
+    Value *Contribution = L.scale(B, P.Fn(R), DI, Ty);
+    // A conversion's operand has its own type (fpext: float adjoint).
+    addAdjoint(Op, Contribution);
+  }
+}
+
+/// Adjoint of \p DI through a value-preserving cast back to the operand's
+/// type: fpext/fptrunc reversed, bit casts undone.
+static Value *castBack(IRBuilderBase &B, const Lanes &L, CastInst &I,
+                       Value *DI) {
+  Type *From = I.getType(), *To = I.getSrcTy();
+  Instruction::CastOps Op = I.getOpcode() == Instruction::FPExt
+                                ? Instruction::FPTrunc
+                            : I.getOpcode() == Instruction::FPTrunc
+                                ? Instruction::FPExt
+                                : Instruction::BitCast;
+  if (L.width() == 1 || (L.isSimd(From) && L.isSimd(To)))
+    return B.CreateCast(Op, DI, L.shadowType(To));
+  return L.map(B, To, {DI}, {From}, [&](ArrayRef<Value *> S, unsigned) {
+    return B.CreateCast(Op, S[0], To);
+  });
+}
+
+void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
+  Type *Ty = I.getType();
+  auto Zero = [&](Type *T) { return Constant::getNullValue(T); };
+  if (auto *Cast = dyn_cast<CastInst>(&I)) {
+    switch (Cast->getOpcode()) {
+    case Instruction::FPExt:
+    case Instruction::FPTrunc:
+    case Instruction::BitCast:
+      return addAdjoint(I.getOperand(0), castBack(B, L, *Cast, DI));
+    default:
+      return fail(I, "no derivative rule for '" + describe(I) + "'");
+    }
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    Value *Cond = lookup(Sel->getCondition());
+    Value *Z = L.zero(Ty);
+    if (L.width() == 1 || (L.isSimd(Ty) && !Cond->getType()->isVectorTy())) {
+      addAdjoint(Sel->getTrueValue(), B.CreateSelect(Cond, DI, Z));
+      addAdjoint(Sel->getFalseValue(), B.CreateSelect(Cond, Z, DI));
+      return;
+    }
+    auto PerLane = [&](bool True) {
+      return L.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+        return True ? B.CreateSelect(Cond, S[0], Zero(Ty))
+                    : B.CreateSelect(Cond, Zero(Ty), S[0]);
+      });
+    };
+    addAdjoint(Sel->getTrueValue(), PerLane(true));
+    addAdjoint(Sel->getFalseValue(), PerLane(false));
+    return;
+  }
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    Type *AggTy = EV->getAggregateOperand()->getType();
+    return addAdjoint(
+        EV->getAggregateOperand(),
+        L.map(B, AggTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+          return B.CreateInsertValue(Zero(AggTy), S[0], EV->getIndices());
+        }));
+  }
+  if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    Type *EltTy = IV->getInsertedValueOperand()->getType();
+    addAdjoint(IV->getInsertedValueOperand(),
+               L.map(B, EltTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+                 return B.CreateExtractValue(S[0], IV->getIndices());
+               }));
+    addAdjoint(IV->getAggregateOperand(),
+               L.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+                 return B.CreateInsertValue(S[0], Zero(EltTy), IV->getIndices());
+               }));
+    return;
+  }
+  if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    Type *VecTy = EE->getVectorOperandType();
+    Value *Idx = lookup(EE->getIndexOperand());
+    return addAdjoint(
+        EE->getVectorOperand(),
+        L.map(B, VecTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+          return B.CreateInsertElement(Zero(VecTy), S[0], Idx);
+        }));
+  }
+  if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+    Type *EltTy = IE->getOperand(1)->getType();
+    Value *Idx = lookup(IE->getOperand(2));
+    addAdjoint(IE->getOperand(1),
+               L.map(B, EltTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+                 return B.CreateExtractElement(S[0], Idx);
+               }));
+    addAdjoint(IE->getOperand(0),
+               L.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+                 return B.CreateInsertElement(S[0], Zero(EltTy), Idx);
+               }));
+    return;
+  }
+  if (auto *SV = dyn_cast<ShuffleVectorInst>(&I)) {
+    // Result element i came from element M[i] of the concatenated operands.
+    auto *OpTy = cast<FixedVectorType>(SV->getOperand(0)->getType());
+    unsigned N = OpTy->getNumElements();
+    for (unsigned Which = 0; Which < 2; ++Which) {
+      Value *Sum = L.map(B, OpTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+        Value *Acc = Zero(OpTy);
+        for (unsigned K = 0; K < SV->getShuffleMask().size(); ++K) {
+          int M = SV->getMaskValue(K);
+          if (M < 0 || unsigned(M) / N != Which)
+            continue;
+          Value *Old = B.CreateExtractElement(Acc, B.getInt32(M % N));
+          Value *Add = B.CreateExtractElement(S[0], B.getInt32(K));
+          Acc = B.CreateInsertElement(Acc, B.CreateFAdd(Old, Add),
+                                      B.getInt32(M % N));
+        }
+        return Acc;
+      });
+      addAdjoint(SV->getOperand(Which), Sum);
+    }
+    return;
+  }
+  if (isa<FreezeInst>(I))
+    return addAdjoint(I.getOperand(0), DI);
+  fail(I, "no derivative rule for '" + describe(I) + "'");
+}
+
+bool ReverseEmitter::threadPrivate(const Value *P) const {
+  // Stack memory is the thread's own.  (Addresses injective in the thread
+  // id are recognised by ThreadPrivacy; see reverseShadow's callers.)
+  return Act->classes().origins(classOf(P)) == OriginLocal;
+}
+
+Value *ReverseEmitter::reverseShadow(Value *P, Instruction &At) {
+  Value *S = shadowOf(P);
+  if (!S)
+    S = shadowPointer(P, At);
+  return lookup(S);
+}
+
+void ReverseEmitter::reverseLoad(LoadInst &I, Value *DI) {
+  Value *Ptr = I.getPointerOperand();
+  if (!needsShadow(Ptr))
+    return;
+  Value *SP = reverseShadow(Ptr, I);
+  bool Private = threadPrivate(Ptr);
+  Type *Ty = I.getType();
+  forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
+    Ctx.target().emitAccumulate(B, LanePtr, L.extract(B, DI, Ty, Lane),
+                                Private);
+  });
+}
+
+/// \p V with its floating-point leaves zeroed (pointers and integers, which
+/// shadow structures keep, stay).
+static Value *zeroData(IRBuilderBase &B, Value *V) {
+  Type *Ty = V->getType();
+  if (Ty->isFPOrFPVectorTy())
+    return Constant::getNullValue(Ty);
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      V = B.CreateInsertValue(V, zeroData(B, B.CreateExtractValue(V, I)), I);
+    return V;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    for (unsigned I = 0; I < AT->getNumElements(); ++I)
+      V = B.CreateInsertValue(V, zeroData(B, B.CreateExtractValue(V, I)), I);
+    return V;
+  }
+  return V;
+}
+
+void ReverseEmitter::reverseStore(StoreInst &I) {
+  Value *Ptr = I.getPointerOperand();
+  Value *Val = I.getValueOperand();
+  // Pointers and integers in shadow memory are not adjoints.
+  if (!needsShadow(Ptr) || !isData(Val) || isInteger(Val))
+    return;
+  // The store overwrote the location: its adjoint so far belongs to the
+  // stored value, and before the store it is zero.
+  Value *SP = reverseShadow(Ptr, I);
+  Type *Ty = Val->getType();
+  SmallVector<Value *, 4> Lanes;
+  forEachLane(SP, [&](Value *LanePtr, unsigned) {
+    Value *Old = B.CreateLoad(Ty, LanePtr);
+    B.CreateStore(zeroData(B, Old), LanePtr);
+    Lanes.push_back(Old);
+  });
+  addAdjoint(Val, L.pack(B, Ty, Lanes));
+}
+
+void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
+  Value *Dst = I.getRawDest(), *Src = I.getRawSource();
+  if (!needsShadow(Dst))
+    return;
+  // The element type of the copied data, from the type analysis.
+  ConcreteType T = TI->memoryAt(Dst, 0);
+  if (T.kind() != ConcreteType::Float)
+    T = TI->memoryAt(Src, 0);
+  if (T.kind() == ConcreteType::Pointer || T.kind() == ConcreteType::Integer)
+    return; // no adjoints in the copied bytes
+  if (T.kind() != ConcreteType::Float)
+    return fail(I, "cannot tell what '" + describe(I) +
+                       "' copies; the adjoints of untyped bytes cannot be "
+                       "added (copy typed values, or use a loop)");
+  Type *Elt = T.floatType();
+  const DataLayout &DL = D.getParent()->getDataLayout();
+  uint64_t Size = DL.getTypeAllocSize(Elt);
+  Value *DstS = reverseShadow(Dst, I);
+  Value *SrcS = needsShadow(Src) ? reverseShadow(Src, I) : nullptr;
+  Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(lookup(I.getLength()),
+                                                  B.getInt64Ty()),
+                              B.getInt64(Size));
+  // for k in [0, Count): src'[k] += dst'[k]; dst'[k] = 0
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Body = BasicBlock::Create(D.getContext(), "memcpy.rev", &D);
+  BasicBlock *After = BasicBlock::Create(D.getContext(), "memcpy.rev.done", &D);
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Body);
+  B.SetInsertPoint(Body);
+  PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "k");
+  K->addIncoming(B.getInt64(0), Pre);
+  Type *PtrTy = Dst->getType();
+  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    Value *DL_ = B.CreateGEP(Elt, L.extract(B, DstS, PtrTy, Lane), K);
+    Value *D0 = B.CreateLoad(Elt, DL_);
+    B.CreateStore(Constant::getNullValue(Elt), DL_);
+    if (SrcS)
+      Ctx.target().emitAccumulate(
+          B, B.CreateGEP(Elt, L.extract(B, SrcS, PtrTy, Lane), K), D0,
+          threadPrivate(Src));
+  }
+  Value *Next = B.CreateAdd(K, B.getInt64(1));
+  K->addIncoming(Next, Body);
+  B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Body);
+  B.SetInsertPoint(After);
+}
+
+void ReverseEmitter::reverseMemSet(MemSetInst &I) {
+  // The memory was overwritten with constants: its adjoint before is zero.
+  Value *Dst = I.getRawDest();
+  if (!needsShadow(Dst))
+    return;
+  Value *DstS = reverseShadow(Dst, I);
+  Value *Len = lookup(I.getLength());
+  forEachLane(DstS, [&](Value *LanePtr, unsigned) {
+    B.CreateMemSet(LanePtr, B.getInt8(0), Len, I.getDestAlign());
+  });
+}
+
+void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
+  Value *Ptr = I.getPointerOperand(), *Val = I.getValOperand();
+  if (!needsShadow(Ptr))
+    return;
+  Value *SP = reverseShadow(Ptr, I);
+  Type *Ty = Val->getType();
+  bool Private = threadPrivate(Ptr);
+  switch (I.getOperation()) {
+  case AtomicRMWInst::FAdd:
+  case AtomicRMWInst::FSub: {
+    // m' = m + v: v's adjoint is the location's; the old value's adjoint
+    // adds to the location's.
+    if (isActive(Val)) {
+      SmallVector<Value *, 4> Lanes;
+      forEachLane(SP, [&](Value *LanePtr, unsigned) {
+        Value *A = B.CreateLoad(Ty, LanePtr);
+        Lanes.push_back(I.getOperation() == AtomicRMWInst::FSub
+                            ? B.CreateFNeg(A)
+                            : A);
+      });
+      addAdjoint(Val, L.pack(B, Ty, Lanes));
+    }
+    break;
+  }
+  case AtomicRMWInst::Xchg: {
+    SmallVector<Value *, 4> Lanes;
+    forEachLane(SP, [&](Value *LanePtr, unsigned) {
+      Lanes.push_back(B.CreateLoad(Ty, LanePtr));
+      B.CreateStore(Constant::getNullValue(Ty), LanePtr);
+    });
+    addAdjoint(Val, L.pack(B, Ty, Lanes));
+    break;
+  }
+  default:
+    return;
+  }
+  if (DI)
+    forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
+      Ctx.target().emitAccumulate(B, LanePtr, L.extract(B, DI, Ty, Lane),
+                                  Private);
+    });
+}
+
+void ReverseEmitter::reverseMultipleOutputs(CallBase &Call,
+                                            const DerivativeRule &Rule,
+                                            Value *DI) {
+  Value *X = Call.getArgOperand(0);
+  if (!isActive(X))
+    return;
+  Type *Ty = X->getType();
+  for (const RuleOutput &Out : Rule.Outputs) {
+    if (!Out.Family)
+      continue;
+    const DerivativeRule *F = findRuleByName(Out.Family);
+    Value *Target = Out.Arg < 0 ? nullptr : Call.getArgOperand(Out.Arg);
+    // This output's adjoint: from shadow memory (taken, zeroed) or dI.
+    Value *DOut = nullptr;
+    if (Target) {
+      if (!needsShadow(Target))
+        continue;
+      SmallVector<Value *, 4> Lanes;
+      forEachLane(reverseShadow(Target, Call), [&](Value *LanePtr, unsigned) {
+        Lanes.push_back(B.CreateLoad(Ty, LanePtr));
+        B.CreateStore(Constant::getNullValue(Ty), LanePtr);
+      });
+      DOut = L.pack(B, Ty, Lanes);
+    } else if (DI) {
+      DOut = Out.Element < 0
+                 ? DI
+                 : L.map(B, Ty, {DI}, {Call.getType()},
+                         [&](ArrayRef<Value *> S, unsigned) {
+                           return B.CreateExtractValue(S[0], Out.Element);
+                         });
+    }
+    if (!DOut || !F || F->Kind != RuleKind::Elementwise || !F->Partials[0].Fn)
+      continue;
+    RuleContext R(
+        B, Ty, [&](unsigned J) { return lookup(Call.getArgOperand(J)); },
+        [&]() -> Value * {
+          Value *Res = lookup(&Call);
+          return Out.Element >= 0 ? B.CreateExtractValue(Res, Out.Element)
+                                  : Res;
+        },
+        Ctx.target());
+    addAdjoint(X, L.scale(B, F->Partials[0].Fn(R), DOut, Ty));
+  }
+}
+
+void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
+  if (Act->isInactiveCall(Call))
+    return;
+  if (const DerivativeRule *R = findRule(Call)) {
+    if (R->Kind == RuleKind::MultipleOutputs)
+      return reverseMultipleOutputs(Call, *R, DI);
+    if (DI)
+      reverseElementwise(Call, *R, DI);
+    return;
+  }
+  // A shadow heap block the primal frees here is freed when the reverse
+  // sweep passes its allocation.
+  std::optional<HeapFn> Heap = classifyHeapCall(Call);
+  if (Heap && (*Heap == HeapFn::Malloc || *Heap == HeapFn::Calloc ||
+               *Heap == HeapFn::AlignedAlloc) &&
+      FreedAllocations.count(&Call) && shadowOf(&Call)) {
+    Value *S = lookup(shadowOf(&Call));
+    forEachLane(S, [&](Value *LanePtr, unsigned) {
+      Ctx.target().emitFree(B, LanePtr);
+    });
+  }
+}
+
+void ReverseEmitter::reverseDerivativeCall(CallBase &AugCall) {
+  // Split-form callees: implemented with split mode.
+  fail(AugCall, "internal error: reverse of a call without a reverse half");
+}
+
+} // namespace gpuad

@@ -1,0 +1,430 @@
+//===- Tape.cpp - What the reverse sweep gets from the forward sweep ------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tape/Tape.h"
+
+#include "Core/ForwardSweep.h"
+#include "Reverse/ForwardStructure.h"
+#include "Target/TargetHooks.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#define DEBUG_TYPE "gpuad-tape"
+
+using namespace llvm;
+
+STATISTIC(NumCached, "Number of forward values cached for the reverse sweep");
+STATISTIC(NumRecomputed, "Number of values recomputed in the reverse sweep");
+STATISTIC(NumDynamicFrames, "Number of loops whose frames grow at run time");
+
+namespace gpuad {
+
+Tape::Tape(Function &F, ForwardStructure &FS, TargetHooks &Target,
+           std::function<bool(const LoadInst &)> IsReadOnly)
+    : F(F), FS(FS), Target(Target), IsReadOnly(std::move(IsReadOnly)) {
+  analyzeLoops();
+}
+
+void Tape::analyzeLoops() {
+  // Before any reverse code exists, while the dominator tree and loop info
+  // describe the whole function.  Counts no frame uses are removed by
+  // clean-up.  The symbolic maximum serves: frames beyond the last
+  // iteration are never touched.
+  TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
+  TargetLibraryInfo TLI(TLII, &F);
+  AssumptionCache AC(F);
+  ScalarEvolution SE(F, TLI, AC, FS.dominators(), FS.loops());
+  SCEVExpander Expander(SE, "gpuad.trip");
+  for (Loop *L : FS.loops().getLoopsInPreorder()) {
+    BasicBlock *Pre = L->getLoopPreheader();
+    const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
+    if (!Pre || isa<SCEVCouldNotCompute>(BTC) || !Expander.isSafeToExpand(BTC))
+      continue;
+    Value *Count =
+        Expander.expandCodeFor(BTC, Type::getInt64Ty(F.getContext()),
+                               Pre->getTerminator());
+    IRBuilder<> B(Pre->getTerminator());
+    TripCounts[L] = B.CreateAdd(B.CreateZExtOrTrunc(Count, B.getInt64Ty()),
+                                B.getInt64(1), "trip");
+  }
+  // Header PHIs that step by a loop-invariant amount (counters, pointers
+  // walking an array) are start + step * iteration: no need to cache them.
+  for (Loop *L : FS.loops().getLoopsInPreorder()) {
+    BasicBlock *Pre = L->getLoopPreheader();
+    if (!Pre || !FS.iv(L))
+      continue;
+    for (PHINode &PN : L->getHeader()->phis()) {
+      if (FS.isBookkeeping(&PN) || !SE.isSCEVable(PN.getType()))
+        continue;
+      const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&PN));
+      if (!AR || AR->getLoop() != L || !AR->isAffine())
+        continue;
+      const SCEV *Start = AR->getStart(), *Step = AR->getStepRecurrence(SE);
+      if (!SE.isLoopInvariant(Start, L) || !SE.isLoopInvariant(Step, L) ||
+          !Expander.isSafeToExpand(Start) || !Expander.isSafeToExpand(Step))
+        continue;
+      Type *StepTy = PN.getType()->isPointerTy()
+                         ? F.getParent()->getDataLayout().getIndexType(
+                               PN.getType())
+                         : PN.getType();
+      Instruction *At = Pre->getTerminator();
+      Affine[&PN] = {Expander.expandCodeFor(Start, PN.getType(), At),
+                     Expander.expandCodeFor(Step, StepTy, At)};
+    }
+  }
+}
+
+Value *Tape::recomputeAffine(PHINode *PN, IRBuilderBase &B,
+                             const BasicBlock *Context) {
+  auto [Start, Step] = Affine.lookup(PN);
+  const Loop *L = FS.loops().getLoopFor(PN->getParent());
+  Value *S = lookup(Start, B, Context), *T = lookup(Step, B, Context);
+  Value *Iter = B.CreateZExtOrTrunc(index(L, B), T->getType());
+  Value *Offset = B.CreateMul(Iter, T);
+  if (PN->getType()->isPointerTy())
+    return B.CreateGEP(B.getInt8Ty(), S, Offset, PN->getName() + ".re");
+  return B.CreateAdd(S, Offset, PN->getName() + ".re");
+}
+
+Tape::~Tape() = default;
+
+/// Cheap intrinsics the reverse sweep recomputes rather than caches.
+static bool isCheapIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::fabs:
+  case Intrinsic::copysign:
+  case Intrinsic::minnum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minimum:
+  case Intrinsic::maximum:
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::round:
+  case Intrinsic::smin:
+  case Intrinsic::smax:
+  case Intrinsic::umin:
+  case Intrinsic::umax:
+  case Intrinsic::abs:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool Tape::recomputable(const Instruction *I) const {
+  if (isa<BinaryOperator>(I) || isa<UnaryOperator>(I) || isa<CastInst>(I) ||
+      isa<GetElementPtrInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
+      isa<ExtractValueInst>(I) || isa<InsertValueInst>(I) ||
+      isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
+      isa<ShuffleVectorInst>(I) || isa<FreezeInst>(I))
+    return true;
+  if (const auto *II = dyn_cast<IntrinsicInst>(I))
+    return isCheapIntrinsic(II->getIntrinsicID());
+  if (const auto *LI = dyn_cast<LoadInst>(I))
+    return !LI->isVolatile() && !LI->isAtomic() && IsReadOnly(*LI);
+  if (const auto *PN = dyn_cast<PHINode>(I))
+    return Affine.count(PN);
+  return false;
+}
+
+Tape::Strategy Tape::strategy(const Value *V) const {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return Strategy::Available;
+  if (FS.loopOfIV(I))
+    return Strategy::ReverseIndex;
+  const BasicBlock *BB = I->getParent();
+  const Loop *L = FS.loops().getLoopFor(BB);
+  if (!L && FS.returnBlock() &&
+      FS.dominators().dominates(BB, FS.returnBlock()))
+    return Strategy::Available;
+  if (recomputable(I))
+    return Strategy::Recompute;
+  return Strategy::Cache;
+}
+
+Value *Tape::lookup(Value *V, IRBuilderBase &B, const BasicBlock *Context) {
+  Strategy S = strategy(V);
+  if (S == Strategy::Available)
+    return V;
+  auto Key = std::make_pair(static_cast<const Value *>(V), B.GetInsertBlock());
+  if (Value *Known = Memo.lookup(Key))
+    return Known;
+  Value *Result;
+  auto *I = cast<Instruction>(V);
+  switch (S) {
+  case Strategy::ReverseIndex:
+    Result = index(FS.loopOfIV(I), B);
+    break;
+  case Strategy::Recompute:
+    Result = recompute(I, B, Context);
+    ++NumRecomputed;
+    break;
+  default: {
+    Slot &Sl = slotFor(V);
+    Value *Addr = Sl.Local ? static_cast<Value *>(Sl.Local)
+                           : B.CreateConstGEP1_64(
+                                 B.getInt8Ty(), frameAddress(Sl.L, B, true),
+                                 Sl.Offset);
+    Result = B.CreateLoad(V->getType(), Addr, V->getName() + ".tape");
+    break;
+  }
+  }
+  Memo[Key] = Result;
+  return Result;
+}
+
+Value *Tape::recompute(Instruction *I, IRBuilderBase &B,
+                       const BasicBlock *Context) {
+  if (auto *PN = dyn_cast<PHINode>(I))
+    return recomputeAffine(PN, B, Context);
+  Instruction *C = I->clone();
+  for (Use &Op : C->operands())
+    if (!isa<BasicBlock>(Op.get()) && !isa<Function>(Op.get()))
+      Op.set(lookup(Op.get(), B, Context));
+  // Metadata about the primal's position (ranges, alias scopes) does not
+  // hold here.
+  C->dropUnknownNonDebugMetadata();
+  return B.Insert(C, I->getName() + ".re");
+}
+
+AllocaInst *Tape::entryAlloca(Type *Ty, const Twine &Name) {
+  IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
+  unsigned AS = F.getParent()->getDataLayout().getAllocaAddrSpace();
+  return EB.CreateAlloca(Ty, AS, nullptr, Name);
+}
+
+Tape::Slot &Tape::slotFor(Value *V) {
+  auto It = Slots.find(V);
+  if (It != Slots.end())
+    return It->second;
+  ++NumCached;
+  auto *I = cast<Instruction>(V);
+  Slot S{V, FS.loops().getLoopFor(I->getParent())};
+  if (!S.L)
+    S.Local = entryAlloca(V->getType(), V->getName() + ".slot");
+  else
+    S.Offset = addField(S.L, V->getType());
+  SlotOrder.push_back(V);
+  return Slots.emplace(V, S).first->second;
+}
+
+Tape::Frame &Tape::frameOf(const Loop *L) {
+  Frame &Fr = Frames[L];
+  if (!Fr.SizePlaceholder) {
+    // The frame size is known only when the reverse sweep is complete; code
+    // reads it from a placeholder that finalize() replaces by a constant.
+    Type *I64 = Type::getInt64Ty(F.getContext());
+    Fr.SizePlaceholder = new GlobalVariable(
+        *F.getParent(), I64, /*isConstant=*/true, GlobalValue::InternalLinkage,
+        ConstantInt::get(I64, 0), "gpuad.frame.size");
+    if (const Loop *P = L->getParentLoop())
+      Fr.ParentField = addField(P, PointerType::get(F.getContext(), 0));
+    else
+      Fr.ArrayLocal = entryAlloca(PointerType::get(F.getContext(), 0),
+                                  "frames." + L->getHeader()->getName());
+  }
+  return Frames[L];
+}
+
+uint64_t Tape::addField(const Loop *L, Type *Ty) {
+  Frame &Fr = frameOf(L);
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  Align A = DL.getABITypeAlign(Ty);
+  uint64_t Offset = alignTo(Fr.Bytes, A);
+  Fr.Bytes = Offset + DL.getTypeAllocSize(Ty);
+  Fr.MaxAlign = std::max(Fr.MaxAlign, A);
+  return Offset;
+}
+
+uint64_t Tape::frameBytes(const Loop *L) const {
+  auto It = Frames.find(L);
+  return It == Frames.end() ? 0 : alignTo(It->second.Bytes, It->second.MaxAlign);
+}
+
+Value *Tape::frameSize(const Loop *L, IRBuilderBase &B) {
+  return B.CreateLoad(B.getInt64Ty(), frameOf(L).SizePlaceholder, "frame.size");
+}
+
+Value *Tape::arraySlotAddress(const Loop *L, IRBuilderBase &B, bool Reverse) {
+  Frame &Fr = frameOf(L);
+  if (Fr.ArrayLocal)
+    return Fr.ArrayLocal;
+  const Loop *P = L->getParentLoop();
+  return B.CreateConstGEP1_64(B.getInt8Ty(), frameAddress(P, B, Reverse),
+                              Fr.ParentField);
+}
+
+Value *Tape::frameAddress(const Loop *L, IRBuilderBase &B, bool Reverse) {
+  Value *Array = B.CreateLoad(PointerType::get(F.getContext(), 0),
+                              arraySlotAddress(L, B, Reverse), "frames");
+  Value *Iter = Reverse ? index(L, B) : FS.iv(L);
+  Value *Offset = B.CreateMul(Iter, frameSize(L, B));
+  return B.CreateGEP(B.getInt8Ty(), Array, Offset, "frame");
+}
+
+void Tape::enterLoop(const Loop *L, Value *Last, IRBuilderBase &B) {
+  AllocaInst *&C = Counters[L];
+  if (!C)
+    C = entryAlloca(B.getInt64Ty(), "riv." + L->getHeader()->getName());
+  B.CreateStore(Last, C);
+}
+
+Value *Tape::index(const Loop *L, IRBuilderBase &B) {
+  AllocaInst *&C = Counters[L];
+  if (!C)
+    C = entryAlloca(B.getInt64Ty(), "riv." + L->getHeader()->getName());
+  return B.CreateLoad(B.getInt64Ty(), C, "riv");
+}
+
+void Tape::decrement(const Loop *L, IRBuilderBase &B) {
+  Value *I = index(L, B);
+  B.CreateStore(B.CreateSub(I, B.getInt64(1)), Counters[L]);
+}
+
+void Tape::leaveLoop(const Loop *L, Instruction *Before) {
+  // Recorded for every loop; only loops that end up with frames free them.
+  Frames.try_emplace(L);
+  Frames[L].FreePoints.push_back(Before);
+}
+
+/// `gpuad.tape.grow(ptr slot, i64 iv, ptr cap, i64 bytes)`: makes the frame
+/// array in *slot hold iteration iv, doubling it when full.  Written with
+/// the target's allocator so it works on every target.
+Function *Tape::growFunction() {
+  if (Grow)
+    return Grow;
+  Module &M = *F.getParent();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
+  auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, I64, Ptr, I64}, false);
+  Grow = Function::Create(FT, GlobalValue::InternalLinkage, "gpuad.tape.grow", M);
+  copyFunctionAttributes(F, *Grow);
+  auto *Entry = BasicBlock::Create(C, "entry", Grow);
+  auto *Full = BasicBlock::Create(C, "full", Grow);
+  auto *Done = BasicBlock::Create(C, "done", Grow);
+  IRBuilder<> B(Entry);
+  Value *Slot = Grow->getArg(0), *IV = Grow->getArg(1), *CapPtr = Grow->getArg(2),
+        *Bytes = Grow->getArg(3);
+  Value *Cap = B.CreateLoad(I64, CapPtr, "cap");
+  B.CreateCondBr(B.CreateICmpUGE(IV, Cap), Full, Done);
+  B.SetInsertPoint(Full);
+  Value *NewCap = B.CreateBinaryIntrinsic(
+      Intrinsic::umax, B.CreateShl(Cap, 1),
+      B.CreateBinaryIntrinsic(Intrinsic::umax, B.getInt64(16),
+                              B.CreateAdd(IV, B.getInt64(1))));
+  Value *Old = B.CreateLoad(Ptr, Slot, "old");
+  Value *New = Target.emitAlloc(B, B.CreateMul(NewCap, Bytes));
+  B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), B.CreateMul(Cap, Bytes));
+  Target.emitFree(B, Old);
+  B.CreateStore(New, Slot);
+  B.CreateStore(NewCap, CapPtr);
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return Grow;
+}
+
+void Tape::allocateFrames(const Loop *L) {
+  BasicBlock *Pre = L->getLoopPreheader();
+  IRBuilder<> B(Pre->getTerminator());
+  Value *Size = B.getInt64(frameBytes(L));
+  Value *SlotAddr = arraySlotAddress(L, B, /*Reverse=*/false);
+
+  // Trip count known at entry: one allocation of the right size.
+  if (Value *Trip = TripCounts.lookup(L)) {
+    B.CreateStore(Target.emitAlloc(B, B.CreateMul(Trip, Size)), SlotAddr);
+    return;
+  }
+  // Otherwise start empty and grow by doubling in the header.
+  ++NumDynamicFrames;
+  AllocaInst *Cap = entryAlloca(B.getInt64Ty(), "frames.cap");
+  B.CreateStore(B.getInt64(0), Cap);
+  B.CreateStore(ConstantPointerNull::get(PointerType::get(F.getContext(), 0)),
+                SlotAddr);
+  BasicBlock *Header = L->getHeader();
+  B.SetInsertPoint(Header, Header->getFirstInsertionPt());
+  Value *HeaderSlot = arraySlotAddress(L, B, /*Reverse=*/false);
+  B.CreateCall(growFunction(), {HeaderSlot, FS.iv(L), Cap, Size});
+}
+
+void Tape::storeCachedValue(Slot &S) {
+  auto *I = cast<Instruction>(S.V);
+  BasicBlock::iterator Where;
+  if (isa<PHINode>(I))
+    Where = I->getParent()->getFirstInsertionPt();
+  else if (auto *Inv = dyn_cast<InvokeInst>(I))
+    Where = Inv->getNormalDest()->getFirstInsertionPt();
+  else
+    Where = std::next(I->getIterator());
+  IRBuilder<> B(I->getParent()->getContext());
+  B.SetInsertPoint(Where);
+  Value *Addr = S.Local ? static_cast<Value *>(S.Local)
+                        : B.CreateConstGEP1_64(B.getInt8Ty(),
+                                               frameAddress(S.L, B, false),
+                                               S.Offset);
+  B.CreateStore(S.V, Addr);
+}
+
+void Tape::finalize() {
+  // Loops with cached values (or children with frames) need frames; make
+  // sure every ancestor of a framed loop has one too.
+  SmallVector<const Loop *, 8> Framed;
+  for (auto &[L, Fr] : Frames)
+    if (Fr.Bytes > 0)
+      Framed.push_back(L);
+  for (const Loop *L : Framed)
+    for (const Loop *P = L->getParentLoop(); P; P = P->getParentLoop())
+      frameOf(P);
+  // Outer loops first: their frames hold the child arrays.
+  SmallVector<const Loop *, 8> Order;
+  for (auto &[L, Fr] : Frames)
+    if (Fr.SizePlaceholder)
+      Order.push_back(L);
+  sort(Order, [](const Loop *A, const Loop *B) {
+    return A->getLoopDepth() < B->getLoopDepth();
+  });
+  // Stores first: a growing frame array is grown at the top of the header,
+  // before the stores of header PHIs.
+  for (Value *V : SlotOrder)
+    storeCachedValue(Slots.find(V)->second);
+  for (const Loop *L : Order)
+    allocateFrames(L);
+  for (const Loop *L : Order)
+    for (Instruction *Before : Frames[L].FreePoints) {
+      IRBuilder<> B(Before);
+      Target.emitFree(B, B.CreateLoad(PointerType::get(F.getContext(), 0),
+                                      arraySlotAddress(L, B, /*Reverse=*/true)));
+    }
+  // Frame sizes are final: replace the placeholders.
+  for (auto &[L, Fr] : Frames) {
+    if (!Fr.SizePlaceholder)
+      continue;
+    Constant *Size = ConstantInt::get(Type::getInt64Ty(F.getContext()),
+                                      frameBytes(L));
+    for (User *U : make_early_inc_range(Fr.SizePlaceholder->users())) {
+      auto *Load = cast<LoadInst>(U);
+      Load->replaceAllUsesWith(Size);
+      Load->eraseFromParent();
+    }
+    Fr.SizePlaceholder->eraseFromParent();
+    Fr.SizePlaceholder = nullptr;
+  }
+}
+
+} // namespace gpuad

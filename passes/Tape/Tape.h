@@ -1,0 +1,153 @@
+//===- Tape.h - What the reverse sweep gets from the forward sweep -*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The tape: every forward value the reverse sweep needs is, by one policy
+/// (strategy()):
+///   - Available: an argument, a constant, or a value outside loops whose
+///     block dominates the return, hence the whole reverse sweep;
+///   - ReverseIndex: a loop's canonical IV, which in the reverse loop is the
+///     reverse iteration counter;
+///   - Recompute: a cheap operation (arithmetic, casts, GEPs, compares,
+///     selects, aggregates, a few intrinsics), a load from memory nothing
+///     in the function writes, rebuilt in the reverse sweep from its
+///     operands, or a header PHI that scalar evolution shows is
+///     start + step * iteration;
+///   - Cache: anything else (loads of overwritten memory, calls, PHIs),
+///     stored when computed and loaded back.
+/// A cached value outside loops lives in one slot (a local that SROA turns
+/// into a register).  A cached value in loops lives in a frame: one array
+/// of frames per entry of its innermost loop, one frame per iteration,
+/// holding the loop's cached values and pointers to the frame arrays of its
+/// child loops.  A frame array is allocated when its loop is entered --
+/// with the trip count when scalar evolution knows it there, grown by
+/// doubling otherwise -- and freed when the reverse sweep leaves the loop.
+///
+/// Slots and frames are laid out as the reverse sweep asks for values;
+/// finalize() then writes the forward side (allocations and stores).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_TAPE_TAPE_H
+#define GPUAD_TAPE_TAPE_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <functional>
+#include <map>
+
+namespace llvm {
+class AllocaInst;
+class GlobalVariable;
+class Loop;
+class PHINode;
+class ScalarEvolution;
+} // namespace llvm
+
+namespace gpuad {
+
+class ForwardStructure;
+class TargetHooks;
+
+class Tape {
+public:
+  enum class Strategy { Available, ReverseIndex, Recompute, Cache };
+
+  /// \p IsReadOnly says whether memory a load reads is never written in the
+  /// function (such loads can be recomputed).
+  Tape(llvm::Function &F, ForwardStructure &FS, TargetHooks &Target,
+       std::function<bool(const llvm::LoadInst &)> IsReadOnly);
+  ~Tape();
+
+  /// How the reverse sweep obtains \p V: the policy, in one place.
+  Strategy strategy(const llvm::Value *V) const;
+
+  /// \p V for the reverse sweep at \p B, which is in the reverse of forward
+  /// block \p Context (the loop iterations are the current reverse ones).
+  llvm::Value *lookup(llvm::Value *V, llvm::IRBuilderBase &B,
+                      const llvm::BasicBlock *Context);
+
+  /// Reverse loop counters.  enterLoop starts \p L's reverse at iteration
+  /// \p Last; index() is the current one; leaveLoop marks where the reverse
+  /// sweep leaves \p L (its frames are freed there).
+  void enterLoop(const llvm::Loop *L, llvm::Value *Last, llvm::IRBuilderBase &B);
+  llvm::Value *index(const llvm::Loop *L, llvm::IRBuilderBase &B);
+  void decrement(const llvm::Loop *L, llvm::IRBuilderBase &B);
+  void leaveLoop(const llvm::Loop *L, llvm::Instruction *Before);
+
+  /// Writes the forward side: frame allocations at loop entries, stores of
+  /// cached values; fixes frame sizes; inserts the frees.
+  void finalize();
+
+  /// Statistics for remarks and printers.
+  unsigned numCachedValues() const { return Slots.size(); }
+  /// Bytes of frame per iteration of \p L (0 if it has no frame).
+  uint64_t frameBytes(const llvm::Loop *L) const;
+
+private:
+  struct Slot {
+    llvm::Value *V;
+    const llvm::Loop *L;   // innermost loop, null outside loops
+    uint64_t Offset = 0;   // in L's frame
+    llvm::AllocaInst *Local = nullptr; // outside loops
+  };
+  struct Frame {
+    uint64_t Bytes = 0;
+    llvm::Align MaxAlign = llvm::Align(1);
+    llvm::GlobalVariable *SizePlaceholder = nullptr;
+    /// Where the pointer to this loop's frame array lives: a field of the
+    /// parent's frame, or a local for outermost loops.
+    uint64_t ParentField = 0;
+    llvm::AllocaInst *ArrayLocal = nullptr;
+    llvm::SmallVector<llvm::Instruction *, 2> FreePoints;
+  };
+
+  /// Trip counts and affine header PHIs, by scalar evolution.
+  void analyzeLoops();
+  llvm::Value *recomputeAffine(llvm::PHINode *PN, llvm::IRBuilderBase &B,
+                               const llvm::BasicBlock *Context);
+  bool recomputable(const llvm::Instruction *I) const;
+  llvm::Value *recompute(llvm::Instruction *I, llvm::IRBuilderBase &B,
+                         const llvm::BasicBlock *Context);
+  Slot &slotFor(llvm::Value *V);
+  Frame &frameOf(const llvm::Loop *L);
+  uint64_t addField(const llvm::Loop *L, llvm::Type *Ty);
+  /// The address of \p L's current frame: in the forward sweep at the
+  /// forward IVs (\p Reverse false) or at the reverse indices.
+  llvm::Value *frameAddress(const llvm::Loop *L, llvm::IRBuilderBase &B,
+                            bool Reverse);
+  llvm::Value *arraySlotAddress(const llvm::Loop *L, llvm::IRBuilderBase &B,
+                                bool Reverse);
+  llvm::Value *frameSize(const llvm::Loop *L, llvm::IRBuilderBase &B);
+  void allocateFrames(const llvm::Loop *L);
+  void storeCachedValue(Slot &S);
+  llvm::Function *growFunction();
+  llvm::AllocaInst *entryAlloca(llvm::Type *Ty, const llvm::Twine &Name);
+
+  llvm::Function &F;
+  ForwardStructure &FS;
+  TargetHooks &Target;
+  std::function<bool(const llvm::LoadInst &)> IsReadOnly;
+  std::map<const llvm::Value *, Slot> Slots;
+  llvm::SmallVector<llvm::Value *, 16> SlotOrder;
+  std::map<const llvm::Loop *, Frame> Frames;
+  llvm::DenseMap<const llvm::Loop *, llvm::AllocaInst *> Counters;
+  /// Recomputed and loaded values, per (value, reverse block).
+  llvm::DenseMap<std::pair<const llvm::Value *, const llvm::BasicBlock *>,
+                 llvm::Value *>
+      Memo;
+  llvm::Function *Grow = nullptr;
+  /// Trip counts computable at loop entry (in the preheader).
+  llvm::DenseMap<const llvm::Loop *, llvm::Value *> TripCounts;
+  /// Header PHIs equal to start + step * iteration, with start and step
+  /// (computed in the preheader).
+  llvm::DenseMap<const llvm::PHINode *, std::pair<llvm::Value *, llvm::Value *>>
+      Affine;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_TAPE_TAPE_H
