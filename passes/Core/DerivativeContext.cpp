@@ -8,10 +8,12 @@
 
 #include "Forward/ForwardEmitter.h"
 #include "Reverse/ReverseEmitter.h"
+#include "Reverse/SplitForm.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 #define DEBUG_TYPE "gpuad"
@@ -47,15 +49,9 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
   if (Key.Mode != DiffMode::Forward && Key.Mode != DiffMode::ReverseCombined)
     return nullptr;
 
-  DerivativeSignature Sig = Key.Mode == DiffMode::Forward
-                                ? DerivativeSignature::forward(Key)
-                                : DerivativeSignature::reverse(Key);
-  Function *D = Function::Create(Sig.Type, GlobalValue::InternalLinkage,
-                                 Key.Fn->getAddressSpace(),
-                                 Key.Fn->getName() + "." + Key.suffix(), &M);
-  Generated[Key] = D;
-  Signatures[D] = Sig;
-  ++NumDerivatives;
+  Function *D = declare(Key, Key.Mode == DiffMode::Forward
+                                 ? DerivativeSignature::forward(Key)
+                                 : DerivativeSignature::reverse(Key));
   bool Ok = Key.Mode == DiffMode::Forward
                 ? ForwardEmitter(*this, Key, *D, Signatures[D]).run()
                 : ReverseEmitter(*this, Key, *D, Signatures[D], /*Split=*/false)
@@ -63,6 +59,91 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
   if (!Ok)
     stubOut(*D);
   return D;
+}
+
+Function *DerivativeContext::declare(const DerivativeKey &Key,
+                                     const DerivativeSignature &Sig) {
+  Function *D = Function::Create(Sig.Type, GlobalValue::InternalLinkage,
+                                 Key.Fn->getAddressSpace(),
+                                 Key.Fn->getName() + "." + Key.suffix(), &M);
+  Generated[Key] = D;
+  Signatures[D] = Sig;
+  ++NumDerivatives;
+  return D;
+}
+
+bool DerivativeContext::isRecursive(const Function &F) {
+  auto It = Recursive.find(&F);
+  if (It != Recursive.end())
+    return It->second;
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work = {&F};
+  bool Found = false;
+  while (!Work.empty() && !Found) {
+    const Function *G = Work.pop_back_val();
+    for (const Instruction &I : instructions(G))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration()) {
+          if (Callee == &F)
+            Found = true;
+          else if (Seen.insert(Callee).second)
+            Work.push_back(Callee);
+        }
+  }
+  return Recursive[&F] = Found;
+}
+
+SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
+  Key.Mode = DiffMode::ReverseAugmented;
+  DerivativeKey BwdKey = Key;
+  BwdKey.Mode = DiffMode::ReverseBackward;
+  if (auto It = Generated.find(Key); It != Generated.end())
+    return {It->second, Generated.find(BwdKey)->second};
+
+  // A recursive function's halves are called while they are being emitted,
+  // so they are declared first, with the tape boxed on the heap (its type is
+  // not known yet, and would contain itself).
+  bool Boxed = isRecursive(*Key.Fn);
+  SplitHalves H;
+  auto DeclareHalves = [&](Type *TapeTy) {
+    H.Augmented = declare(Key, DerivativeSignature::augmented(Key, TapeTy));
+    H.Backward = declare(BwdKey, DerivativeSignature::backward(Key, TapeTy));
+  };
+  PointerType *Ptr = PointerType::get(M.getContext(), 0);
+  if (Boxed)
+    DeclareHalves(Ptr);
+
+  // Both halves are cut from one combined function.
+  DerivativeSignature CombinedSig = DerivativeSignature::backward(Key, nullptr);
+  Function *Combined = Function::Create(
+      CombinedSig.Type, GlobalValue::InternalLinkage, Key.Fn->getAddressSpace(),
+      Key.Fn->getName() + ".split", &M);
+  ReverseEmitter E(*this, Key, *Combined, CombinedSig, /*Split=*/true);
+  bool Ok = E.run();
+  std::optional<SplitForm> Cut;
+  if (Ok) {
+    Cut.emplace(*Combined, *E.forwardEnd(), E.returnValue(), E.returnShadow());
+    if (const AllocaInst *AI = Cut->dynamicStack()) {
+      Diags.error(*Key.Fn, AI->getDebugLoc(),
+                  "cannot differentiate '" + Key.Fn->getName() +
+                      "' in split form: its reverse sweep needs a "
+                      "variable-size stack allocation");
+      Ok = false;
+    }
+  }
+  if (!Boxed)
+    DeclareHalves(Ok ? static_cast<Type *>(Cut->tapeType())
+                     : StructType::get(M.getContext()));
+  if (Ok) {
+    Cut->emitAugmented(*H.Augmented, Signatures[H.Augmented], Boxed, *Target);
+    Cut->emitBackward(*H.Backward, Signatures[H.Backward], Boxed, *Target);
+  } else {
+    stubOut(*H.Augmented);
+    stubOut(*H.Backward);
+  }
+  Combined->eraseFromParent();
+  return H;
 }
 
 const DerivativeSignature &

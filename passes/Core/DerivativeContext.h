@@ -33,6 +33,12 @@ class Module;
 
 namespace gpuad {
 
+/// The two halves of a function differentiated in split form.
+struct SplitHalves {
+  llvm::Function *Augmented = nullptr;
+  llvm::Function *Backward = nullptr;
+};
+
 class DerivativeContext {
 public:
   DerivativeContext(llvm::Module &M, GpuadOptions Options);
@@ -49,6 +55,9 @@ public:
   /// failed (errors were reported) is a stub that returns poison.
   llvm::Function *getOrCreate(const DerivativeKey &Key);
   const DerivativeSignature &signatureOf(const llvm::Function &Derivative) const;
+  /// The augmented and backward halves for \p Key (whose mode is ignored),
+  /// emitting them on first use.
+  SplitHalves getSplit(DerivativeKey Key);
 
   /// The read-only all-zero shadow of a constant global (a table of
   /// coefficients indexed together with active memory).
@@ -71,6 +80,12 @@ private:
   /// added.
   std::map<const llvm::Function *, DerivativeSignature> Signatures;
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ZeroShadows;
+  llvm::DenseMap<const llvm::Function *, bool> Recursive;
+
+  llvm::Function *declare(const DerivativeKey &Key,
+                          const DerivativeSignature &Sig);
+  /// Whether \p F can call itself (directly or through other functions).
+  bool isRecursive(const llvm::Function &F);
 };
 
 } // namespace gpuad

@@ -53,9 +53,29 @@ DerivativeSignature DerivativeSignature::forward(const DerivativeKey &Key) {
   return S;
 }
 
+/// One value, a struct of several, or void.
+static llvm::Type *resultType(LLVMContext &C, ArrayRef<llvm::Type *> Results) {
+  if (Results.empty())
+    return llvm::Type::getVoidTy(C);
+  if (Results.size() == 1)
+    return Results[0];
+  return StructType::get(C, Results);
+}
+
+/// The adjoints of the enzyme_out arguments, as results.
+static void addAdjointResults(const DerivativeKey &Key, DerivativeSignature &S,
+                              SmallVectorImpl<llvm::Type *> &Results) {
+  Lanes L(Key.Width);
+  Function &F = *Key.Fn;
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    if (Key.Args[I] == ArgActivity::Active) {
+      S.AdjointArgs.push_back(I);
+      Results.push_back(L.shadowType(F.getArg(I)->getType()));
+    }
+}
+
 DerivativeSignature DerivativeSignature::reverse(const DerivativeKey &Key) {
   DerivativeSignature S;
-  Lanes L(Key.Width);
   Function &F = *Key.Fn;
   SmallVector<llvm::Type *, 16> Params;
   addArgumentParams(Key, S, Params);
@@ -64,18 +84,72 @@ DerivativeSignature DerivativeSignature::reverse(const DerivativeKey &Key) {
   S.ReturnsPrimal = Key.ReturnPrimal && !RetTy->isVoidTy();
   if (S.ReturnsPrimal)
     Results.push_back(RetTy);
-  for (unsigned I = 0; I < F.arg_size(); ++I)
-    if (Key.Args[I] == ArgActivity::Active) {
-      S.AdjointArgs.push_back(I);
-      Results.push_back(L.shadowType(F.getArg(I)->getType()));
-    }
-  llvm::Type *Result = llvm::Type::getVoidTy(F.getContext());
-  if (Results.size() == 1)
-    Result = Results[0];
-  else if (Results.size() > 1)
-    Result = StructType::get(F.getContext(), Results);
-  S.Type = FunctionType::get(Result, Params, /*isVarArg=*/false);
+  addAdjointResults(Key, S, Results);
+  S.Type = FunctionType::get(resultType(F.getContext(), Results), Params,
+                             /*isVarArg=*/false);
   return S;
+}
+
+bool DerivativeSignature::seedsReturn(const DerivativeKey &Key) {
+  return Key.Ret == ReturnShadow::Shadow &&
+         !Key.Fn->getReturnType()->isPointerTy() &&
+         !Key.Fn->getReturnType()->isVoidTy();
+}
+
+DerivativeSignature DerivativeSignature::augmented(const DerivativeKey &Key,
+                                                   llvm::Type *TapeTy) {
+  DerivativeSignature S;
+  Lanes L(Key.Width);
+  Function &F = *Key.Fn;
+  SmallVector<llvm::Type *, 16> Params;
+  addArgumentParams(Key, S, Params);
+  SmallVector<llvm::Type *, 4> Results;
+  llvm::Type *RetTy = F.getReturnType();
+  S.TapeField = Results.size();
+  Results.push_back(TapeTy);
+  if (Key.ReturnPrimal && !RetTy->isVoidTy()) {
+    S.ReturnsPrimal = true;
+    S.PrimalField = Results.size();
+    Results.push_back(RetTy);
+  }
+  if (Key.Ret == ReturnShadow::Shadow && RetTy->isPointerTy()) {
+    S.ReturnsShadow = true;
+    S.ShadowField = Results.size();
+    Results.push_back(L.shadowType(RetTy));
+  }
+  S.SingleResult = Results.size() == 1;
+  S.Type = FunctionType::get(resultType(F.getContext(), Results), Params,
+                             /*isVarArg=*/false);
+  return S;
+}
+
+DerivativeSignature DerivativeSignature::backward(const DerivativeKey &Key,
+                                                  llvm::Type *TapeTy) {
+  DerivativeSignature S;
+  Lanes L(Key.Width);
+  Function &F = *Key.Fn;
+  SmallVector<llvm::Type *, 16> Params;
+  addArgumentParams(Key, S, Params);
+  if (seedsReturn(Key)) {
+    S.SeedParam = Params.size();
+    Params.push_back(L.shadowType(F.getReturnType()));
+  }
+  if (TapeTy) {
+    S.TapeParam = Params.size();
+    Params.push_back(TapeTy);
+  }
+  SmallVector<llvm::Type *, 4> Results;
+  addAdjointResults(Key, S, Results);
+  S.Type = FunctionType::get(resultType(F.getContext(), Results), Params,
+                             /*isVarArg=*/false);
+  return S;
+}
+
+Value *DerivativeSignature::field(IRBuilderBase &B, Value *Result,
+                                  int Index) const {
+  if (Index < 0)
+    return nullptr;
+  return SingleResult ? Result : B.CreateExtractValue(Result, Index);
 }
 
 Value *DerivativeSignature::packAdjoints(IRBuilderBase &B, Value *Primal,

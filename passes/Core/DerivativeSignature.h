@@ -37,6 +37,14 @@ struct DerivativeSignature {
   /// Reverse mode: the arguments (enzyme_out) whose adjoints are returned,
   /// in order, after the primal if that is returned too.
   llvm::SmallVector<unsigned, 4> AdjointArgs;
+  /// Split mode, augmented half: field of the result holding the tape, the
+  /// primal and the shadow of the return (-1: not returned).
+  int TapeField = -1, PrimalField = -1, ShadowField = -1;
+  /// The augmented half returns its one field alone, not in a struct.
+  bool SingleResult = false;
+  /// Split mode, backward half: parameter of the return's seed (its
+  /// adjoint) and of the tape (-1: none).
+  int SeedParam = -1, TapeParam = -1;
 
   /// The signature of the forward-mode derivative named by \p Key.
   static DerivativeSignature forward(const DerivativeKey &Key);
@@ -44,6 +52,22 @@ struct DerivativeSignature {
   /// the primal arguments with their shadows; returns {primal?, adjoints}
   /// (a single value when there is one, nothing when none).
   static DerivativeSignature reverse(const DerivativeKey &Key);
+
+  /// Split mode.  The augmented half takes the combined parameters and
+  /// returns {tape, primal?, shadow?} (the shadow of a returned pointer); the
+  /// backward half takes the combined parameters, the seed of an active
+  /// return, then the tape (none when \p TapeTy is null), and returns the
+  /// adjoints as the combined form does.
+  static DerivativeSignature augmented(const DerivativeKey &Key,
+                                       llvm::Type *TapeTy);
+  static DerivativeSignature backward(const DerivativeKey &Key,
+                                      llvm::Type *TapeTy);
+  /// Whether the return of \p Key's function is a float that receives a
+  /// seed (otherwise Ret == Shadow means a pointer whose shadow is returned).
+  static bool seedsReturn(const DerivativeKey &Key);
+  /// Field \p Index of the augmented half's \p Result.
+  llvm::Value *field(llvm::IRBuilderBase &B, llvm::Value *Result,
+                     int Index) const;
 
   /// Reverse mode: packs the primal (or null) and the adjoints.
   llvm::Value *packAdjoints(llvm::IRBuilderBase &B, llvm::Value *Primal,

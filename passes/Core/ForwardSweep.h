@@ -36,6 +36,7 @@ namespace gpuad {
 class ActivityAnalysis;
 class DerivativeContext;
 struct DerivativeRule;
+struct DerivativeSignature;
 class TypeInfo;
 
 /// One parameter of the primal as the generated function receives it.
@@ -148,6 +149,17 @@ protected:
   /// arguments, as a plain call at the builder.
   llvm::CallInst *cloneCall(llvm::CallBase &Call,
                             llvm::ArrayRef<std::pair<unsigned, llvm::Value *>> Replace);
+  /// The key of the derivative of \p Call's callee in \p Mode, from the
+  /// activity of the call's operands and result (the primal result is
+  /// always returned).
+  DerivativeKey calleeKey(llvm::CallBase &Call, DiffMode Mode) const;
+  /// The arguments of a call to the derivative with signature \p S that
+  /// replaces \p Call: its primal arguments and their shadows.
+  llvm::SmallVector<llvm::Value *, 16>
+  calleeArgs(llvm::CallBase &Call, const DerivativeSignature &S);
+  /// Call-site attributes that stay true when \p Call becomes a call to its
+  /// callee's derivative.
+  static llvm::AttributeList derivativeCallAttributes(const llvm::CallBase &Call);
   void fail(llvm::Instruction &I, const llvm::Twine &Msg);
   bool failed() const { return Failed; }
   /// Whether \p I is one of the primal's instructions (not sweep output).

@@ -20,6 +20,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Core/DerivativeSignature.h"
 #include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
@@ -320,6 +321,48 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
     return fail(Call, "cannot differentiate call to variadic function '" +
                           Callee->getName() + "'");
   emitDerivativeCall(Call);
+}
+
+DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
+  // Reverse mode gives data no shadow values: an active float argument is
+  // enzyme_out (its adjoint comes back), an active float result is seeded.
+  auto Carries = [&](const Value *V) {
+    return hasShadow(V) || (isReverse(Mode) && isData(V) && isActive(V));
+  };
+  Function *Callee = Call.getCalledFunction();
+  DerivativeKey K;
+  K.Fn = Callee;
+  K.Mode = Mode;
+  K.Width = Key.Width;
+  for (Value *A : Call.args())
+    K.Args.push_back(hasShadow(A) ? ArgActivity::Dup
+                     : Carries(A) ? ArgActivity::Active
+                                  : ArgActivity::Const);
+  bool NonVoid = !Callee->getReturnType()->isVoidTy();
+  K.Ret = NonVoid && Carries(&Call) ? ReturnShadow::Shadow : ReturnShadow::None;
+  K.ReturnPrimal = NonVoid;
+  return K;
+}
+
+SmallVector<Value *, 16> ForwardSweep::calleeArgs(CallBase &Call,
+                                                 const DerivativeSignature &S) {
+  SmallVector<Value *, 16> Args(S.Type->getNumParams());
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    Value *A = Call.getArgOperand(I);
+    Args[S.PrimalParam[I]] = A;
+    if (S.ShadowParam[I] >= 0)
+      Args[S.ShadowParam[I]] = shadowOperand(A, Call);
+  }
+  return Args;
+}
+
+AttributeList ForwardSweep::derivativeCallAttributes(const CallBase &Call) {
+  LLVMContext &C = Call.getContext();
+  AttrBuilder AB(C);
+  for (Attribute::AttrKind K : {Attribute::NoUnwind, Attribute::Convergent})
+    if (Call.hasFnAttr(K))
+      AB.addAttribute(K);
+  return AttributeList::get(C, AttributeList::FunctionIndex, AB);
 }
 
 void ForwardSweep::replaceCall(CallBase &Old, Value *Primal) {

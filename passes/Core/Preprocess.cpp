@@ -6,6 +6,7 @@
 
 #include "Core/Preprocess.h"
 
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
@@ -68,6 +69,12 @@ Function &Preprocessor::normalizedForReverse(Function &F) {
     return *Clone;
   Function &Clone = makeClone(F, ".gpuad.rprimal");
   ReverseClones[&F] = &Clone;
+  // The reverse sweep works on the forward sweep's memory after the primal
+  // would have ended its lifetime (shadow stack slots, values it reads back).
+  for (BasicBlock &BB : Clone)
+    for (Instruction &I : make_early_inc_range(BB))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->isLifetimeStartOrEnd())
+        II->eraseFromParent();
   FunctionPassManager FPM;
   FPM.addPass(UnifyFunctionExitNodesPass());
   FPM.addPass(LoopSimplifyPass());

@@ -152,40 +152,11 @@ void ForwardEmitter::emitMultipleOutputs(CallBase &Call,
   }));
 }
 
-/// Call-site attributes that stay true when a call becomes a call to the
-/// callee's derivative.
-static AttributeList derivativeCallAttributes(const CallBase &Call) {
-  LLVMContext &C = Call.getContext();
-  AttrBuilder AB(C);
-  for (Attribute::AttrKind K : {Attribute::NoUnwind, Attribute::Convergent})
-    if (Call.hasFnAttr(K))
-      AB.addAttribute(K);
-  return AttributeList::get(C, AttributeList::FunctionIndex, AB);
-}
-
 void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
-  Function *Callee = Call.getCalledFunction();
-  DerivativeKey K;
-  K.Fn = Callee;
-  K.Mode = DiffMode::Forward;
-  K.Width = Key.Width;
-  for (Value *A : Call.args())
-    K.Args.push_back(hasShadow(A) ? ArgActivity::Dup : ArgActivity::Const);
-  bool NonVoid = !Callee->getReturnType()->isVoidTy();
-  K.Ret = NonVoid && hasShadow(&Call) ? ReturnShadow::Shadow
-                                      : ReturnShadow::None;
-  K.ReturnPrimal = NonVoid;
-
-  Function *DF = Ctx.getOrCreate(K);
+  Function *DF = Ctx.getOrCreate(calleeKey(Call, DiffMode::Forward));
   const DerivativeSignature &S = Ctx.signatureOf(*DF);
   B.SetInsertPoint(&Call);
-  SmallVector<Value *, 16> Args(S.Type->getNumParams());
-  for (unsigned I = 0; I < Call.arg_size(); ++I) {
-    Value *A = Call.getArgOperand(I);
-    Args[S.PrimalParam[I]] = A;
-    if (S.ShadowParam[I] >= 0)
-      Args[S.ShadowParam[I]] = shadowOperand(A, Call);
-  }
+  SmallVector<Value *, 16> Args = calleeArgs(Call, S);
 
   CallBase *New;
   if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {

@@ -66,11 +66,4 @@ Value *Adjoints::take(IRBuilderBase &B, Value *V) {
   return Sum;
 }
 
-SmallVector<AllocaInst *, 16> Adjoints::all() const {
-  SmallVector<AllocaInst *, 16> Out;
-  for (auto &[V, S] : Slots)
-    Out.push_back(S);
-  return Out;
-}
-
 } // namespace gpuad

@@ -35,10 +35,6 @@ public:
   void add(llvm::IRBuilderBase &B, llvm::Value *V, llvm::Value *Delta);
   /// The accumulated d(V), reset to zero.
   llvm::Value *take(llvm::IRBuilderBase &B, llvm::Value *V);
-  /// Whether anything may have been added to V.
-  bool has(const llvm::Value *V) const { return Slots.count(V); }
-  /// Every accumulator (they are forward locals the split form recreates).
-  llvm::SmallVector<llvm::AllocaInst *, 16> all() const;
 
 private:
   llvm::AllocaInst *slot(llvm::Value *V);

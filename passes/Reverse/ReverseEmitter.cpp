@@ -14,6 +14,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Core/DerivativeSignature.h"
 #include "Reverse/ForwardStructure.h"
 #include "Rules/KnownFunctions.h"
 #include "Tape/Tape.h"
@@ -248,9 +249,21 @@ void ReverseEmitter::finishReturn() {
   auto *Ret = cast<ReturnInst>(R->getTerminator());
   Value *RV = Ret->getReturnValue();
   B.SetInsertPoint(Ret);
-  if (RV && Key.Ret == ReturnShadow::Shadow && isActive(RV))
-    Adj->add(B, RV, L.splat(B, ConstantFP::get(RV->getType(), 1.0)));
-  B.CreateBr(ReverseEntry);
+  ReturnValue = RV;
+  if (Split && RV && RV->getType()->isPointerTy() &&
+      Key.Ret == ReturnShadow::Shadow)
+    ReturnShadowValue = shadowPointer(RV, *Ret);
+  if (RV && DerivativeSignature::seedsReturn(Key) && isActive(RV)) {
+    // Combined: the seed is 1.  Split: the backward half's seed parameter,
+    // added where the reverse sweep starts.
+    IRBuilderBase::InsertPointGuard Guard(B);
+    if (Split)
+      B.SetInsertPoint(ReverseEntry, ReverseEntry->getFirstInsertionPt());
+    Adj->add(B, RV,
+             Split ? static_cast<Value *>(D.getArg(Sig.SeedParam))
+                   : L.splat(B, ConstantFP::get(RV->getType(), 1.0)));
+  }
+  ForwardEnd = B.CreateBr(ReverseEntry);
   Ret->eraseFromParent();
 
   // After the reverse sweep: the adjoints of the enzyme_out arguments.
@@ -267,18 +280,6 @@ void ReverseEmitter::finishReturn() {
     B.CreateRet(Result);
   else
     B.CreateRetVoid();
-}
-
-SmallVector<AllocaInst *, 16> ReverseEmitter::reverseLocals() const {
-  return Adj ? Adj->all() : SmallVector<AllocaInst *, 16>();
-}
-
-} // namespace gpuad
-
-namespace gpuad {
-
-void ReverseEmitter::emitDerivativeCall(CallBase &Call) {
-  fail(Call, "reverse mode through calls is not implemented yet");
 }
 
 } // namespace gpuad

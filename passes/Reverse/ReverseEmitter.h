@@ -48,11 +48,13 @@ public:
   /// Emits the derivative; false if errors were reported.
   bool run();
 
-  /// Split form: the forward code (ends in the branch into the reverse
-  /// sweep) and the first reverse block.
+  /// What the split form needs to cut the function in two: the branch that
+  /// ends the forward sweep, the first reverse block, and the values the
+  /// augmented half returns (the primal's return and its shadow, or null).
+  llvm::BranchInst *forwardEnd() const { return ForwardEnd; }
   llvm::BasicBlock *reverseEntry() const { return ReverseEntry; }
-  /// Locals only the reverse sweep uses (accumulators, loop counters).
-  llvm::SmallVector<llvm::AllocaInst *, 16> reverseLocals() const;
+  llvm::Value *returnValue() const { return ReturnValue; }
+  llvm::Value *returnShadow() const { return ReturnShadowValue; }
 
 private:
   // Forward sweep hooks.
@@ -104,16 +106,17 @@ private:
   llvm::BasicBlock *Context = nullptr;
   llvm::BasicBlock *ReverseEntry = nullptr;
   llvm::BasicBlock *Exit = nullptr;
+  llvm::BranchInst *ForwardEnd = nullptr;
+  llvm::Value *ReturnValue = nullptr;
+  llvm::Value *ReturnShadowValue = nullptr;
   /// Primal instructions (as cloned), in the order of the sweep.
   llvm::SetVector<llvm::Instruction *> Primal;
-  /// Augmented calls the forward sweep made, with the call they replaced's
-  /// data: the reverse sweep makes the matching reverse call.
+  /// Calls to augmented halves the forward sweep made: the reverse sweep
+  /// calls the matching backward half there.
   struct AugCall {
-    llvm::Function *Reverse;
-    llvm::Value *PrimalResult; // replaces the primal call's result, or null
-    llvm::Value *Tape;         // the callee's tape, or null
-    llvm::SmallVector<llvm::Value *, 8> Args;    // primal arguments
-    llvm::SmallVector<llvm::Value *, 8> Shadows; // shadow arguments or null
+    llvm::Function *Backward;
+    llvm::Value *Tape;   // the callee's tape (a forward value)
+    llvm::Value *Result; // the primal result (seeded if active), or null
   };
   llvm::DenseMap<const llvm::Instruction *, AugCall> AugCalls;
   /// Shadow heap blocks to free when the reverse sweep passes their

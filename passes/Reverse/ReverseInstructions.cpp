@@ -442,9 +442,4 @@ void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
   }
 }
 
-void ReverseEmitter::reverseDerivativeCall(CallBase &AugCall) {
-  // Split-form callees: implemented with split mode.
-  fail(AugCall, "internal error: reverse of a call without a reverse half");
-}
-
 } // namespace gpuad

@@ -127,9 +127,12 @@ static bool isCheapIntrinsic(Intrinsic::ID ID) {
 }
 
 bool Tape::recomputable(const Instruction *I) const {
+  // A part of a call's result is cached by itself, not the whole result.
+  if (const auto *EV = dyn_cast<ExtractValueInst>(I))
+    return !isa<CallBase>(EV->getAggregateOperand());
   if (isa<BinaryOperator>(I) || isa<UnaryOperator>(I) || isa<CastInst>(I) ||
       isa<GetElementPtrInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
-      isa<ExtractValueInst>(I) || isa<InsertValueInst>(I) ||
+      isa<InsertValueInst>(I) ||
       isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
       isa<ShuffleVectorInst>(I) || isa<FreezeInst>(I))
     return true;
@@ -303,40 +306,42 @@ void Tape::leaveLoop(const Loop *L, Instruction *Before) {
   Frames[L].FreePoints.push_back(Before);
 }
 
-/// `gpuad.tape.grow(ptr slot, i64 iv, ptr cap, i64 bytes)`: makes the frame
-/// array in *slot hold iteration iv, doubling it when full.  Written with
-/// the target's allocator so it works on every target.
+/// `ptr gpuad.tape.grow(ptr array, i64 iv, ptr cap, i64 bytes)`: the frame
+/// array, made to hold iteration iv (doubled when full).  Written with the
+/// target's allocator so it works on every target.  The array pointer goes
+/// by value so the local holding it stays a register.
 Function *Tape::growFunction() {
   if (Grow)
     return Grow;
   Module &M = *F.getParent();
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
-  auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, I64, Ptr, I64}, false);
+  auto *FT = FunctionType::get(Ptr, {Ptr, I64, Ptr, I64}, false);
   Grow = Function::Create(FT, GlobalValue::InternalLinkage, "gpuad.tape.grow", M);
   copyFunctionAttributes(F, *Grow);
   auto *Entry = BasicBlock::Create(C, "entry", Grow);
   auto *Full = BasicBlock::Create(C, "full", Grow);
-  auto *Done = BasicBlock::Create(C, "done", Grow);
   IRBuilder<> B(Entry);
-  Value *Slot = Grow->getArg(0), *IV = Grow->getArg(1), *CapPtr = Grow->getArg(2),
+  Value *Old = Grow->getArg(0), *IV = Grow->getArg(1), *CapPtr = Grow->getArg(2),
         *Bytes = Grow->getArg(3);
   Value *Cap = B.CreateLoad(I64, CapPtr, "cap");
+  auto *Done = BasicBlock::Create(C, "done", Grow);
   B.CreateCondBr(B.CreateICmpUGE(IV, Cap), Full, Done);
   B.SetInsertPoint(Full);
   Value *NewCap = B.CreateBinaryIntrinsic(
       Intrinsic::umax, B.CreateShl(Cap, 1),
       B.CreateBinaryIntrinsic(Intrinsic::umax, B.getInt64(16),
                               B.CreateAdd(IV, B.getInt64(1))));
-  Value *Old = B.CreateLoad(Ptr, Slot, "old");
   Value *New = Target.emitAlloc(B, B.CreateMul(NewCap, Bytes));
   B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), B.CreateMul(Cap, Bytes));
   Target.emitFree(B, Old);
-  B.CreateStore(New, Slot);
   B.CreateStore(NewCap, CapPtr);
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
-  B.CreateRetVoid();
+  PHINode *Result = B.CreatePHI(Ptr, 2);
+  Result->addIncoming(Old, Entry);
+  Result->addIncoming(New, Full);
+  B.CreateRet(Result);
   return Grow;
 }
 
@@ -360,7 +365,9 @@ void Tape::allocateFrames(const Loop *L) {
   BasicBlock *Header = L->getHeader();
   B.SetInsertPoint(Header, Header->getFirstInsertionPt());
   Value *HeaderSlot = arraySlotAddress(L, B, /*Reverse=*/false);
-  B.CreateCall(growFunction(), {HeaderSlot, FS.iv(L), Cap, Size});
+  Value *Array = B.CreateLoad(PointerType::get(F.getContext(), 0), HeaderSlot);
+  B.CreateStore(B.CreateCall(growFunction(), {Array, FS.iv(L), Cap, Size}),
+                HeaderSlot);
 }
 
 void Tape::storeCachedValue(Slot &S) {

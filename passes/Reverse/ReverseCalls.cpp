@@ -1,0 +1,70 @@
+//===- ReverseCalls.cpp - Calls to defined functions in reverse mode ------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A call to a defined function is differentiated in split form: the
+/// forward sweep calls the callee's augmented half, which runs the callee
+/// and returns its tape; the reverse sweep calls the backward half with the
+/// same arguments (as they were at the call), the adjoint of the result and
+/// that tape, and adds the adjoints it returns to the arguments'.  The
+/// callee's tape is an ordinary forward value to the caller's Tape: kept in
+/// a register, or cached per iteration when the call is in a loop.
+//===----------------------------------------------------------------------===//
+
+#include "Reverse/ReverseEmitter.h"
+
+#include "Core/DerivativeContext.h"
+#include "Core/DerivativeSignature.h"
+#include "Tape/Tape.h"
+
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+void ReverseEmitter::emitDerivativeCall(CallBase &Call) {
+  if (isa<InvokeInst>(Call))
+    return fail(Call, "cannot differentiate '" + describe(Call) +
+                          "' in reverse mode: calls that may throw (invoke) "
+                          "are not supported");
+  SplitHalves H = Ctx.getSplit(calleeKey(Call, DiffMode::ReverseAugmented));
+  if (!H.Augmented)
+    return fail(Call, "internal error: no split form for '" +
+                          Call.getCalledFunction()->getName() + "'");
+  const DerivativeSignature &S = Ctx.signatureOf(*H.Augmented);
+  B.SetInsertPoint(&Call);
+  CallInst *Aug = B.CreateCall(H.Augmented, calleeArgs(Call, S));
+  Aug->setAttributes(derivativeCallAttributes(Call));
+  Aug->setCallingConv(H.Augmented->getCallingConv());
+  Aug->setDebugLoc(Call.getDebugLoc());
+  Value *Primal = S.field(B, Aug, S.PrimalField);
+  Value *Shadow = S.field(B, Aug, S.ShadowField);
+  AugCalls[Aug] = {H.Backward, S.field(B, Aug, S.TapeField), Primal};
+  replaceCall(Call, Primal);
+  if (Primal && Shadow)
+    setShadow(Primal, Shadow);
+}
+
+void ReverseEmitter::reverseDerivativeCall(CallBase &Aug) {
+  const AugCall &AC = AugCalls.find(&Aug)->second;
+  const DerivativeSignature &S = Ctx.signatureOf(*AC.Backward);
+  // The backward half's leading parameters are the augmented half's.
+  SmallVector<Value *, 16> Args(S.Type->getNumParams());
+  for (unsigned P = 0; P < Aug.arg_size(); ++P)
+    Args[P] = lookup(Aug.getArgOperand(P));
+  if (S.SeedParam >= 0)
+    Args[S.SeedParam] = Adj->take(B, AC.Result);
+  if (S.TapeParam >= 0)
+    Args[S.TapeParam] = lookup(AC.Tape);
+  CallInst *Bwd = B.CreateCall(AC.Backward, Args);
+  Bwd->setAttributes(Aug.getAttributes());
+  Bwd->setCallingConv(AC.Backward->getCallingConv());
+  for (auto [K, ArgNo] : enumerate(S.AdjointArgs))
+    addAdjoint(Aug.getArgOperand(S.PrimalParam[ArgNo]),
+               S.adjointOf(B, Bwd, K));
+}
+
+} // namespace gpuad
