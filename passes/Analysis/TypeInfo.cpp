@@ -80,9 +80,34 @@ TypeTree treeOfType(Type *Ty, const DataLayout &DL) {
   return T;
 }
 
-TypeInfo::TypeInfo(Function &F) : F(F), DL(F.getParent()->getDataLayout()) {
+const TypeSummaries::Summary *TypeSummaries::get(Function &F) {
+  if (auto It = Done.find(&F); It != Done.end())
+    return &It->second;
+  constexpr unsigned MaxDepth = 6;
+  if (F.isDeclaration() || Depth >= MaxDepth || !InProgress.insert(&F).second)
+    return nullptr;
+  ++Depth;
+  TypeInfo TI(F, this);
+  --Depth;
+  InProgress.erase(&F);
+  Summary S;
   for (Argument &A : F.args())
+    S.Params.push_back(TI.tree(&A));
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      if (Value *RV = Ret->getReturnValue())
+        S.Return.join(TI.tree(RV));
+  return &(Done[&F] = std::move(S));
+}
+
+TypeInfo::TypeInfo(Function &F, const ArgumentTypes &Known,
+                   TypeSummaries *Callees)
+    : F(F), DL(F.getParent()->getDataLayout()), Callees(Callees) {
+  for (Argument &A : F.args()) {
     Trees[&A] = treeOfType(A.getType(), DL);
+    if (auto It = Known.find(&A); It != Known.end())
+      Trees[&A].join(It->second);
+  }
   for (Instruction &I : instructions(F)) {
     if (!I.getType()->isVoidTy())
       Trees[&I] = treeOfType(I.getType(), DL);
@@ -420,6 +445,24 @@ void TypeInfo::visitIntegerOp(Instruction &I) {
   }
 }
 
+void TypeInfo::visitCall(CallBase &Call) {
+  if (classifyHeapCall(Call) && Call.getType()->isPointerTy())
+    for (Value *Arg : Call.args())
+      if (Arg->getType()->isIntegerTy())
+        update(Arg, {}, ConcreteType(ConcreteType::Integer));
+  Function *Callee = Call.getCalledFunction();
+  if (!Callees || !Callee || Callee->isDeclaration() || Callee->isVarArg())
+    return;
+  const TypeSummaries::Summary *S = Callees->get(*Callee);
+  if (!S)
+    return;
+  for (unsigned K = 0; K < Call.arg_size() && K < S->Params.size(); ++K)
+    if (Call.getArgOperand(K)->getType() == Callee->getArg(K)->getType())
+      update(Call.getArgOperand(K), S->Params[K]);
+  if (!Call.getType()->isVoidTy())
+    update(&Call, S->Return);
+}
+
 void TypeInfo::visit(Instruction &I) {
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return visitMemoryAccess(I, LI->getPointerOperand(), LI);
@@ -441,13 +484,8 @@ void TypeInfo::visit(Instruction &I) {
     update(MS->getLength(), {}, ConcreteType(ConcreteType::Integer));
     return;
   }
-  if (auto *Call = dyn_cast<CallBase>(&I)) {
-    if (classifyHeapCall(*Call) && Call->getType()->isPointerTy())
-      for (Value *Arg : Call->args())
-        if (Arg->getType()->isIntegerTy())
-          update(Arg, {}, ConcreteType(ConcreteType::Integer));
-    return;
-  }
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return visitCall(*Call);
   if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I) ||
       (isa<CastInst>(I) && (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
                             isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I)))) {

@@ -13,8 +13,12 @@
 /// integer, an fadd operand is a float), and flow in both directions through
 /// loads, stores, memcpy, GEPs (constant offsets exactly, run-time indices
 /// folded modulo the element size), casts, PHIs, selects and aggregates, to a
-/// fixed point.  The analysis is intraprocedural: arguments start from their
-/// IR types.  Consumers treat Unknown and Anything conservatively.
+/// fixed point.  Across calls, facts come from both sides when a
+/// TypeSummaries is given: a call's operands and result learn what the
+/// callee's own analysis found for its parameters and return (so a vector
+/// filled by push_back is known to hold doubles), and a function's
+/// parameters can start from what its callers know.  Consumers treat
+/// Unknown and Anything conservatively.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_ANALYSIS_TYPEINFO_H
@@ -24,8 +28,13 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <map>
 
 namespace llvm {
+class Argument;
+class CallBase;
 class DataLayout;
 class Function;
 class Instruction;
@@ -34,9 +43,35 @@ class Value;
 
 namespace gpuad {
 
+class TypeInfo;
+
+/// What the analysis of each defined function finds for its parameters and
+/// return, computed on demand and kept for the module (calls nested deeper
+/// than a few levels, and recursion, contribute nothing).
+class TypeSummaries {
+public:
+  struct Summary {
+    llvm::SmallVector<TypeTree, 8> Params;
+    TypeTree Return;
+  };
+  /// The summary of \p F, or null while it is being computed or too deep.
+  const Summary *get(llvm::Function &F);
+
+private:
+  std::map<const llvm::Function *, Summary> Done;
+  llvm::SmallPtrSet<const llvm::Function *, 8> InProgress;
+  unsigned Depth = 0;
+};
+
 class TypeInfo {
 public:
-  explicit TypeInfo(llvm::Function &F);
+  using ArgumentTypes = llvm::DenseMap<const llvm::Argument *, TypeTree>;
+  explicit TypeInfo(llvm::Function &F, TypeSummaries *Callees = nullptr)
+      : TypeInfo(F, ArgumentTypes(), Callees) {}
+  /// \p Known: what callers know of some arguments (joined in first);
+  /// \p Callees: summaries of called functions (null: calls are opaque).
+  TypeInfo(llvm::Function &F, const ArgumentTypes &Known,
+           TypeSummaries *Callees);
 
   /// Everything known about \p V (computed on demand for constants).
   TypeTree tree(const llvm::Value *V) const;
@@ -72,8 +107,11 @@ private:
   void visitIntegerOp(llvm::Instruction &I);
   void applyTBAA(llvm::Instruction &I, llvm::Value *Ptr, llvm::Type *AccessTy);
 
+  void visitCall(llvm::CallBase &Call);
+
   llvm::Function &F;
   const llvm::DataLayout &DL;
+  TypeSummaries *Callees;
   llvm::DenseMap<const llvm::Value *, TypeTree> Trees;
   llvm::SetVector<llvm::Instruction *> Worklist;
 };

@@ -72,6 +72,22 @@ Function *DerivativeContext::declare(const DerivativeKey &Key,
   return D;
 }
 
+void DerivativeContext::noteArgumentTypes(
+    const CallBase &Call, function_ref<TypeTree(const Value *)> Tree) {
+  const Function *Callee = Call.getCalledFunction();
+  SmallVector<TypeTree, 8> &Known = ArgTypes[Callee];
+  Known.resize(Call.arg_size());
+  for (unsigned I = 0; I < Call.arg_size(); ++I)
+    if (Call.getArgOperand(I)->getType()->isPointerTy())
+      Known[I].join(Tree(Call.getArgOperand(I)));
+}
+
+ArrayRef<TypeTree>
+DerivativeContext::argumentTypes(const Function &Callee) const {
+  auto It = ArgTypes.find(&Callee);
+  return It == ArgTypes.end() ? ArrayRef<TypeTree>() : It->second;
+}
+
 bool DerivativeContext::isRecursive(const Function &F) {
   auto It = Recursive.find(&F);
   if (It != Recursive.end())

@@ -16,6 +16,7 @@
 
 #include "Core/DerivativeKey.h"
 #include "Core/DerivativeSignature.h"
+#include "Analysis/TypeInfo.h"
 #include "Core/Preprocess.h"
 #include "Options.h"
 #include "Support/Diagnostics.h"
@@ -59,6 +60,14 @@ public:
   /// emitting them on first use.
   SplitHalves getSplit(DerivativeKey Key);
 
+  /// What callers know of the types behind \p Callee's arguments (the
+  /// callee alone may not: a std::copy<double> body copies untyped bytes).
+  void noteArgumentTypes(const llvm::CallBase &Call,
+                         llvm::function_ref<TypeTree(const llvm::Value *)> Tree);
+  llvm::ArrayRef<TypeTree> argumentTypes(const llvm::Function &Callee) const;
+  /// Type analysis summaries of the module's functions.
+  TypeSummaries &typeSummaries() { return Summaries; }
+
   /// The read-only all-zero shadow of a constant global (a table of
   /// coefficients indexed together with active memory).
   llvm::GlobalVariable *zeroShadowOf(llvm::GlobalVariable &GV);
@@ -81,6 +90,8 @@ private:
   std::map<const llvm::Function *, DerivativeSignature> Signatures;
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ZeroShadows;
   llvm::DenseMap<const llvm::Function *, bool> Recursive;
+  std::map<const llvm::Function *, llvm::SmallVector<TypeTree, 8>> ArgTypes;
+  TypeSummaries Summaries;
 
   llvm::Function *declare(const DerivativeKey &Key,
                           const DerivativeSignature &Sig);

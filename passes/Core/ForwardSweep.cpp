@@ -86,7 +86,11 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   SmallVector<std::pair<const Argument *, ArgActivity>, 8> Activities;
   for (const SweepArg &A : Args)
     Activities.push_back({A.Primal, A.Activity});
-  TI = std::make_unique<TypeInfo>(D);
+  TypeInfo::ArgumentTypes Known;
+  ArrayRef<TypeTree> FromCallers = Ctx.argumentTypes(*Key.Fn);
+  for (unsigned I = 0; I < FromCallers.size() && I < Args.size(); ++I)
+    Known[Args[I].Primal] = FromCallers[I];
+  TI = std::make_unique<TypeInfo>(D, Known, &Ctx.typeSummaries());
   TargetHooks &Target = Ctx.target();
   Act = std::make_unique<ActivityAnalysis>(
       D, Activities, Ret, *TI,

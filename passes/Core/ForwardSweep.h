@@ -103,6 +103,8 @@ protected:
   virtual void emitAtomicRMW(llvm::AtomicRMWInst &I) {}
   /// free/delete of shadowed memory.
   virtual void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow);
+  /// realloc of shadowed memory (default: realloc the shadow too).
+  virtual void emitShadowRealloc(llvm::CallBase &Call);
   /// Called after each instruction has been handled.
   virtual void afterVisit(llvm::Instruction &I) {}
 
@@ -157,8 +159,12 @@ protected:
   /// replaces \p Call: its primal arguments and their shadows.
   llvm::SmallVector<llvm::Value *, 16>
   calleeArgs(llvm::CallBase &Call, const DerivativeSignature &S);
-  /// Call-site attributes that stay true when \p Call becomes a call to its
-  /// callee's derivative.
+  /// Replaces \p Call by a call (or, for an invoke, an invoke with the same
+  /// unwind destination) of \p Callee; the builder is left where its results
+  /// can be unpacked.  Call-site attributes that stay true are kept.
+  llvm::CallBase *emitReplacementCall(llvm::CallBase &Call,
+                                      llvm::Function *Callee,
+                                      llvm::ArrayRef<llvm::Value *> Args);
   static llvm::AttributeList derivativeCallAttributes(const llvm::CallBase &Call);
   void fail(llvm::Instruction &I, const llvm::Twine &Msg);
   bool failed() const { return Failed; }

@@ -330,6 +330,8 @@ DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
     return hasShadow(V) || (isReverse(Mode) && isData(V) && isActive(V));
   };
   Function *Callee = Call.getCalledFunction();
+  Ctx.noteArgumentTypes(Call,
+                        [&](const Value *V) { return TI->tree(orig(V)); });
   DerivativeKey K;
   K.Fn = Callee;
   K.Mode = Mode;
@@ -356,6 +358,31 @@ SmallVector<Value *, 16> ForwardSweep::calleeArgs(CallBase &Call,
   return Args;
 }
 
+CallBase *ForwardSweep::emitReplacementCall(CallBase &Call, Function *Callee,
+                                            ArrayRef<Value *> Args) {
+  B.SetInsertPoint(&Call);
+  CallBase *New;
+  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
+    // The results are unpacked on the normal edge, in a block of their own
+    // so that they dominate every use.
+    BasicBlock *Normal = Inv->getNormalDest();
+    BasicBlock *Cont = BasicBlock::Create(D.getContext(),
+                                          Normal->getName() + ".d", &D, Normal);
+    BranchInst::Create(Normal, Cont);
+    Normal->replacePhiUsesWith(Inv->getParent(), Cont);
+    New = B.CreateInvoke(Callee, Cont, Inv->getUnwindDest(), Args);
+    B.SetInsertPoint(Cont->getTerminator());
+  } else {
+    // Never a tail call: the derivative may receive this frame's shadow
+    // allocas.
+    New = B.CreateCall(Callee, Args);
+  }
+  New->setAttributes(derivativeCallAttributes(Call));
+  New->setCallingConv(Callee->getCallingConv());
+  New->setDebugLoc(Call.getDebugLoc());
+  return New;
+}
+
 AttributeList ForwardSweep::derivativeCallAttributes(const CallBase &Call) {
   LLVMContext &C = Call.getContext();
   AttrBuilder AB(C);
@@ -371,6 +398,10 @@ void ForwardSweep::replaceCall(CallBase &Old, Value *Primal) {
     Aliases[Primal] = &Old;
   }
   Old.removeFromParent();
+  // A detached invoke would still count as a predecessor of its
+  // destinations.  (The analyses only key on it from now on.)
+  if (Old.isTerminator())
+    Old.dropAllReferences();
   Removed.push_back(&Old);
 }
 
@@ -392,17 +423,32 @@ void ForwardSweep::emitShadowFree(CallBase &Call, Value *Shadow) {
   });
 }
 
+void ForwardSweep::emitShadowRealloc(CallBase &Call) {
+  Value *Old = shadowPointer(Call.getArgOperand(0), Call);
+  SmallVector<Value *, 4> Lanes;
+  forEachLane(Old, [&](Value *LanePtr, unsigned) {
+    Lanes.push_back(cloneCall(Call, {{0, LanePtr}}));
+  });
+  setShadow(&Call, L.pack(B, Call.getType(), Lanes));
+}
+
 void ForwardSweep::emitHeapCall(CallBase &Call) {
   HeapFn Fn = *classifyHeapCall(Call);
   if (isa<InvokeInst>(Call)) {
     // Shadow code must follow the invoke's normal edge.  A throwing
     // allocation (invoke of operator new) becomes a plain call for the
     // shadow; only the primal's exception matters.
-    BasicBlock *Normal = cast<InvokeInst>(Call).getNormalDest();
-    if (!Normal->getSinglePredecessor())
-      return fail(Call, "cannot differentiate '" + describe(Call) +
-                            "': its normal destination has several "
-                            "predecessors");
+    auto &Inv = cast<InvokeInst>(Call);
+    BasicBlock *Normal = Inv.getNormalDest();
+    if (!Normal->getSinglePredecessor()) {
+      // A block of its own on the normal edge.
+      BasicBlock *Cont = BasicBlock::Create(
+          D.getContext(), Normal->getName() + ".shadow", &D, Normal);
+      BranchInst::Create(Normal, Cont);
+      Normal->replacePhiUsesWith(Inv.getParent(), Cont);
+      Inv.setNormalDest(Cont);
+      Normal = Cont;
+    }
     B.SetInsertPoint(Normal->getFirstNonPHIIt());
   }
   switch (Fn) {
@@ -423,16 +469,10 @@ void ForwardSweep::emitHeapCall(CallBase &Call) {
     }
     return setShadow(&Call, L.pack(B, Call.getType(), Lanes));
   }
-  case HeapFn::Realloc: {
-    if (!hasShadow(&Call))
-      return;
-    Value *Old = shadowPointer(Call.getArgOperand(0), Call);
-    SmallVector<Value *, 4> Lanes;
-    forEachLane(Old, [&](Value *LanePtr, unsigned) {
-      Lanes.push_back(cloneCall(Call, {{0, LanePtr}}));
-    });
-    return setShadow(&Call, L.pack(B, Call.getType(), Lanes));
-  }
+  case HeapFn::Realloc:
+    if (hasShadow(&Call))
+      emitShadowRealloc(Call);
+    return;
   case HeapFn::Free: {
     Value *P = Call.getArgOperand(0);
     if (needsShadow(P))

@@ -158,26 +158,7 @@ void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
   B.SetInsertPoint(&Call);
   SmallVector<Value *, 16> Args = calleeArgs(Call, S);
 
-  CallBase *New;
-  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
-    // The results are unpacked on the normal edge, in a block of their own so
-    // that they dominate every use.
-    BasicBlock *Normal = Inv->getNormalDest();
-    BasicBlock *Cont = BasicBlock::Create(D.getContext(),
-                                          Normal->getName() + ".d", &D, Normal);
-    BranchInst::Create(Normal, Cont);
-    Normal->replacePhiUsesWith(Inv->getParent(), Cont);
-    New = B.CreateInvoke(DF, Cont, Inv->getUnwindDest(), Args);
-    B.SetInsertPoint(Cont->getTerminator());
-  } else {
-    // Never a tail call: the derivative may receive this frame's shadow
-    // allocas.
-    New = B.CreateCall(DF, Args);
-  }
-  New->setAttributes(derivativeCallAttributes(Call));
-  New->setCallingConv(DF->getCallingConv());
-  New->setDebugLoc(Call.getDebugLoc());
-
+  CallBase *New = emitReplacementCall(Call, DF, Args);
   Value *Primal = S.primalOf(B, New);
   Value *Shadow = S.shadowOf(B, New);
   replaceCall(Call, Primal);

@@ -26,20 +26,12 @@ using namespace llvm;
 namespace gpuad {
 
 void ReverseEmitter::emitDerivativeCall(CallBase &Call) {
-  if (isa<InvokeInst>(Call))
-    return fail(Call, "cannot differentiate '" + describe(Call) +
-                          "' in reverse mode: calls that may throw (invoke) "
-                          "are not supported");
+  // An invoke becomes an invoke of the augmented half; the unwind path does
+  // not reach the return and has no reverse (exceptions thrown through a
+  // derivative end it).
   SplitHalves H = Ctx.getSplit(calleeKey(Call, DiffMode::ReverseAugmented));
-  if (!H.Augmented)
-    return fail(Call, "internal error: no split form for '" +
-                          Call.getCalledFunction()->getName() + "'");
   const DerivativeSignature &S = Ctx.signatureOf(*H.Augmented);
-  B.SetInsertPoint(&Call);
-  CallInst *Aug = B.CreateCall(H.Augmented, calleeArgs(Call, S));
-  Aug->setAttributes(derivativeCallAttributes(Call));
-  Aug->setCallingConv(H.Augmented->getCallingConv());
-  Aug->setDebugLoc(Call.getDebugLoc());
+  CallBase *Aug = emitReplacementCall(Call, H.Augmented, calleeArgs(Call, S));
   Value *Primal = S.field(B, Aug, S.PrimalField);
   Value *Shadow = S.field(B, Aug, S.ShadowField);
   AugCalls[Aug] = {H.Backward, S.field(B, Aug, S.TapeField), Primal};

@@ -82,14 +82,6 @@ void ReverseEmitter::emitMemTransfer(CallBase &Call) {
     ForwardSweep::emitMemTransfer(Call);
 }
 
-void ReverseEmitter::emitShadowFree(CallBase &Call, Value *Shadow) {
-  // The reverse sweep still accumulates into the shadow after the primal's
-  // free; it frees the shadow when it passes the allocation instead.
-  // Record which allocations this function frees.
-  Value *P = Call.getArgOperand(0)->stripPointerCasts();
-  FreedAllocations.insert(orig(P));
-}
-
 // ---- The reverse sweep -------------------------------------------------------
 
 bool ReverseEmitter::isReadOnlyLoad(const LoadInst &LI) const {
@@ -143,6 +135,7 @@ void ReverseEmitter::buildReverse() {
     return;
   }
   ReverseEntry = Rev[FS->returnBlock()];
+  planShadowFrees();
   for (BasicBlock *FB : FS->blocks())
     reverseBlock(FB);
   finishReturn();
@@ -181,6 +174,7 @@ void ReverseEmitter::reverseBlock(BasicBlock *FB) {
       B.clearFastMathFlags();
     }
     reverseInstruction(*I);
+    releaseShadow(*I);
   }
   B.clearFastMathFlags();
   leaveBlock(FB);
@@ -266,8 +260,10 @@ void ReverseEmitter::finishReturn() {
   ForwardEnd = B.CreateBr(ReverseEntry);
   Ret->eraseFromParent();
 
-  // After the reverse sweep: the adjoints of the enzyme_out arguments.
+  // After the reverse sweep: the shadows it kept for its end, then the
+  // adjoints of the enzyme_out arguments.
   B.SetInsertPoint(Exit);
+  freeListedShadows();
   SmallVector<Value *, 4> Adjoints;
   for (unsigned ArgNo : Sig.AdjointArgs) {
     Argument *A = D.getArg(Sig.PrimalParam[ArgNo]);

@@ -25,6 +25,10 @@
 #include "Reverse/Adjoints.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/IR/DerivedTypes.h"
+
+#include <map>
+#include <vector>
 
 #include <memory>
 
@@ -61,6 +65,7 @@ private:
   bool storesShadowOf(const llvm::Value *Val) const override;
   void emitMemTransfer(llvm::CallBase &Call) override;
   void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow) override;
+  void emitShadowRealloc(llvm::CallBase &Call) override;
   void emitDerivativeCall(llvm::CallBase &Call) override;
 
   // The reverse sweep (ReverseEmitter.cpp).
@@ -85,6 +90,22 @@ private:
   void reverseAtomic(llvm::AtomicRMWInst &I, llvm::Value *DI);
   void reverseCall(llvm::CallBase &Call, llvm::Value *DI);
   void reverseDerivativeCall(llvm::CallBase &AugCall);
+
+  // Shadow heap blocks (ReverseHeap.cpp).
+  void planShadowFrees();
+  void reverseFree(llvm::CallBase &Free);
+  void reverseRealloc(llvm::CallBase &Realloc);
+  /// At the reverse of \p I: if it allocates, frees its shadow if pending.
+  void releaseShadow(llvm::Instruction &I);
+  void releaseAllocation(llvm::CallBase &Alloc);
+  /// Records the shadow freed by \p Free (shadow \p S) for release.
+  void deferShadowFree(llvm::CallBase &Free, llvm::Value *S);
+  /// At the end of the reverse sweep: frees the shadows on the lists.
+  void freeListedShadows();
+  /// src'[k] += dst'[k], dst'[k] = 0 for the \p Bytes bytes of \p Elt
+  /// values behind shadow pointers \p DstS and \p SrcS (null: dropped).
+  void moveAdjoints(llvm::Value *DstS, llvm::Value *SrcS, llvm::Value *Bytes,
+                    llvm::Type *Elt, bool SrcPrivate);
 
   /// A forward value at the current reverse position.
   llvm::Value *lookup(llvm::Value *V);
@@ -119,9 +140,26 @@ private:
     llvm::Value *Result; // the primal result (seeded if active), or null
   };
   llvm::DenseMap<const llvm::Instruction *, AugCall> AugCalls;
-  /// Shadow heap blocks to free when the reverse sweep passes their
-  /// allocation (those the primal frees in the function).
-  llvm::SmallPtrSet<const llvm::Value *, 8> FreedAllocations;
+  /// Shadows of blocks the primal frees wait on lists (see ReverseHeap.cpp):
+  /// a list per group of frees and the allocations they release, and a list
+  /// per deallocation function for the end of the reverse sweep.
+  struct ShadowList {
+    /// Where the array, its length and capacity live (locals, or globals
+    /// for the list split-form callees leave to the outermost reverse sweep).
+    llvm::Value *Data, *Length, *Capacity;
+    llvm::FunctionCallee Dealloc;
+  };
+  ShadowList &newList(llvm::FunctionCallee Dealloc);
+  /// The module's list of shadows split-form callees could not free, for
+  /// deallocation function \p Dealloc (a thread-local list the outermost
+  /// reverse sweep frees at its end), or null on targets without one.
+  ShadowList *deferredList(llvm::StringRef Dealloc, bool Create);
+  std::map<std::string, ShadowList *> DeferredLists;
+  std::vector<std::unique_ptr<ShadowList>> Lists;
+  llvm::DenseMap<const llvm::Value *, ShadowList *> FreeList, AllocList;
+  std::map<std::string, ShadowList *> EndLists;
+  /// Per realloc: how many bytes it copied, as far as adjoints go.
+  llvm::DenseMap<const llvm::Value *, llvm::Value *> ReallocCopied;
 };
 
 } // namespace gpuad

@@ -236,21 +236,22 @@ void ReverseEmitter::reverseLoad(LoadInst &I, Value *DI) {
 }
 
 /// \p V with its floating-point leaves zeroed (pointers and integers, which
-/// shadow structures keep, stay).
-static Value *zeroData(IRBuilderBase &B, Value *V) {
+/// shadow structures keep, stay).  \p FloatBits: a scalar integer \p V
+/// carries float bits (an adjoint), so it is zeroed too.
+static Value *zeroData(IRBuilderBase &B, Value *V, bool FloatBits) {
   Type *Ty = V->getType();
-  if (Ty->isFPOrFPVectorTy())
+  if (Ty->isFPOrFPVectorTy() || (FloatBits && Ty->isIntOrIntVectorTy()))
     return Constant::getNullValue(Ty);
-  if (auto *ST = dyn_cast<StructType>(Ty)) {
-    for (unsigned I = 0; I < ST->getNumElements(); ++I)
-      V = B.CreateInsertValue(V, zeroData(B, B.CreateExtractValue(V, I)), I);
+  auto Fields = [&](unsigned N) {
+    for (unsigned I = 0; I < N; ++I)
+      V = B.CreateInsertValue(
+          V, zeroData(B, B.CreateExtractValue(V, I), false), I);
     return V;
-  }
-  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
-    for (unsigned I = 0; I < AT->getNumElements(); ++I)
-      V = B.CreateInsertValue(V, zeroData(B, B.CreateExtractValue(V, I)), I);
-    return V;
-  }
+  };
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    return Fields(ST->getNumElements());
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return Fields(AT->getNumElements());
   return V;
 }
 
@@ -267,51 +268,121 @@ void ReverseEmitter::reverseStore(StoreInst &I) {
   SmallVector<Value *, 4> Lanes;
   forEachLane(SP, [&](Value *LanePtr, unsigned) {
     Value *Old = B.CreateLoad(Ty, LanePtr);
-    B.CreateStore(zeroData(B, Old), LanePtr);
+    B.CreateStore(zeroData(B, Old, /*FloatBits=*/true), LanePtr);
     Lanes.push_back(Old);
   });
   addAdjoint(Val, L.pack(B, Ty, Lanes));
+}
+
+namespace {
+/// The floats in memory being copied, from the type analysis: either one
+/// float type throughout (an array), or floats at known offsets (a struct).
+struct CopiedFloats {
+  llvm::Type *Throughout = nullptr;
+  llvm::SmallVector<std::pair<int, llvm::Type *>, 8> AtOffsets;
+  bool OtherData = false; // integers or pointers at known offsets
+  bool Unknown = false;   // nothing is known
+};
+} // namespace
+
+static CopiedFloats copiedFloats(const TypeTree &T) {
+  CopiedFloats C;
+  bool Any = false;
+  for (const auto &[Path, Ty] : T.entries()) {
+    if (Path.size() != 1 || !Ty.isKnown())
+      continue;
+    Any = true;
+    if (Ty.kind() != ConcreteType::Float) {
+      C.OtherData = true;
+      continue;
+    }
+    if (Path[0] < 0)
+      C.Throughout = Ty.floatType();
+    else
+      C.AtOffsets.push_back({Path[0], Ty.floatType()});
+  }
+  C.Unknown = !Any;
+  // An array of one float type, possibly with its first elements listed.
+  if (!C.OtherData && !C.AtOffsets.empty() &&
+      all_of(C.AtOffsets, [&](auto &P) {
+        return P.second == C.AtOffsets[0].second &&
+               (!C.Throughout || P.second == C.Throughout);
+      }) &&
+      (C.Throughout || C.AtOffsets.size() > 1 || C.AtOffsets[0].first == 0))
+    C.Throughout = C.AtOffsets[0].second;
+  if (C.Throughout && !C.OtherData)
+    C.AtOffsets.clear();
+  return C;
 }
 
 void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
   Value *Dst = I.getRawDest(), *Src = I.getRawSource();
   if (!needsShadow(Dst))
     return;
-  // The element type of the copied data, from the type analysis.
-  ConcreteType T = TI->memoryAt(Dst, 0);
-  if (T.kind() != ConcreteType::Float)
-    T = TI->memoryAt(Src, 0);
-  if (T.kind() == ConcreteType::Pointer || T.kind() == ConcreteType::Integer)
-    return; // no adjoints in the copied bytes
-  if (T.kind() != ConcreteType::Float)
+  TypeTree T = TI->tree(orig(Dst));
+  T.join(TI->tree(orig(Src)));
+  CopiedFloats F = copiedFloats(T);
+  if (F.Unknown)
     return fail(I, "cannot tell what '" + describe(I) +
                        "' copies; the adjoints of untyped bytes cannot be "
                        "added (copy typed values, or use a loop)");
-  Type *Elt = T.floatType();
-  const DataLayout &DL = D.getParent()->getDataLayout();
-  uint64_t Size = DL.getTypeAllocSize(Elt);
+  if (!F.Throughout && F.AtOffsets.empty())
+    return; // integers and pointers: no adjoints
   Value *DstS = reverseShadow(Dst, I);
   Value *SrcS = needsShadow(Src) ? reverseShadow(Src, I) : nullptr;
-  Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(lookup(I.getLength()),
-                                                  B.getInt64Ty()),
+  if (F.Throughout && !F.OtherData)
+    return moveAdjoints(DstS, SrcS, lookup(I.getLength()), F.Throughout,
+                        threadPrivate(Src));
+  // A struct: move each float field the copy covers.
+  auto *Len = dyn_cast<ConstantInt>(I.getLength());
+  if (!Len)
+    return fail(I, "cannot differentiate '" + describe(I) +
+                       "': it copies a variable number of bytes of mixed "
+                       "float and other data (copy the fields, or use a "
+                       "loop)");
+  const DataLayout &DL = D.getParent()->getDataLayout();
+  Type *PtrTy = PointerType::get(D.getContext(), 0);
+  for (auto [Offset, Elt] : F.AtOffsets) {
+    if (Offset + DL.getTypeStoreSize(Elt) > Len->getZExtValue())
+      continue;
+    for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+      Value *DstK = B.CreateConstGEP1_64(
+          B.getInt8Ty(), L.extract(B, DstS, PtrTy, Lane), Offset);
+      Value *D0 = B.CreateLoad(Elt, DstK);
+      B.CreateStore(Constant::getNullValue(Elt), DstK);
+      if (SrcS)
+        Ctx.target().emitAccumulate(
+            B,
+            B.CreateConstGEP1_64(B.getInt8Ty(),
+                                 L.extract(B, SrcS, PtrTy, Lane), Offset),
+            D0, threadPrivate(Src));
+    }
+  }
+}
+
+void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
+                                  Type *Elt, bool SrcPrivate) {
+  const DataLayout &DL = D.getParent()->getDataLayout();
+  uint64_t Size = DL.getTypeAllocSize(Elt);
+  Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()),
                               B.getInt64(Size));
   // for k in [0, Count): src'[k] += dst'[k]; dst'[k] = 0
   BasicBlock *Pre = B.GetInsertBlock();
-  BasicBlock *Body = BasicBlock::Create(D.getContext(), "memcpy.rev", &D);
-  BasicBlock *After = BasicBlock::Create(D.getContext(), "memcpy.rev.done", &D);
+  BasicBlock *Body = BasicBlock::Create(D.getContext(), "adj.move", &D);
+  BasicBlock *After = BasicBlock::Create(D.getContext(), "adj.move.done", &D);
   B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Body);
   B.SetInsertPoint(Body);
   PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "k");
   K->addIncoming(B.getInt64(0), Pre);
-  Type *PtrTy = Dst->getType();
+  Type *PtrTy = PointerType::get(D.getContext(), 0);
   for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
-    Value *DL_ = B.CreateGEP(Elt, L.extract(B, DstS, PtrTy, Lane), K);
-    Value *D0 = B.CreateLoad(Elt, DL_);
-    B.CreateStore(Constant::getNullValue(Elt), DL_);
+    Value *DstK = B.CreateGEP(Elt, L.extract(B, DstS, PtrTy, Lane), K);
+    Value *D0 = B.CreateLoad(Elt, DstK);
+    B.CreateStore(Constant::getNullValue(Elt), DstK);
     if (SrcS)
       Ctx.target().emitAccumulate(
           B, B.CreateGEP(Elt, L.extract(B, SrcS, PtrTy, Lane), K), D0,
-          threadPrivate(Src));
+          SrcPrivate);
   }
   Value *Next = B.CreateAdd(K, B.getInt64(1));
   K->addIncoming(Next, Body);
@@ -429,16 +500,11 @@ void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
       reverseElementwise(Call, *R, DI);
     return;
   }
-  // A shadow heap block the primal frees here is freed when the reverse
-  // sweep passes its allocation.
-  std::optional<HeapFn> Heap = classifyHeapCall(Call);
-  if (Heap && (*Heap == HeapFn::Malloc || *Heap == HeapFn::Calloc ||
-               *Heap == HeapFn::AlignedAlloc) &&
-      FreedAllocations.count(&Call) && shadowOf(&Call)) {
-    Value *S = lookup(shadowOf(&Call));
-    forEachLane(S, [&](Value *LanePtr, unsigned) {
-      Ctx.target().emitFree(B, LanePtr);
-    });
+  if (std::optional<HeapFn> Heap = classifyHeapCall(Call)) {
+    if (*Heap == HeapFn::Free)
+      reverseFree(Call);
+    else if (*Heap == HeapFn::Realloc)
+      reverseRealloc(Call);
   }
 }
 

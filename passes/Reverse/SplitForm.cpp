@@ -84,6 +84,11 @@ static void cloneBody(Function &From, Function &To, ValueToValueMapTy &VMap) {
                     Returns);
 }
 
+/// \p V in the clone (constants are themselves).
+static Value *mapped(ValueToValueMapTy &VMap, Value *V) {
+  return isa<Constant>(V) ? V : static_cast<Value *>(VMap[V]);
+}
+
 /// Deletes the blocks of \p F for which \p Drop holds.
 static void dropBlocks(Function &F, function_ref<bool(BasicBlock &)> Drop) {
   SmallVector<BasicBlock *, 32> Dead;
@@ -121,9 +126,11 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
     Value *Result = PoisonValue::get(Sig.Type->getReturnType());
     Result = B.CreateInsertValue(Result, Tape, Sig.TapeField);
     if (Sig.PrimalField >= 0)
-      Result = B.CreateInsertValue(Result, VMap[Primal], Sig.PrimalField);
+      Result = B.CreateInsertValue(Result, mapped(VMap, Primal),
+                                    Sig.PrimalField);
     if (Sig.ShadowField >= 0)
-      Result = B.CreateInsertValue(Result, VMap[Shadow], Sig.ShadowField);
+      Result = B.CreateInsertValue(Result, mapped(VMap, Shadow),
+                                    Sig.ShadowField);
     B.CreateRet(Result);
   }
   End->eraseFromParent();

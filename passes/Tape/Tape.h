@@ -82,6 +82,12 @@ public:
   /// cached values; fixes frame sizes; inserts the frees.
   void finalize();
 
+  /// `ptr gpuad.tape.grow(ptr array, i64 index, ptr capacity, i64 bytes)`:
+  /// \p array (capacity elements of \p bytes) made to hold element
+  /// \p index, doubled when full.  Frame arrays grow with it; other growing
+  /// lists of the reverse sweep may use it too.
+  llvm::Function *growFunction();
+
   /// Statistics for remarks and printers.
   unsigned numCachedValues() const { return Slots.size(); }
   /// Bytes of frame per iteration of \p L (0 if it has no frame).
@@ -124,7 +130,6 @@ private:
   llvm::Value *frameSize(const llvm::Loop *L, llvm::IRBuilderBase &B);
   void allocateFrames(const llvm::Loop *L);
   void storeCachedValue(Slot &S);
-  llvm::Function *growFunction();
   llvm::AllocaInst *entryAlloca(llvm::Type *Ty, const llvm::Twine &Name);
 
   llvm::Function &F;

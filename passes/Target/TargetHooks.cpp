@@ -34,6 +34,13 @@ void TargetHooks::emitFree(IRBuilderBase &B, Value *Ptr) {
   B.CreateCall(Free, {Ptr});
 }
 
+Value *TargetHooks::emitUsableSize(IRBuilderBase &B, Value *Ptr) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Usable = M.getOrInsertFunction(
+      "malloc_usable_size", B.getInt64Ty(), PointerType::get(M.getContext(), 0));
+  return B.CreateCall(Usable, {Ptr}, "usable");
+}
+
 void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
                                  bool ThreadPrivate) {
   Type *Ty = Delta->getType();

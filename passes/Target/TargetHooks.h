@@ -48,6 +48,8 @@ public:
   /// generic pointer.
   virtual llvm::Value *emitAlloc(llvm::IRBuilderBase &B, llvm::Value *Bytes);
   virtual void emitFree(llvm::IRBuilderBase &B, llvm::Value *Ptr);
+  /// The usable size (i64) of a block emitAlloc or the C library returned.
+  virtual llvm::Value *emitUsableSize(llvm::IRBuilderBase &B, llvm::Value *Ptr);
 
   /// `*Ptr += Delta` for an adjoint in shadow memory.  On a GPU, memory that
   /// other threads may update gets an atomic add at device scope;
