@@ -12,6 +12,8 @@
 #include "Reverse/ReverseEmitter.h"
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Analysis/MemoryClasses.h"
+#include "Analysis/ThreadPrivacy.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
 #include "Core/DerivativeSignature.h"
@@ -20,6 +22,7 @@
 #include "Tape/Tape.h"
 #include "Target/TargetHooks.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
@@ -84,36 +87,73 @@ void ReverseEmitter::emitMemTransfer(CallBase &Call) {
 
 // ---- The reverse sweep -------------------------------------------------------
 
+/// Whether memory behind \p A and \p B may overlap, for pointers in
+/// different classes: objects this function allocates (stack, heap) are
+/// distinct from all others; distinct globals are distinct, and a
+/// noalias (restrict) argument overlaps nothing reached another way.  Other
+/// arguments may overlap each other or a global: the caller may pass one
+/// array twice.
+bool ReverseEmitter::mayOverlap(const Value *A, const Value *B) const {
+  int CA = classOf(A), CB = classOf(B);
+  if (CA == -1 || CB == -1)
+    return true;
+  const MemoryClasses &MC = Act->classes();
+  if (MC.find(CA) == MC.find(CB))
+    return true;
+  const unsigned Own = OriginLocal | OriginHeap;
+  if ((MC.origins(CA) & ~Own) == 0 || (MC.origins(CB) & ~Own) == 0 ||
+      MC.origins(CA) == OriginConstGlobal || MC.origins(CB) == OriginConstGlobal)
+    return false;
+  const Value *UA = getUnderlyingObject(A), *UB = getUnderlyingObject(B);
+  if (UA == UB)
+    return true;
+  auto Restrict = [](const Value *U) {
+    const auto *Arg = dyn_cast<Argument>(U);
+    return Arg && Arg->hasNoAliasAttr();
+  };
+  if (Restrict(UA) || Restrict(UB))
+    return false;
+  return !(isa<GlobalValue>(UA) && isa<GlobalValue>(UB));
+}
+
 bool ReverseEmitter::isReadOnlyLoad(const LoadInst &LI) const {
   // In split form the caller may write the memory between the two halves.
   if (Split)
     return false;
-  int C = classOf(LI.getPointerOperand());
-  if (C == -1)
+  const Value *P = LI.getPointerOperand();
+  if (classOf(P) == -1)
     return false;
-  C = Act->classes().find(C);
+  const MemoryClasses &MC = Act->classes();
   for (const Instruction *I : Primal) {
-    const Value *Written = nullptr;
+    SmallVector<const Value *, 4> Written;
     if (const auto *SI = dyn_cast<StoreInst>(I))
-      Written = SI->getPointerOperand();
+      Written.push_back(SI->getPointerOperand());
     else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(I))
-      Written = MI->getRawDest();
+      Written.push_back(MI->getRawDest());
     else if (const auto *RMW = dyn_cast<AtomicRMWInst>(I))
-      Written = RMW->getPointerOperand();
+      Written.push_back(RMW->getPointerOperand());
     else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(I))
-      Written = CX->getPointerOperand();
+      Written.push_back(CX->getPointerOperand());
     else if (const auto *Call = dyn_cast<CallBase>(I)) {
       if (Call->onlyReadsMemory() || Act->isInactiveCall(*Call))
         continue;
-      for (const Use &A : Call->args())
-        if (A->getType()->isPointerTy() && classOf(A.get()) != -1 &&
-            Act->classes().find(classOf(A.get())) == C)
-          return false;
-      continue;
+      // A call may write through its pointer arguments and through the
+      // pointers stored behind them.
+      for (const Use &A : Call->args()) {
+        if (!A->getType()->isPointerTy())
+          continue;
+        Written.push_back(A.get());
+        int C = classOf(A.get());
+        for (unsigned Depth = 0; C != -1 && Depth < 4; ++Depth) {
+          C = MC.contentIfAny(C);
+          if (C != -1 && MC.find(C) == MC.find(classOf(P)))
+            return false;
+        }
+      }
     }
-    if (Written && classOf(Written) != -1 &&
-        Act->classes().find(classOf(Written)) == C)
-      return false;
+    for (const Value *W : Written)
+      if (mayOverlap(P, W))
+        return false;
   }
   return true;
 }
@@ -121,6 +161,14 @@ bool ReverseEmitter::isReadOnlyLoad(const LoadInst &LI) const {
 void ReverseEmitter::buildReverse() {
   FS = std::make_unique<ForwardStructure>(D);
   Adj = std::make_unique<Adjoints>(D, L);
+  if (Ctx.target().isGPU())
+    Privacy = std::make_unique<ThreadPrivacy>(
+        Primal.getArrayRef(),
+        [this](const Value *P) {
+          int C = classOf(P);
+          return C < 0 ? C : int(Act->classes().find(C));
+        },
+        Ctx.target(), D.getParent()->getDataLayout());
   TheTape = std::make_unique<Tape>(
       D, *FS, Ctx.target(),
       [this](const LoadInst &LI) { return isReadOnlyLoad(LI); });

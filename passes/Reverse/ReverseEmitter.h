@@ -41,6 +41,7 @@ namespace gpuad {
 struct DerivativeSignature;
 class ForwardStructure;
 class Tape;
+class ThreadPrivacy;
 
 class ReverseEmitter final : public ForwardSweep {
 public:
@@ -75,6 +76,7 @@ private:
   llvm::BasicBlock *edge(llvm::BasicBlock *FB, llvm::BasicBlock *Pred);
   void finishReturn();
   bool isReadOnlyLoad(const llvm::LoadInst &LI) const;
+  bool mayOverlap(const llvm::Value *A, const llvm::Value *B) const;
 
   // Adjoints of instructions (ReverseInstructions.cpp).
   void reverseInstruction(llvm::Instruction &I);
@@ -121,6 +123,7 @@ private:
   std::unique_ptr<ForwardStructure> FS;
   std::unique_ptr<Tape> TheTape;
   std::unique_ptr<Adjoints> Adj;
+  std::unique_ptr<ThreadPrivacy> Privacy; // GPU targets only
   /// Forward block -> its reverse block.
   llvm::DenseMap<const llvm::BasicBlock *, llvm::BasicBlock *> Rev;
   /// The forward block whose reverse is being emitted.

@@ -20,6 +20,7 @@
 #include "Reverse/ReverseEmitter.h"
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Analysis/ThreadPrivacy.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
 #include "Rules/DerivativeRules.h"
@@ -210,9 +211,11 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
 }
 
 bool ReverseEmitter::threadPrivate(const Value *P) const {
-  // Stack memory is the thread's own.  (Addresses injective in the thread
-  // id are recognised by ThreadPrivacy; see reverseShadow's callers.)
-  return Act->classes().origins(classOf(P)) == OriginLocal;
+  // Stack memory is the thread's own; so is a slot of the thread's index.
+  int C = classOf(P);
+  if (C >= 0 && Act->classes().origins(C) == OriginLocal)
+    return true;
+  return Privacy && Privacy->isPrivate(P);
 }
 
 Value *ReverseEmitter::reverseShadow(Value *P, Instruction &At) {

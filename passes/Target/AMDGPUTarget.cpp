@@ -22,6 +22,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/Process.h"
 
 using namespace llvm;
@@ -79,6 +80,47 @@ public:
         Call, {"llvm.amdgcn.workitem.id.", "llvm.amdgcn.workgroup.id.",
                "llvm.amdgcn.s.barrier", "llvm.amdgcn.implicitarg.ptr",
                "llvm.amdgcn.dispatch.ptr", "llvm.amdgcn.wave.barrier"});
+  }
+
+  GridValue classifyGridValue(const Value &V) const override {
+    // ockl's queries with dimension 0 (before inlining), the intrinsics, and
+    // the work-group size as a 16-bit load from the implicit arguments (code
+    // object v5: offset 12) or the dispatch packet (offset 4).
+    if (const auto *Call = dyn_cast<CallBase>(&V)) {
+      const Function *Callee = Call->getCalledFunction();
+      if (!Callee)
+        return GridValue::None;
+      StringRef Name = Callee->getName();
+      if (Name == "llvm.amdgcn.workitem.id.x")
+        return GridValue::ThreadIdX;
+      if (Name == "llvm.amdgcn.workgroup.id.x")
+        return GridValue::BlockIdX;
+      auto *Dim = Call->arg_size() == 1
+                      ? dyn_cast<ConstantInt>(Call->getArgOperand(0))
+                      : nullptr;
+      if (!Dim || !Dim->isZero())
+        return GridValue::None;
+      return StringSwitch<GridValue>(Name)
+          .Case("__ockl_get_local_id", GridValue::ThreadIdX)
+          .Case("__ockl_get_group_id", GridValue::BlockIdX)
+          .Case("__ockl_get_local_size", GridValue::BlockDimX)
+          .Default(GridValue::None);
+    }
+    const auto *Load = dyn_cast<LoadInst>(&V);
+    if (!Load || !Load->getType()->isIntegerTy(16))
+      return GridValue::None;
+    const auto *GEP = dyn_cast<GEPOperator>(Load->getPointerOperand());
+    const auto *Base = GEP ? dyn_cast<CallBase>(GEP->getPointerOperand())
+                           : nullptr;
+    const Function *Callee = Base ? Base->getCalledFunction() : nullptr;
+    APInt Offset(64, 0);
+    if (!Callee || !GEP->accumulateConstantOffset(
+                       Load->getModule()->getDataLayout(), Offset))
+      return GridValue::None;
+    if ((Callee->getName() == "llvm.amdgcn.implicitarg.ptr" && Offset == 12) ||
+        (Callee->getName() == "llvm.amdgcn.dispatch.ptr" && Offset == 4))
+      return GridValue::BlockDimX;
+    return GridValue::None;
   }
 
   Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {

@@ -30,7 +30,7 @@ Function *DeviceLibrary::get(StringRef Name, FunctionType *Ty) {
   if (Function *F = M.getFunction(Name))
     return F;
   Function *Decl = Function::Create(Ty, GlobalValue::ExternalLinkage, Name, M);
-  Pending.push_back(Decl);
+  Pending.push_back(Name.str());
   return Decl;
 }
 
@@ -79,7 +79,10 @@ bool DeviceLibrary::linkNeeded(StringRef File, Diagnostics &Diags) {
 
 bool DeviceLibrary::finalize(Diagnostics &Diags) {
   // Clean-up may have removed the only call to a requested function.
-  erase_if(Pending, [](Function *F) {
+  erase_if(Pending, [&](const std::string &Name) {
+    Function *F = M.getFunction(Name);
+    if (!F)
+      return true;
     if (!F->use_empty())
       return false;
     if (F->isDeclaration())
@@ -88,8 +91,8 @@ bool DeviceLibrary::finalize(Diagnostics &Diags) {
   });
   auto StillMissing = [&] {
     SmallVector<Function *, 8> Missing;
-    for (Function *F : Pending)
-      if (F->isDeclaration())
+    for (const std::string &Name : Pending)
+      if (Function *F = M.getFunction(Name); F && F->isDeclaration())
         Missing.push_back(F);
     return Missing;
   };

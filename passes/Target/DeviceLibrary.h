@@ -57,7 +57,9 @@ private:
   llvm::Module &M;
   llvm::SmallVector<std::string, 4> Files;
   std::string HowToSet;
-  llvm::SmallVector<llvm::Function *, 8> Pending;
+  /// Names of the declarations get() added: by name, because linking a
+  /// body replaces (and deletes) the declaration.
+  llvm::SmallVector<std::string, 8> Pending;
 };
 
 /// The first of \p Candidates that exists, or empty.

@@ -15,6 +15,7 @@
 
 #include "Options.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -113,6 +114,18 @@ public:
         Call, {"llvm.nvvm.read.ptx.sreg.", "llvm.nvvm.barrier",
                "llvm.nvvm.bar.", "llvm.nvvm.membar", "llvm.nvvm.fence",
                "__nvvm_reflect"});
+  }
+
+  GridValue classifyGridValue(const Value &V) const override {
+    const auto *Call = dyn_cast<CallBase>(&V);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee)
+      return GridValue::None;
+    return StringSwitch<GridValue>(Callee->getName())
+        .Case("llvm.nvvm.read.ptx.sreg.tid.x", GridValue::ThreadIdX)
+        .Case("llvm.nvvm.read.ptx.sreg.ctaid.x", GridValue::BlockIdX)
+        .Case("llvm.nvvm.read.ptx.sreg.ntid.x", GridValue::BlockDimX)
+        .Default(GridValue::None);
   }
 
   Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {

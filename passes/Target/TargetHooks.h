@@ -43,6 +43,12 @@ public:
   /// Target intrinsics that never carry derivatives (thread and block ids,
   /// barriers, fences, dispatch pointers).
   virtual bool isInactiveCall(const llvm::CallBase &Call) const = 0;
+  /// The grid coordinates a value reads, for the thread-privacy analysis
+  /// (x dimension only).
+  enum class GridValue { None, ThreadIdX, BlockIdX, BlockDimX };
+  virtual GridValue classifyGridValue(const llvm::Value &V) const {
+    return GridValue::None;
+  }
   /// Heap memory for tapes whose size is known only at run time (malloc on
   /// the host and in CUDA, ockl's device allocator on AMDGPU).  Returns a
   /// generic pointer.
