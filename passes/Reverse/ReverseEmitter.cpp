@@ -22,6 +22,7 @@
 #include "Tape/Tape.h"
 #include "Target/TargetHooks.h"
 
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -117,9 +118,17 @@ bool ReverseEmitter::mayOverlap(const Value *A, const Value *B) const {
 }
 
 bool ReverseEmitter::isReadOnlyLoad(const LoadInst &LI) const {
+  // The reverse sweep may load again what no later write may have changed.
   // In split form the caller may write the memory between the two halves.
   if (Split)
     return false;
+  auto [It, New] = ReadOnlyLoads.try_emplace(&LI, false);
+  if (New)
+    It->second = loadSeesFinalMemory(LI);
+  return It->second;
+}
+
+bool ReverseEmitter::loadSeesFinalMemory(const LoadInst &LI) const {
   const Value *P = LI.getPointerOperand();
   if (classOf(P) == -1)
     return false;
@@ -151,8 +160,11 @@ bool ReverseEmitter::isReadOnlyLoad(const LoadInst &LI) const {
         }
       }
     }
+    // A write that may overlap matters only if it can run after the load.
     for (const Value *W : Written)
-      if (mayOverlap(P, W))
+      if (mayOverlap(P, W) &&
+          isPotentiallyReachable(&LI, I, nullptr, &FS->dominators(),
+                                 &FS->loops()))
         return false;
   }
   return true;

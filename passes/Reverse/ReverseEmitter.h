@@ -76,6 +76,8 @@ private:
   llvm::BasicBlock *edge(llvm::BasicBlock *FB, llvm::BasicBlock *Pred);
   void finishReturn();
   bool isReadOnlyLoad(const llvm::LoadInst &LI) const;
+  bool loadSeesFinalMemory(const llvm::LoadInst &LI) const;
+  mutable llvm::DenseMap<const llvm::LoadInst *, bool> ReadOnlyLoads;
   bool mayOverlap(const llvm::Value *A, const llvm::Value *B) const;
 
   // Adjoints of instructions (ReverseInstructions.cpp).

@@ -85,7 +85,7 @@ public:
   GridValue classifyGridValue(const Value &V) const override {
     // ockl's queries with dimension 0 (before inlining), the intrinsics, and
     // the work-group size as a 16-bit load from the implicit arguments (code
-    // object v5: offset 12) or the dispatch packet (offset 4).
+    // object v5) or the dispatch packet (offset 4).
     if (const auto *Call = dyn_cast<CallBase>(&V)) {
       const Function *Callee = Call->getCalledFunction();
       if (!Callee)
@@ -113,14 +113,25 @@ public:
     const auto *Base = GEP ? dyn_cast<CallBase>(GEP->getPointerOperand())
                            : nullptr;
     const Function *Callee = Base ? Base->getCalledFunction() : nullptr;
-    APInt Offset(64, 0);
-    if (!Callee || !GEP->accumulateConstantOffset(
-                       Load->getModule()->getDataLayout(), Offset))
+    if (!Callee || GEP->getNumIndices() != 1 ||
+        !GEP->getSourceElementType()->isIntegerTy(16))
       return GridValue::None;
-    if ((Callee->getName() == "llvm.amdgcn.implicitarg.ptr" && Offset == 12) ||
-        (Callee->getName() == "llvm.amdgcn.dispatch.ptr" && Offset == 4))
-      return GridValue::BlockDimX;
-    return GridValue::None;
+    // The index: a constant, or ockl's choice between the group size (12)
+    // and the size of a last, partial group (18).  HIP launches whole
+    // groups, so both are blockDim.x.
+    SmallVector<const Value *, 2> Indices = {GEP->getOperand(1)};
+    if (const auto *Sel = dyn_cast<SelectInst>(GEP->getOperand(1)))
+      Indices = {Sel->getTrueValue(), Sel->getFalseValue()};
+    bool Implicit = Callee->getName() == "llvm.amdgcn.implicitarg.ptr";
+    bool Dispatch = Callee->getName() == "llvm.amdgcn.dispatch.ptr";
+    for (const Value *Index : Indices) {
+      const auto *C = dyn_cast<ConstantInt>(Index);
+      uint64_t Offset = C ? 2 * C->getZExtValue() : ~0ull;
+      if (!(Implicit && (Offset == 12 || Offset == 18)) &&
+          !(Dispatch && Offset == 4))
+        return GridValue::None;
+    }
+    return GridValue::BlockDimX;
   }
 
   Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {
