@@ -135,15 +135,20 @@ ThreadPrivacy::slotOf(const Value *Ptr, uint64_t Size) const {
   return Slot{Base, Offset->T, Offset->C};
 }
 
-ThreadPrivacy::ThreadPrivacy(ArrayRef<Instruction *> Insts,
-                             std::function<int(const Value *)> ClassOf,
-                             const TargetHooks &Target, const DataLayout &DL)
+ThreadPrivacy::ThreadPrivacy(
+    ArrayRef<Instruction *> Insts, std::function<int(const Value *)> ClassOf,
+    std::function<bool(const Value *, const Value *)> MayOverlap,
+    std::function<bool(const Value *)> HasShadow, const TargetHooks &Target,
+    const DataLayout &DL)
     : Target(Target), DL(DL), ClassOf(std::move(ClassOf)) {
   // Every access to a class must be a slot of the same base and stride.
+  DenseMap<int, const Value *> Example;
+  bool OtherDimensions = false;
   auto Access = [&](const Value *Ptr, std::optional<uint64_t> Size) {
     int C = this->ClassOf(Ptr);
     if (C < 0)
       return;
+    Example.try_emplace(C, Ptr);
     std::optional<Slot> S = Size ? slotOf(Ptr, *Size) : std::nullopt;
     auto [It, New] = Classes.try_emplace(C, S);
     if (New || !It->second)
@@ -158,6 +163,8 @@ ThreadPrivacy::ThreadPrivacy(ArrayRef<Instruction *> Insts,
     return TS.getFixedValue();
   };
   for (Instruction *I : Insts) {
+    if (Target.classifyGridValue(*I) == GridValue::OtherDimension)
+      OtherDimensions = true;
     if (auto *LI = dyn_cast<LoadInst>(I))
       Access(LI->getPointerOperand(), SizeOf(LI->getType()));
     else if (auto *SI = dyn_cast<StoreInst>(I))
@@ -175,6 +182,21 @@ ThreadPrivacy::ThreadPrivacy(ArrayRef<Instruction *> Insts,
         if (A->getType()->isPointerTy())
           Access(A.get(), std::nullopt);
     }
+  }
+  // Slots of one thread index are only disjoint in a one-dimensional launch,
+  // and only if no other shadowed memory reaches into the same array.
+  for (auto &[C, S] : Classes) {
+    if (!S)
+      continue;
+    if (OtherDimensions) {
+      S = std::nullopt;
+      continue;
+    }
+    for (auto &[Other, Ptr] : Example)
+      if (Other != C && HasShadow(Ptr) && MayOverlap(Example[C], Ptr)) {
+        S = std::nullopt;
+        break;
+      }
   }
 }
 

@@ -15,9 +15,14 @@
 /// and gid = threadIdx.x + blockIdx.x * blockDim.x, which differs between
 /// any two threads of a one-dimensional launch (the target says how it
 /// spells the three).  The slots of different threads are disjoint, so
-/// their read-add-writes cannot race.  Anything else -- a neighbour's slot,
-/// a grid-stride loop, a second dimension, an access the analysis cannot
-/// decompose, a call that receives the pointer -- keeps the memory shared.
+/// their read-add-writes cannot race -- provided no other differentiated
+/// memory overlaps the parameter's (it is noalias, or no other memory that
+/// may alias it has a shadow), since a second pointer into the same array
+/// would reach other threads' slots.  Anything else -- a neighbour's slot,
+/// a grid-stride loop, an access the analysis cannot decompose, a call that
+/// receives the pointer -- keeps the memory shared.  A function that reads
+/// a y or z coordinate gets no private slots at all; one that reads only x
+/// is assumed to run in a one-dimensional launch.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_ANALYSIS_THREADPRIVACY_H
@@ -43,8 +48,14 @@ class ThreadPrivacy {
 public:
   /// \p Insts: the function's instructions; \p ClassOf: the memory class of
   /// a pointer (-1: unknown), equal for pointers into the same memory.
+  /// \p MayOverlap: whether memory behind two pointers of different
+  /// classes may overlap; \p HasShadow: whether a pointer's memory has a
+  /// shadow (only shadow accesses can race with the reverse sweep's).
   ThreadPrivacy(llvm::ArrayRef<llvm::Instruction *> Insts,
                 std::function<int(const llvm::Value *)> ClassOf,
+                std::function<bool(const llvm::Value *, const llvm::Value *)>
+                    MayOverlap,
+                std::function<bool(const llvm::Value *)> HasShadow,
                 const TargetHooks &Target, const llvm::DataLayout &DL);
 
   /// Whether the memory behind \p Ptr is touched only through this

@@ -180,7 +180,9 @@ void ReverseEmitter::buildReverse() {
           int C = classOf(P);
           return C < 0 ? C : int(Act->classes().find(C));
         },
-        Ctx.target(), D.getParent()->getDataLayout());
+        [this](const Value *A, const Value *B) { return mayOverlap(A, B); },
+        [this](const Value *P) { return needsShadow(P); }, Ctx.target(),
+        D.getParent()->getDataLayout());
   TheTape = std::make_unique<Tape>(
       D, *FS, Ctx.target(),
       [this](const LoadInst &LI) { return isReadOnlyLoad(LI); });

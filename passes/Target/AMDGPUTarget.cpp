@@ -95,9 +95,17 @@ public:
         return GridValue::ThreadIdX;
       if (Name == "llvm.amdgcn.workgroup.id.x")
         return GridValue::BlockIdX;
+      if (Name.starts_with("llvm.amdgcn.workitem.id.") ||
+          Name.starts_with("llvm.amdgcn.workgroup.id."))
+        return GridValue::OtherDimension;
+      bool Query = Name == "__ockl_get_local_id" ||
+                   Name == "__ockl_get_group_id" ||
+                   Name == "__ockl_get_local_size";
       auto *Dim = Call->arg_size() == 1
                       ? dyn_cast<ConstantInt>(Call->getArgOperand(0))
                       : nullptr;
+      if (Query && (!Dim || !Dim->isZero()))
+        return GridValue::OtherDimension;
       if (!Dim || !Dim->isZero())
         return GridValue::None;
       return StringSwitch<GridValue>(Name)

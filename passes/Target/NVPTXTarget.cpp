@@ -125,6 +125,12 @@ public:
         .Case("llvm.nvvm.read.ptx.sreg.tid.x", GridValue::ThreadIdX)
         .Case("llvm.nvvm.read.ptx.sreg.ctaid.x", GridValue::BlockIdX)
         .Case("llvm.nvvm.read.ptx.sreg.ntid.x", GridValue::BlockDimX)
+        .Cases({"llvm.nvvm.read.ptx.sreg.tid.y", "llvm.nvvm.read.ptx.sreg.tid.z",
+                "llvm.nvvm.read.ptx.sreg.ctaid.y",
+                "llvm.nvvm.read.ptx.sreg.ctaid.z",
+                "llvm.nvvm.read.ptx.sreg.ntid.y",
+                "llvm.nvvm.read.ptx.sreg.ntid.z"},
+               GridValue::OtherDimension)
         .Default(GridValue::None);
   }
 

@@ -43,9 +43,9 @@ public:
   /// Target intrinsics that never carry derivatives (thread and block ids,
   /// barriers, fences, dispatch pointers).
   virtual bool isInactiveCall(const llvm::CallBase &Call) const = 0;
-  /// The grid coordinates a value reads, for the thread-privacy analysis
-  /// (x dimension only).
-  enum class GridValue { None, ThreadIdX, BlockIdX, BlockDimX };
+  /// The grid coordinates a value reads, for the thread-privacy analysis:
+  /// the x dimension's, or any coordinate of another dimension.
+  enum class GridValue { None, ThreadIdX, BlockIdX, BlockDimX, OtherDimension };
   virtual GridValue classifyGridValue(const llvm::Value &V) const {
     return GridValue::None;
   }
