@@ -49,6 +49,11 @@ bool ReverseEmitter::run() {
                     Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I])
                                             : nullptr,
                     Key.Args[I]});
+  // The primal's restrict parameters (the generated function keeps the
+  // attribute off: it also receives shadows).
+  for (unsigned I = 0; I < Key.Args.size(); ++I)
+    if (Key.Fn->getArg(I)->hasNoAliasAttr())
+      Restrict.insert(D.getArg(Sig.PrimalParam[I]));
   Function &PrimalFn = Ctx.preprocessor().normalizedForReverse(*Key.Fn);
   bool Ok = sweep(PrimalFn, Args, Key.Ret);
   if (Ok) {
@@ -108,11 +113,7 @@ bool ReverseEmitter::mayOverlap(const Value *A, const Value *B) const {
   const Value *UA = getUnderlyingObject(A), *UB = getUnderlyingObject(B);
   if (UA == UB)
     return true;
-  auto Restrict = [](const Value *U) {
-    const auto *Arg = dyn_cast<Argument>(U);
-    return Arg && Arg->hasNoAliasAttr();
-  };
-  if (Restrict(UA) || Restrict(UB))
+  if (Restrict.count(UA) || Restrict.count(UB))
     return false;
   return !(isa<GlobalValue>(UA) && isa<GlobalValue>(UB));
 }

@@ -78,6 +78,8 @@ private:
   bool isReadOnlyLoad(const llvm::LoadInst &LI) const;
   bool loadSeesFinalMemory(const llvm::LoadInst &LI) const;
   mutable llvm::DenseMap<const llvm::LoadInst *, bool> ReadOnlyLoads;
+  /// Parameters that are restrict (noalias) in the primal.
+  llvm::SmallPtrSet<const llvm::Value *, 4> Restrict;
   bool mayOverlap(const llvm::Value *A, const llvm::Value *B) const;
 
   // Adjoints of instructions (ReverseInstructions.cpp).

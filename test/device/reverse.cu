@@ -25,8 +25,18 @@
 
 __device__ int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }
 
-// y[i] = x[i]^2 sin(x[i]): every access is the thread's own slot.
-__device__ void square(const double *x, double *y, int n) {
+// y[i] = x[i]^2 sin(x[i]): every access is the thread's own slot, and the
+// arrays are restrict (without it, x and y could be one array shifted, and
+// another thread's x[j] could be this thread's y[i]).
+__device__ void square(const double *__restrict__ x, double *__restrict__ y,
+                       int n) {
+  int i = gid();
+  if (i < n)
+    y[i] = x[i] * x[i] * sin(x[i]);
+}
+
+// The same without restrict: the adds must stay atomic.
+__device__ void square_may_alias(const double *x, double *y, int n) {
   int i = gid();
   if (i < n)
     y[i] = x[i] * x[i] * sin(x[i]);
@@ -56,7 +66,8 @@ __device__ __noinline__ double spring(double a, double b) {
 }
 
 // A call to a noinline device function with active scalar arguments.
-__device__ void springs(const double *x, double *e, int n) {
+__device__ void springs(const double *__restrict__ x, double *__restrict__ e,
+                        int n) {
   int i = gid();
   if (i < n)
     e[i] = spring(x[i], 2.0 * x[i] + 0.5);
@@ -68,6 +79,15 @@ __global__ void grad_square(const double *x, double *dx, double *y, double *dy,
 }
 // CHECK-LABEL: define {{.*}}grad_square
 // OPT-NOT: atomicrmw
+// CHECK: ret void
+
+__global__ void grad_square_may_alias(const double *x, double *dx, double *y,
+                                      double *dy, int n) {
+  __enzyme_autodiff((void *)square_may_alias, enzyme_dup, x, dx, enzyme_dup, y,
+                    dy, n);
+}
+// CHECK-LABEL: define {{.*}}grad_square_may_alias
+// CHECK: atomicrmw fadd ptr {{.*}} syncscope("device")
 // CHECK: ret void
 
 __global__ void grad_stencil(const double *x, double *dx, double *y,
