@@ -2,7 +2,8 @@
 # gpuad's main job, from a fresh machine: install, build, then differentiate
 # and check real programs:
 #   1. a host program (a spring chain's energy) in forward mode, width 1 and
-#      4, checked against finite differences;
+#      4, and in reverse mode (the whole gradient and two scalar adjoints),
+#      checked against finite differences and against each other;
 #   2. a CUDA shading kernel and its forward derivative: the derivative is
 #      checked on the host, and both kernels are compiled for the GPU with
 #      their register and spill counts reported (ptxas for sm_90, and the
@@ -17,7 +18,7 @@ mkdir -p "$out"
 cd "$root"
 
 echo
-echo "== 1. Host: spring chain energy, forward mode (gpuad-cc -O2)"
+echo "== 1. Host: spring chain energy, forward and reverse mode (gpuad-cc -O2)"
 "$cc" -O2 kernels/host/spring_chain.c -o "$out/spring_chain" -lm
 "$out/spring_chain"
 

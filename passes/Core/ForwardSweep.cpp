@@ -18,6 +18,8 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
@@ -143,6 +145,17 @@ void ForwardSweep::emit(Instruction &I) {
 void ForwardSweep::fail(Instruction &I, const Twine &Msg) {
   Failed = true;
   Ctx.diags().error(*Key.Fn, I, Msg);
+}
+
+bool ForwardSweep::verifyGenerated(StringRef ModeName) {
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (!verifyFunction(D, &OS))
+    return true;
+  Ctx.diags().error(*Key.Fn, DebugLoc(),
+                    "internal error: the " + ModeName + " derivative of '" +
+                        Key.Fn->getName() + "' is invalid IR: " + Broken);
+  return false;
 }
 
 const Value *ForwardSweep::orig(const Value *V) const {

@@ -115,6 +115,9 @@ protected:
              ReturnShadow Ret);
   /// Deletes instructions replaced during the sweep.  Call once, last.
   void finishSweep();
+  /// Runs the verifier on the generated function; an invalid one is an
+  /// internal error reported against the primal.
+  bool verifyGenerated(llvm::StringRef ModeName);
 
   // ---- Shadows and analysis queries (through orig()). -----------------------
   bool hasShadow(const llvm::Value *V) const { return wantsShadow(orig(V)); }

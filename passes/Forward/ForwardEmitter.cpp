@@ -12,8 +12,6 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "gpuad-forward"
 
@@ -32,15 +30,7 @@ bool ForwardEmitter::run() {
   bool Ok = sweep(Primal, Args, Key.Ret);
   rewriteReturns();
   finishSweep();
-  std::string Broken;
-  raw_string_ostream OS(Broken);
-  if (Ok && verifyFunction(D, &OS)) {
-    Ctx.diags().error(*Key.Fn, DebugLoc(),
-                      "internal error: the forward derivative of '" +
-                          Key.Fn->getName() + "' is invalid IR: " + Broken);
-    return false;
-  }
-  return Ok && !failed();
+  return Ok && !failed() && verifyGenerated("forward");
 }
 
 bool ForwardEmitter::wantsShadow(const Value *V) const {

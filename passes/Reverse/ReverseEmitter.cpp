@@ -26,8 +26,6 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "gpuad-reverse"
 
@@ -64,15 +62,7 @@ bool ReverseEmitter::run() {
     buildReverse();
   }
   finishSweep();
-  std::string Broken;
-  raw_string_ostream OS(Broken);
-  if (Ok && !failed() && verifyFunction(D, &OS)) {
-    Ctx.diags().error(*Key.Fn, DebugLoc(),
-                      "internal error: the reverse derivative of '" +
-                          Key.Fn->getName() + "' is invalid IR: " + Broken);
-    return false;
-  }
-  return Ok && !failed();
+  return Ok && !failed() && verifyGenerated("reverse");
 }
 
 // ---- Forward sweep hooks -----------------------------------------------------
