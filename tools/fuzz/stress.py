@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Robustness fuzzing: random IR (llvm-stress) through the gpuad pass.
 
-Each llvm-stress function gets a caller that requests its forward derivative
-with default activities (every pointer and float duplicated).  The pass must
-not crash, and its output must pass the verifier; a diagnostic (an honest
-"cannot differentiate ...") is fine.  Usage:
+Each llvm-stress function gets a caller that requests its derivative: in
+forward mode with default activities (every pointer and float duplicated), in
+reverse mode with pointers duplicated and floats const (the functions return
+nothing, so there is no adjoint to return).  The pass must not crash, and its
+output must pass the verifier; a diagnostic (an honest "cannot differentiate
+...") is fine.  Usage:
     tools/fuzz/stress.py --plugin build/lib/GPUAD.so --count 200 [--width 2]
+                         [--mode reverse]
 """
 
 import argparse
@@ -18,7 +21,7 @@ import tempfile
 LLVM = "/usr/lib/llvm-22/bin"
 
 
-def caller_for(module_text, width):
+def caller_for(module_text, width, mode):
     m = re.search(r"define void @(autogen_SD\d+)\(([^)]*)\)", module_text)
     name, params = m.group(1), [p.strip() for p in m.group(2).split(",") if p.strip()]
     args, cparams = [], []
@@ -26,18 +29,23 @@ def caller_for(module_text, width):
         args += ["i32 %w", f"i32 {width}"]
     for i, p in enumerate(params):
         ty = p.rsplit(" ", 1)[0]
+        is_float = ty in ("float", "double") or "float" in ty or "double" in ty
         cparams.append(f"{ty} %a{i}")
+        if mode == "reverse" and is_float and ty != "ptr":
+            args.append("ptr @enzyme_const")
         args.append(f"{ty} %a{i}")
-        if ty == "ptr" or ty in ("float", "double") or "float" in ty or "double" in ty:
+        if ty == "ptr" or (is_float and mode == "forward"):
             for lane in range(width):
                 cparams.append(f"{ty} %s{i}_{lane}")
                 args.append(f"{ty} %s{i}_{lane}")
     load = "  %w = load i32, ptr @enzyme_width\n" if width > 1 else ""
+    entry = "__enzyme_fwddiff" if mode == "forward" else "__enzyme_autodiff"
     return (
         "@enzyme_width = external global i32\n"
-        "declare void @__enzyme_fwddiff(ptr, ...)\n"
+        "@enzyme_const = external global i32\n"
+        f"declare void @{entry}(ptr, ...)\n"
         f"define void @caller({', '.join(cparams)}) {{\n{load}"
-        f"  call void (ptr, ...) @__enzyme_fwddiff(ptr @{name}, {', '.join(args)})\n"
+        f"  call void (ptr, ...) @{entry}(ptr @{name}, {', '.join(args)})\n"
         "  ret void\n}\n"
     )
 
@@ -49,6 +57,7 @@ def main():
     ap.add_argument("--start", type=int, default=1)
     ap.add_argument("--size", type=int, default=60)
     ap.add_argument("--width", type=int, default=1)
+    ap.add_argument("--mode", choices=["forward", "reverse"], default="forward")
     a = ap.parse_args()
     crashes, invalid, diagnosed, ok = [], [], 0, 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -58,7 +67,7 @@ def main():
                                  text=True).stdout
             path = os.path.join(tmp, f"s{seed}.ll")
             with open(path, "w") as f:
-                f.write(src + caller_for(src, a.width))
+                f.write(src + caller_for(src, a.width, a.mode))
             r = subprocess.run([f"{LLVM}/opt", f"-load-pass-plugin={a.plugin}",
                                 "-passes=gpuad", "-S", path, "-o", os.devnull],
                                capture_output=True, text=True)
