@@ -4,10 +4,11 @@
 #   1. a host program (a spring chain's energy) in forward mode, width 1 and
 #      4, and in reverse mode (the whole gradient and two scalar adjoints),
 #      checked against finite differences and against each other;
-#   2. a CUDA shading kernel and its forward derivative: the derivative is
-#      checked on the host, and both kernels are compiled for the GPU with
-#      their register and spill counts reported (ptxas for sm_90, and the
-#      AMDGPU resource usage for gfx90a).
+#   2. a CUDA shading kernel with its forward derivative and its gradient
+#      (reverse mode): the derivatives are checked on the host, and all
+#      kernels are compiled for the GPU with their register and spill counts
+#      reported (ptxas for sm_75 and sm_90, and the AMDGPU resource usage for
+#      gfx90a).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/build.sh"
@@ -23,7 +24,7 @@ echo "== 1. Host: spring chain energy, forward and reverse mode (gpuad-cc -O2)"
 "$out/spring_chain"
 
 echo
-echo "== 2. CUDA: shading kernel and its forward derivative"
+echo "== 2. CUDA: shading kernel, its forward derivative and its reverse-mode gradient"
 "$cc" -O2 kernels/cuda/shading.cu -o "$out/shading"
 "$out/shading"
 python3 tools/resource_report.py --cc "$cc" kernels/cuda/shading.cu

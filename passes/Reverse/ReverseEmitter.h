@@ -28,9 +28,8 @@
 #include "llvm/IR/DerivedTypes.h"
 
 #include <map>
-#include <vector>
-
 #include <memory>
+#include <vector>
 
 namespace llvm {
 class Loop;
@@ -75,11 +74,11 @@ private:
   void leaveBlock(llvm::BasicBlock *FB);
   llvm::BasicBlock *edge(llvm::BasicBlock *FB, llvm::BasicBlock *Pred);
   void finishReturn();
+  /// Whether the reverse sweep may load \p LI again (the tape's question;
+  /// memoised).
   bool isReadOnlyLoad(const llvm::LoadInst &LI) const;
   bool loadSeesFinalMemory(const llvm::LoadInst &LI) const;
-  mutable llvm::DenseMap<const llvm::LoadInst *, bool> ReadOnlyLoads;
-  /// Parameters that are restrict (noalias) in the primal.
-  llvm::SmallPtrSet<const llvm::Value *, 4> Restrict;
+  /// Whether memory behind pointers \p A and \p B may overlap.
   bool mayOverlap(const llvm::Value *A, const llvm::Value *B) const;
 
   // Adjoints of instructions (ReverseInstructions.cpp).
@@ -128,6 +127,9 @@ private:
   std::unique_ptr<Tape> TheTape;
   std::unique_ptr<Adjoints> Adj;
   std::unique_ptr<ThreadPrivacy> Privacy; // GPU targets only
+  mutable llvm::DenseMap<const llvm::LoadInst *, bool> ReadOnlyLoads;
+  /// Parameters that are restrict (noalias) in the primal.
+  llvm::SmallPtrSet<const llvm::Value *, 4> Restrict;
   /// Forward block -> its reverse block.
   llvm::DenseMap<const llvm::BasicBlock *, llvm::BasicBlock *> Rev;
   /// The forward block whose reverse is being emitted.
