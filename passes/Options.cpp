@@ -23,9 +23,19 @@ static cl::opt<std::string>
     RocmLibsOpt("gpuad-rocm-device-libs", cl::init(""),
                 cl::desc("Directory holding ROCm's ocml.bc"));
 
+static cl::opt<bool> AssumeNoAliasOpt(
+    "gpuad-assume-noalias-args", cl::init(false),
+    cl::desc("Treat pointer parameters of differentiated functions as "
+             "restrict (reverse mode)"));
+static cl::opt<bool> LastIterationOpt(
+    "gpuad-last-iteration-cache", cl::init(true),
+    cl::desc("Keep values loops leave behind once, not per iteration"));
+
 GpuadOptions GpuadOptions::fromCommandLine() {
   GpuadOptions O;
   O.Cleanup = CleanupOpt;
+  O.AssumeNoAliasArgs = AssumeNoAliasOpt;
+  O.LastIterationCache = LastIterationOpt;
   O.LibDevice = LibDeviceOpt;
   O.RocmDeviceLibs = RocmLibsOpt;
   return O;
@@ -39,6 +49,11 @@ Expected<GpuadOptions> GpuadOptions::parse(StringRef Params) {
     auto [Key, Value] = Param.split('=');
     if (Key == "cleanup" || Key == "no-cleanup") {
       O.Cleanup = Key == "cleanup";
+    } else if (Key == "assume-noalias-args") {
+      O.AssumeNoAliasArgs = true;
+    } else if (Key == "last-iteration-cache" ||
+               Key == "no-last-iteration-cache") {
+      O.LastIterationCache = Key == "last-iteration-cache";
     } else if (Key == "libdevice") {
       O.LibDevice = Value.str();
     } else if (Key == "rocm-device-libs") {

@@ -31,6 +31,15 @@ struct GpuadOptions {
   /// Directory of the ROCm device libraries (ocml.bc, oclc_*.bc).  Empty:
   /// search the usual install locations.
   std::string RocmDeviceLibs;
+  /// Reverse mode: treat the pointer parameters of differentiated functions
+  /// as restrict (not overlapping each other or globals), as if the source
+  /// said `__restrict__`.  Smaller tapes and fewer GPU atomics; a wrong
+  /// gradient if the caller does pass overlapping memory.
+  bool AssumeNoAliasArgs = false;
+  /// Reverse mode: a value a loop leaves behind (its LCSSA PHI) is kept once,
+  /// when the loop exits, not once per iteration (off: per iteration, read
+  /// back at the exit iteration -- to show what the optimisation saves).
+  bool LastIterationCache = true;
 
   /// Options as set by `-mllvm -gpuad-*` (defaults otherwise).
   static GpuadOptions fromCommandLine();

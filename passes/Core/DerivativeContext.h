@@ -16,6 +16,7 @@
 
 #include "Core/DerivativeKey.h"
 #include "Core/DerivativeSignature.h"
+#include "Analysis/ArgumentWrites.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/Preprocess.h"
 #include "Options.h"
@@ -67,6 +68,8 @@ public:
   llvm::ArrayRef<TypeTree> argumentTypes(const llvm::Function &Callee) const;
   /// Type analysis summaries of the module's functions.
   TypeSummaries &typeSummaries() { return Summaries; }
+  /// Which arguments calls may write through.
+  ArgumentWrites &argumentWrites() { return Writes; }
 
   /// The read-only all-zero shadow of a constant global (a table of
   /// coefficients indexed together with active memory).
@@ -92,6 +95,7 @@ private:
   llvm::DenseMap<const llvm::Function *, bool> Recursive;
   std::map<const llvm::Function *, llvm::SmallVector<TypeTree, 8>> ArgTypes;
   TypeSummaries Summaries;
+  ArgumentWrites Writes;
 
   llvm::Function *declare(const DerivativeKey &Key,
                           const DerivativeSignature &Sig);

@@ -6,6 +6,7 @@
 
 #include "Core/DerivativeKey.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace llvm;
@@ -55,6 +56,12 @@ std::string DerivativeKey::suffix() const {
     S += ".dret";
   if (ReturnPrimal)
     S += ".pret";
+  // Split halves that may load arguments again say which ones.
+  if (any_of(Overwritten, [](bool B) { return !B; })) {
+    S += ".keep";
+    for (bool B : Overwritten)
+      S += B ? "n" : "y";
+  }
   return S;
 }
 

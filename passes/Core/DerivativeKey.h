@@ -60,10 +60,15 @@ struct DerivativeKey {
   ReturnShadow Ret = ReturnShadow::None;
   /// The derivative also returns the primal return value.
   bool ReturnPrimal = false;
+  /// Split mode: per argument, whether the memory behind it may change
+  /// between the augmented and the backward half (then the backward half
+  /// cannot load it again and the tape keeps what it needs).  Empty: all may.
+  llvm::SmallVector<bool, 8> Overwritten;
 
   bool operator<(const DerivativeKey &O) const {
-    return std::tie(Fn, Mode, Width, Args, Ret, ReturnPrimal) <
-           std::tie(O.Fn, O.Mode, O.Width, O.Args, O.Ret, O.ReturnPrimal);
+    return std::tie(Fn, Mode, Width, Args, Ret, ReturnPrimal, Overwritten) <
+           std::tie(O.Fn, O.Mode, O.Width, O.Args, O.Ret, O.ReturnPrimal,
+                    O.Overwritten);
   }
   /// `f.fwd.w2.dup_const.ret` style suffix for generated names.
   std::string suffix() const;

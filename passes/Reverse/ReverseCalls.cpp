@@ -29,12 +29,20 @@ void ReverseEmitter::emitDerivativeCall(CallBase &Call) {
   // An invoke becomes an invoke of the augmented half; the unwind path does
   // not reach the return and has no reverse (exceptions thrown through a
   // derivative end it).
-  SplitHalves H = Ctx.getSplit(calleeKey(Call, DiffMode::ReverseAugmented));
+  DerivativeKey K = calleeKey(Call, DiffMode::ReverseAugmented);
+  for (const Use &A : Call.args())
+    K.Overwritten.push_back(!A->getType()->isPointerTy() ||
+                            overwrittenAfterCall(Call, A.get()));
+  SplitHalves H = Ctx.getSplit(K);
   const DerivativeSignature &S = Ctx.signatureOf(*H.Augmented);
   CallBase *Aug = emitReplacementCall(Call, H.Augmented, calleeArgs(Call, S));
   Value *Primal = S.field(B, Aug, S.PrimalField);
   Value *Shadow = S.field(B, Aug, S.ShadowField);
-  AugCalls[Aug] = {H.Backward, S.field(B, Aug, S.TapeField), Primal};
+  AugCall &AC = AugCalls[Aug];
+  AC = {H.Backward, S.field(B, Aug, S.TapeField), Primal};
+  SmallBitVector Written = Ctx.argumentWrites().writtenArguments(Call);
+  for (unsigned K : Written.set_bits())
+    AC.WrittenOperands.push_back(S.PrimalParam[K]);
   replaceCall(Call, Primal);
   if (Primal && Shadow)
     setShadow(Primal, Shadow);

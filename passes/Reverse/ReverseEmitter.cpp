@@ -24,6 +24,7 @@
 
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -50,7 +51,9 @@ bool ReverseEmitter::run() {
   // The primal's restrict parameters (the generated function keeps the
   // attribute off: it also receives shadows).
   for (unsigned I = 0; I < Key.Args.size(); ++I)
-    if (Key.Fn->getArg(I)->hasNoAliasAttr())
+    if (Key.Fn->getArg(I)->hasNoAliasAttr() ||
+        (Ctx.options().AssumeNoAliasArgs &&
+         Key.Fn->getArg(I)->getType()->isPointerTy()))
       Restrict.insert(D.getArg(Sig.PrimalParam[I]));
   Function &PrimalFn = Ctx.preprocessor().normalizedForReverse(*Key.Fn);
   bool Ok = sweep(PrimalFn, Args, Key.Ret);
@@ -110,55 +113,121 @@ bool ReverseEmitter::mayOverlap(const Value *A, const Value *B) const {
 
 bool ReverseEmitter::isReadOnlyLoad(const LoadInst &LI) const {
   // The reverse sweep may load again what no later write may have changed.
-  // In split form the caller may write the memory between the two halves.
-  if (Split)
-    return false;
   auto [It, New] = ReadOnlyLoads.try_emplace(&LI, false);
   if (New)
-    It->second = loadSeesFinalMemory(LI);
+    It->second = (!Split || survivesUntilBackward(LI.getPointerOperand())) &&
+                 loadSeesFinalMemory(LI);
   return It->second;
 }
 
-bool ReverseEmitter::loadSeesFinalMemory(const LoadInst &LI) const {
-  const Value *P = LI.getPointerOperand();
-  if (classOf(P) == -1)
+bool ReverseEmitter::survivesUntilBackward(const Value *P) const {
+  // In split form the backward half runs later: memory it may load again
+  // must be the caller's, and the caller must not write it in between.
+  const Value *U = getUnderlyingObject(P);
+  if (const auto *GV = dyn_cast<GlobalVariable>(U))
+    return GV->isConstant();
+  const auto *A = dyn_cast<Argument>(U);
+  if (!A)
     return false;
+  for (unsigned I = 0; I < Key.Args.size(); ++I)
+    if (D.getArg(Sig.PrimalParam[I]) == A)
+      return I < Key.Overwritten.size() && !Key.Overwritten[I];
+  return false;
+}
+
+bool ReverseEmitter::overwrittenAfterCall(const CallBase &Call,
+                                          const Value *P) const {
+  // Memory behind an argument survives until the callee's backward half if
+  // it outlives this function's forward sweep (combined mode: anything; split
+  // mode: the caller's memory, not overwritten by it) and nothing here
+  // writes it after the call.
+  if (Split && !survivesUntilBackward(P))
+    return true;
+  if (!Split) {
+    const Value *U = getUnderlyingObject(P);
+    bool Known = isa<Argument>(U) || isa<AllocaInst>(U) ||
+                 (isa<GlobalVariable>(U) && cast<GlobalVariable>(U)->isConstant());
+    if (const auto *C = dyn_cast<CallBase>(U))
+      Known |= classifyHeapCall(*C).has_value();
+    if (!Known)
+      return true;
+  }
+  return mayBeWrittenAfter(Call, P);
+}
+
+bool ReverseEmitter::loadSeesFinalMemory(const LoadInst &LI) const {
+  return classOf(LI.getPointerOperand()) != -1 &&
+         !mayBeWrittenAfter(LI, LI.getPointerOperand());
+}
+
+SmallVector<const Value *, 4>
+ReverseEmitter::writtenPointers(const Instruction &I) const {
+  SmallVector<const Value *, 4> Written;
+  if (const auto *SI = dyn_cast<StoreInst>(&I))
+    Written.push_back(SI->getPointerOperand());
+  else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
+    Written.push_back(MI->getRawDest());
+  else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    Written.push_back(RMW->getPointerOperand());
+  else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    Written.push_back(CX->getPointerOperand());
+  else if (auto Aug = AugCalls.find(&I); Aug != AugCalls.end()) {
+    // A call to an augmented half writes what the call it replaced did.
+    for (unsigned Op : Aug->second.WrittenOperands)
+      Written.push_back(I.getOperand(Op));
+  } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    SmallBitVector Bits = Ctx.argumentWrites().writtenArguments(*Call);
+    for (unsigned K : Bits.set_bits())
+      Written.push_back(Call->getArgOperand(K));
+  }
+  return Written;
+}
+
+bool ReverseEmitter::runsAfter(const Instruction &From,
+                               const Instruction &To) const {
+  const BasicBlock *FB = From.getParent(), *TB = To.getParent();
+  if (FB == TB && From.comesBefore(&To))
+    return true;
+  auto [It, New] = Reachable.try_emplace(FB);
+  if (New) {
+    // Blocks reachable from FB's successors: the forward code only (the
+    // reverse sweep is entered by one branch, made last).
+    SmallVector<const BasicBlock *, 16> Work(successors(FB));
+    while (!Work.empty()) {
+      const BasicBlock *BB = Work.pop_back_val();
+      if (It->second.insert(BB).second)
+        append_range(Work, successors(BB));
+    }
+  }
+  return It->second.count(TB);
+}
+
+bool ReverseEmitter::mayBeWrittenAfter(const Instruction &From,
+                                       const Value *P) const {
   const MemoryClasses &MC = Act->classes();
-  for (const Instruction *I : Primal) {
-    SmallVector<const Value *, 4> Written;
-    if (const auto *SI = dyn_cast<StoreInst>(I))
-      Written.push_back(SI->getPointerOperand());
-    else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(I))
-      Written.push_back(MI->getRawDest());
-    else if (const auto *RMW = dyn_cast<AtomicRMWInst>(I))
-      Written.push_back(RMW->getPointerOperand());
-    else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(I))
-      Written.push_back(CX->getPointerOperand());
-    else if (const auto *Call = dyn_cast<CallBase>(I)) {
-      if (Call->onlyReadsMemory() || Act->isInactiveCall(*Call))
+  int PC = classOf(P);
+  for (const BasicBlock &BB : D)
+    for (const Instruction &I : BB) {
+      if (!isPrimal(&I) && !AugCalls.count(&I))
         continue;
-      // A call may write through its pointer arguments and through the
-      // pointers stored behind them.
-      for (const Use &A : Call->args()) {
-        if (!A->getType()->isPointerTy())
+      SmallVector<const Value *, 4> Written = writtenPointers(I);
+      if (Written.empty() || !runsAfter(From, I))
+        continue;
+      for (const Value *W : Written) {
+        if (mayOverlap(P, W))
+          return true;
+        // A call may also write through the pointers stored behind W.
+        if (!isa<CallBase>(I) || PC == -1)
           continue;
-        Written.push_back(A.get());
-        int C = classOf(A.get());
+        int C = classOf(W);
         for (unsigned Depth = 0; C != -1 && Depth < 4; ++Depth) {
           C = MC.contentIfAny(C);
-          if (C != -1 && MC.find(C) == MC.find(classOf(P)))
-            return false;
+          if (C != -1 && MC.find(C) == MC.find(PC))
+            return true;
         }
       }
     }
-    // A write that may overlap matters only if it can run after the load.
-    for (const Value *W : Written)
-      if (mayOverlap(P, W) &&
-          isPotentiallyReachable(&LI, I, nullptr, &FS->dominators(),
-                                 &FS->loops()))
-        return false;
-  }
-  return true;
+  return false;
 }
 
 void ReverseEmitter::buildReverse() {

@@ -78,8 +78,29 @@ private:
   /// memoised).
   bool isReadOnlyLoad(const llvm::LoadInst &LI) const;
   bool loadSeesFinalMemory(const llvm::LoadInst &LI) const;
+  /// Split form: whether memory behind \p P is the caller's and unchanged
+  /// until the backward half runs (the key's Overwritten bits).
+  bool survivesUntilBackward(const llvm::Value *P) const;
+  /// For a call this function differentiates in split form: whether the
+  /// memory behind its argument \p P may change before the callee's
+  /// backward half runs.
+  bool overwrittenAfterCall(const llvm::CallBase &Call,
+                            const llvm::Value *P) const;
   /// Whether memory behind pointers \p A and \p B may overlap.
   bool mayOverlap(const llvm::Value *A, const llvm::Value *B) const;
+  /// Whether a primal instruction that may run after \p From may write
+  /// memory behind \p P.
+  bool mayBeWrittenAfter(const llvm::Instruction &From,
+                         const llvm::Value *P) const;
+  /// The pointers primal instruction \p I may write through.
+  llvm::SmallVector<const llvm::Value *, 4>
+  writtenPointers(const llvm::Instruction &I) const;
+  /// Whether \p To may run after \p From in the forward code.
+  bool runsAfter(const llvm::Instruction &From,
+                 const llvm::Instruction &To) const;
+  mutable llvm::DenseMap<const llvm::BasicBlock *,
+                         llvm::SmallPtrSet<const llvm::BasicBlock *, 16>>
+      Reachable;
 
   // Adjoints of instructions (ReverseInstructions.cpp).
   void reverseInstruction(llvm::Instruction &I);
@@ -147,6 +168,9 @@ private:
     llvm::Function *Backward;
     llvm::Value *Tape;   // the callee's tape (a forward value)
     llvm::Value *Result; // the primal result (seeded if active), or null
+    /// The operands through which the replaced call could write primal
+    /// memory.
+    llvm::SmallVector<unsigned, 4> WrittenOperands;
   };
   llvm::DenseMap<const llvm::Instruction *, AugCall> AugCalls;
   /// Shadows of blocks the primal frees wait on lists (see ReverseHeap.cpp):

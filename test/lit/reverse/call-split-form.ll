@@ -32,12 +32,12 @@ define double @f(double %x, ptr %q) {
 
 ; CHECK-LABEL: define internal double @f.rev.ad.dret(double %x, ptr %q, ptr %q.d)
 ; CHECK-NOT:     call double @g(
-; CHECK:         [[AUG:%.*]] = call { [[TAPETY:.*]], double } @g.aug.ad.dret.pret(double %a, ptr %q, ptr %q.d)
+; CHECK:         [[AUG:%.*]] = call { [[TAPETY:.*]], double } @g.aug.ad.dret.pret.keepny(double %a, ptr %q, ptr %q.d)
 ; CHECK-DAG:     [[R:%.*]] = extractvalue { [[TAPETY]], double } [[AUG]], 1
 ; CHECK-DAG:     [[TAPE:%.*]] = extractvalue { [[TAPETY]], double } [[AUG]], 0
 ; CHECK:         %t = fmul double [[R]], %x
 ; CHECK-NOT:     call double @g(
-; CHECK:         [[DA:%.*]] = call double @g.bwd.ad.dret.pret(double %a, ptr %q, ptr %q.d, double {{%.*}}, [[TAPETY]] [[TAPE]])
+; CHECK:         [[DA:%.*]] = call double @g.bwd.ad.dret.pret.keepny(double %a, ptr %q, ptr %q.d, double {{%.*}}, [[TAPETY]] [[TAPE]])
 ; CHECK-NEXT:    [[OLD:%.*]] = load double, ptr %a.adj
 ; CHECK-NEXT:    [[NEW:%.*]] = fadd double [[OLD]], [[DA]]
 ; CHECK-NEXT:    store double [[NEW]], ptr %a.adj
@@ -45,12 +45,14 @@ define double @f(double %x, ptr %q) {
 ; CHECK:       {{^}$}}
 
 ; The augmented half runs g's forward code and returns its tape with the result.
-; CHECK-LABEL: @g.aug.ad.dret.pret(double %0, ptr %1, ptr %2)
+; (".keepny": q is not written after the call, so the backward half may load
+; it again; the double argument has no memory.)
+; CHECK-LABEL: @g.aug.ad.dret.pret.keepny(double %0, ptr %1, ptr %2)
 ; CHECK:         %s = call double @llvm.sin.f64(double %0)
 ; CHECK:         store double %m, ptr %1
 ; CHECK:         ret { [[TAPETY]], double }
 ; The backward half has no forward code: its values come from the tape.
-; CHECK-LABEL: define internal double @g.bwd.ad.dret.pret(
+; CHECK-LABEL: define internal double @g.bwd.ad.dret.pret.keepny(
 ; CHECK-SAME:    double %0, ptr %1, ptr %2, double %3, [[TAPETY]] %4)
 ; CHECK-NOT:     call double @llvm.sin.f64
 ; CHECK-NOT:     store double %m

@@ -1,0 +1,47 @@
+//===- ArgumentWrites.h - Which parameters a function writes through -*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// For a defined function: through which pointer parameters it may write
+/// (itself or in the functions it calls, a few calls deep).  A write whose
+/// address comes from memory or from an unknown place may reach any
+/// parameter's memory; writes to the function's own stack and heap blocks
+/// reach none.  LLVM's function attributes say the same after FunctionAttrs
+/// has run (-O1 and up); this also answers at -O0, where reverse mode needs
+/// it to know what a call may overwrite.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_ANALYSIS_ARGUMENTWRITES_H
+#define GPUAD_ANALYSIS_ARGUMENTWRITES_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace llvm {
+class CallBase;
+class Function;
+} // namespace llvm
+
+namespace gpuad {
+
+class ArgumentWrites {
+public:
+  /// Bit k: \p Call may write memory through its argument k (a pointer).
+  llvm::SmallBitVector writtenArguments(const llvm::CallBase &Call);
+
+private:
+  llvm::SmallBitVector ofCall(const llvm::CallBase &Call, unsigned Depth);
+  /// Bit k: \p F may write through parameter k.
+  const llvm::SmallBitVector &ofFunction(const llvm::Function &F,
+                                         unsigned Depth);
+
+  llvm::DenseMap<const llvm::Function *, llvm::SmallBitVector> Known;
+  llvm::SmallPtrSet<const llvm::Function *, 8> InProgress;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_ANALYSIS_ARGUMENTWRITES_H
