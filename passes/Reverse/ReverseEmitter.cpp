@@ -246,6 +246,7 @@ void ReverseEmitter::buildReverse() {
   TheTape = std::make_unique<Tape>(
       D, *FS, Ctx.target(),
       [this](const LoadInst &LI) { return isReadOnlyLoad(LI); });
+  TheTape->setLastIterationCache(Ctx.options().LastIterationCache);
   LLVMContext &C = D.getContext();
   Exit = BasicBlock::Create(C, "reverse.exit", &D);
   for (BasicBlock *FB : FS->blocks())

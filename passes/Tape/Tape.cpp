@@ -151,6 +151,10 @@ Tape::Strategy Tape::strategy(const Value *V) const {
     return Strategy::Available;
   if (FS.loopOfIV(I))
     return Strategy::ReverseIndex;
+  // Without the last-iteration cache, a value a loop leaves behind comes
+  // from the loop's per-iteration frames.
+  if (!LastIterationCache && exitValue(I).first)
+    return Strategy::Cache;
   const BasicBlock *BB = I->getParent();
   const Loop *L = FS.loops().getLoopFor(BB);
   if (!L && FS.returnBlock() &&
@@ -179,6 +183,10 @@ Value *Tape::lookup(Value *V, IRBuilderBase &B, const BasicBlock *Context) {
     ++NumRecomputed;
     break;
   default: {
+    if (!LastIterationCache && exitValue(V).first) {
+      Result = lookupAtExit(cast<PHINode>(V), B, Context);
+      break;
+    }
     Slot &Sl = slotFor(V);
     Value *Addr = Sl.Local ? static_cast<Value *>(Sl.Local)
                            : B.CreateConstGEP1_64(
@@ -190,6 +198,31 @@ Value *Tape::lookup(Value *V, IRBuilderBase &B, const BasicBlock *Context) {
   }
   Memo[Key] = Result;
   return Result;
+}
+
+std::pair<const Loop *, Instruction *> Tape::exitValue(const Value *V) const {
+  const auto *PN = dyn_cast<PHINode>(V);
+  if (!PN || PN->getNumIncomingValues() != 1 || FS.isBookkeeping(PN))
+    return {};
+  auto *In = dyn_cast<Instruction>(PN->getIncomingValue(0));
+  if (!In)
+    return {};
+  const Loop *L = FS.loops().getLoopFor(In->getParent());
+  if (!L || L->contains(PN->getParent()) || !FS.iv(L) ||
+      !FS.exitIteration(L, PN->getParent()))
+    return {};
+  return {L, In};
+}
+
+Value *Tape::lookupAtExit(PHINode *V, IRBuilderBase &B,
+                          const BasicBlock *Context) {
+  auto [L, In] = exitValue(V);
+  Slot &S = slotFor(In);
+  Value *Iter = lookup(FS.exitIteration(L, V->getParent()), B, Context);
+  return B.CreateLoad(V->getType(),
+                      B.CreateConstGEP1_64(B.getInt8Ty(), frameAt(L, Iter, B),
+                                           S.Offset),
+                      V->getName() + ".tape");
 }
 
 Value *Tape::recompute(Instruction *I, IRBuilderBase &B,
@@ -274,9 +307,17 @@ Value *Tape::arraySlotAddress(const Loop *L, IRBuilderBase &B, bool Reverse) {
 }
 
 Value *Tape::frameAddress(const Loop *L, IRBuilderBase &B, bool Reverse) {
+  if (Reverse)
+    return frameAt(L, index(L, B), B);
   Value *Array = B.CreateLoad(PointerType::get(F.getContext(), 0),
-                              arraySlotAddress(L, B, Reverse), "frames");
-  Value *Iter = Reverse ? index(L, B) : FS.iv(L);
+                              arraySlotAddress(L, B, false), "frames");
+  Value *Offset = B.CreateMul(FS.iv(L), frameSize(L, B));
+  return B.CreateGEP(B.getInt8Ty(), Array, Offset, "frame");
+}
+
+Value *Tape::frameAt(const Loop *L, Value *Iter, IRBuilderBase &B) {
+  Value *Array = B.CreateLoad(PointerType::get(F.getContext(), 0),
+                              arraySlotAddress(L, B, true), "frames");
   Value *Offset = B.CreateMul(Iter, frameSize(L, B));
   return B.CreateGEP(B.getInt8Ty(), Array, Offset, "frame");
 }

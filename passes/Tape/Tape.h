@@ -82,6 +82,16 @@ public:
   /// cached values; fixes frame sizes; inserts the frees.
   void finalize();
 
+  /// A value a loop leaves behind (a PHI in an exit block with one incoming
+  /// value from inside the loop) is cached once, when the loop exits -- its
+  /// value in the last iteration, one slot per iteration of the enclosing
+  /// loops.  Off (to measure the difference): the value inside the loop is
+  /// kept for every iteration and read back at the exit iteration.
+  void setLastIterationCache(bool On) { LastIterationCache = On; }
+  /// The loop \p V is the value left behind by, and the value inside it.
+  std::pair<const llvm::Loop *, llvm::Instruction *>
+  exitValue(const llvm::Value *V) const;
+
   /// `ptr gpuad.tape.grow(ptr array, i64 index, ptr capacity, i64 bytes)`:
   /// \p array (capacity elements of \p bytes) made to hold element
   /// \p index, doubled when full.  Frame arrays grow with it; other growing
@@ -128,11 +138,19 @@ private:
   llvm::Value *arraySlotAddress(const llvm::Loop *L, llvm::IRBuilderBase &B,
                                 bool Reverse);
   llvm::Value *frameSize(const llvm::Loop *L, llvm::IRBuilderBase &B);
+  /// \p L's frame of iteration \p Iter (reverse sweep).
+  llvm::Value *frameAt(const llvm::Loop *L, llvm::Value *Iter,
+                       llvm::IRBuilderBase &B);
+  /// The last-iteration cache turned off: the value inside the loop, read
+  /// from the frame of the exit iteration.
+  llvm::Value *lookupAtExit(llvm::PHINode *V, llvm::IRBuilderBase &B,
+                            const llvm::BasicBlock *Context);
   void allocateFrames(const llvm::Loop *L);
   void storeCachedValue(Slot &S);
   llvm::AllocaInst *entryAlloca(llvm::Type *Ty, const llvm::Twine &Name);
 
   llvm::Function &F;
+  bool LastIterationCache = true;
   ForwardStructure &FS;
   TargetHooks &Target;
   std::function<bool(const llvm::LoadInst &)> IsReadOnly;
