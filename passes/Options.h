@@ -18,6 +18,10 @@
 
 #include <string>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace gpuad {
 
 struct GpuadOptions {
@@ -40,6 +44,9 @@ struct GpuadOptions {
   /// when the loop exits, not once per iteration (off: per iteration, read
   /// back at the exit iteration -- to show what the optimisation saves).
   bool LastIterationCache = true;
+  /// Where print<gpuad-tape> wants each reverse-mode tape's layout (null:
+  /// nowhere).
+  llvm::raw_ostream *TapeLayout = nullptr;
 
   /// Options as set by `-mllvm -gpuad-*` (defaults otherwise).
   static GpuadOptions fromCommandLine();

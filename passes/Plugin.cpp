@@ -7,7 +7,8 @@
 /// The only place that knows how gpuad's passes are registered.
 ///
 /// `opt -passes=gpuad` (with parameters, `gpuad<no-cleanup>`) and the
-/// printers `print<gpuad-types>` and `print<gpuad-activity>` are parsed here.
+/// printers `print<gpuad-types>`, `print<gpuad-activity>` and
+/// `print<gpuad-tape>` are parsed here.
 /// With `clang -fpass-plugin=`, gpuad adds itself at the OptimizerEarly
 /// extension point, which every optimisation level runs, -O0 included:
 ///   - before it: the always-inliner (-O0) or the whole simplification
@@ -44,6 +45,13 @@ bool parseModulePipeline(StringRef Name, ModulePassManager &MPM,
   }
   if (Name == "print<gpuad-activity>") {
     MPM.addPass(gpuad::ActivityPrinterPass(outs()));
+    return true;
+  }
+  if (Name == "print<gpuad-tape>") {
+    // Differentiates the module and prints each reverse-mode tape.
+    gpuad::GpuadOptions Options = gpuad::GpuadOptions::fromCommandLine();
+    Options.TapeLayout = &outs();
+    MPM.addPass(gpuad::GpuadPass(std::move(Options)));
     return true;
   }
   if (Name == "gpuad") {

@@ -72,6 +72,7 @@ void ForwardStructure::addExitIterations() {
       for (BasicBlock *Pred : llvm::predecessors(Exit))
         P->addIncoming(IVs[L], Pred);
       ExitIterations[{L, Exit}] = P;
+      ExitIterationLoop[P] = L;
       Bookkeeping.insert(P);
     }
   }

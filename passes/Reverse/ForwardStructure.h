@@ -65,6 +65,11 @@ public:
   /// predecessor index numbers them.
   llvm::ArrayRef<llvm::BasicBlock *> predecessors(const llvm::BasicBlock *BB) const;
 
+  /// The loop \p V is the exit iteration of (null if it is not one).
+  const llvm::Loop *loopOfExitIteration(const llvm::Value *V) const {
+    return ExitIterationLoop.lookup(V);
+  }
+
   /// Whether \p I is an instruction this structure added.
   bool isBookkeeping(const llvm::Instruction *I) const {
     return Bookkeeping.count(I);
@@ -86,6 +91,7 @@ private:
   llvm::DenseMap<std::pair<const llvm::Loop *, const llvm::BasicBlock *>,
                  llvm::PHINode *>
       ExitIterations;
+  llvm::DenseMap<const llvm::Value *, const llvm::Loop *> ExitIterationLoop;
   llvm::DenseMap<const llvm::BasicBlock *, llvm::PHINode *> PredIndex;
   llvm::DenseMap<const llvm::BasicBlock *,
                  llvm::SmallVector<llvm::BasicBlock *, 4>>

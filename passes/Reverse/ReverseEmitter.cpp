@@ -23,10 +23,12 @@
 #include "Target/TargetHooks.h"
 
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "gpuad-reverse"
 
@@ -263,6 +265,24 @@ void ReverseEmitter::buildReverse() {
     reverseBlock(FB);
   finishReturn();
   TheTape->finalize();
+  reportTape();
+}
+
+void ReverseEmitter::reportTape() {
+  if (raw_ostream *OS = Ctx.options().TapeLayout) {
+    *OS << "tape of '" << Key.Fn->getName() << "' ("
+        << (Split ? "augmented and backward halves" : "combined") << ", "
+        << Key.suffix() << "):\n";
+    TheTape->print(*OS);
+  }
+  OptimizationRemarkEmitter ORE(&D);
+  const Instruction *Where = nullptr;
+  for (const Instruction *I : Primal)
+    if (I->getDebugLoc()) {
+      Where = I;
+      break;
+    }
+  TheTape->remark(ORE, Where);
 }
 
 Value *ReverseEmitter::lookup(Value *V) {

@@ -74,6 +74,8 @@ private:
   void leaveBlock(llvm::BasicBlock *FB);
   llvm::BasicBlock *edge(llvm::BasicBlock *FB, llvm::BasicBlock *Pred);
   void finishReturn();
+  /// The tape's layout (print<gpuad-tape>) and remarks.
+  void reportTape();
   /// Whether the reverse sweep may load \p LI again (the tape's question;
   /// memoised).
   bool isReadOnlyLoad(const llvm::LoadInst &LI) const;

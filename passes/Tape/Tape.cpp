@@ -167,6 +167,11 @@ Tape::Strategy Tape::strategy(const Value *V) const {
 
 Value *Tape::lookup(Value *V, IRBuilderBase &B, const BasicBlock *Context) {
   Strategy S = strategy(V);
+  // Reported: what is cached or recomputed, and values loops leave behind.
+  if ((S == Strategy::Recompute || S == Strategy::Cache ||
+       (S == Strategy::Available && exitValue(V).first)) &&
+      Decided.insert(V).second)
+    Decisions.push_back({V, S});
   if (S == Strategy::Available)
     return V;
   auto Key = std::make_pair(static_cast<const Value *>(V), B.GetInsertBlock());

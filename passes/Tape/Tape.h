@@ -33,6 +33,7 @@
 #define GPUAD_TAPE_TAPE_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -41,6 +42,8 @@
 
 namespace llvm {
 class AllocaInst;
+class OptimizationRemarkEmitter;
+class raw_ostream;
 class GlobalVariable;
 class Loop;
 class PHINode;
@@ -103,7 +106,23 @@ public:
   /// Bytes of frame per iteration of \p L (0 if it has no frame).
   uint64_t frameBytes(const llvm::Loop *L) const;
 
+  // Reporting (TapeReport.cpp): what was decided for each value the reverse
+  // sweep asked for, after finalize().
+  /// The layout: slots, then each loop's frame with its fields, and the
+  /// values recomputed, with the reason for each (print<gpuad-tape>).
+  void print(llvm::raw_ostream &OS) const;
+  /// One optimisation remark per cached or recomputed value (at the value's
+  /// source location: -Rpass-analysis=gpuad) and a summary
+  /// (-Rpass=gpuad) attributed to \p Where.
+  void remark(llvm::OptimizationRemarkEmitter &ORE,
+              const llvm::Instruction *Where) const;
+
 private:
+  /// Why \p V gets strategy \p S, and what it costs, in words.
+  std::string reason(const llvm::Value *V, Strategy S) const;
+  std::string size(const llvm::Value *V) const;
+  std::string loopName(const llvm::Loop *L) const;
+
   struct Slot {
     llvm::Value *V;
     const llvm::Loop *L;   // innermost loop, null outside loops
@@ -158,6 +177,9 @@ private:
   llvm::SmallVector<llvm::Value *, 16> SlotOrder;
   std::map<const llvm::Loop *, Frame> Frames;
   llvm::DenseMap<const llvm::Loop *, llvm::AllocaInst *> Counters;
+  /// Values the reverse sweep asked for (not available ones), in order.
+  llvm::SmallVector<std::pair<const llvm::Value *, Strategy>, 16> Decisions;
+  llvm::SmallPtrSet<const llvm::Value *, 16> Decided;
   /// Recomputed and loaded values, per (value, reverse block).
   llvm::DenseMap<std::pair<const llvm::Value *, const llvm::BasicBlock *>,
                  llvm::Value *>
