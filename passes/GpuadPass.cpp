@@ -62,17 +62,24 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   std::optional<DiffRequest> Req = parseRequest(Call, EP.Mode, Diags);
   if (!Req)
     return eraseRequestCall(Call);
-  if (EP.Mode != DiffMode::Forward && EP.Mode != DiffMode::ReverseCombined) {
-    Diags.error(Caller, Call,
-                "'" + Name + "' (" + modeName(EP.Mode) +
-                    " mode) is not yet supported; __enzyme_fwddiff and "
-                    "__enzyme_autodiff are");
-    return eraseRequestCall(Call);
+  Function *D = nullptr;
+  if (isSplit(EP.Mode)) {
+    // The user's two calls name one split derivative (the tape travels
+    // between them; nothing is known of what happens in between).
+    SplitHalves H = Ctx.getSplit(Req->Key);
+    if (EP.Mode == DiffMode::TapeSize) {
+      lowerTapeSize(*Req, Ctx.signatureOf(*H.Augmented));
+      ++NumRequests;
+      return;
+    }
+    D = EP.Mode == DiffMode::ReverseAugmented ? H.Augmented : H.Backward;
+  } else {
+    D = Ctx.getOrCreate(Req->Key);
   }
-  Function *D = Ctx.getOrCreate(Req->Key);
   DebugLoc Loc = Call.getDebugLoc();
   BasicBlock *Block = Call.getParent();
-  if (!D || !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Diags))
+  if (!D ||
+      !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Ctx.target(), Diags))
     return eraseRequestCall(Call);
   ++NumRequests;
   remarkLowered(Caller, Loc, Block, Req->Key, *D);

@@ -31,6 +31,11 @@ StringRef modeName(DiffMode M) {
 
 bool isReverse(DiffMode M) { return M != DiffMode::Forward; }
 
+bool isSplit(DiffMode M) {
+  return M == DiffMode::ReverseAugmented || M == DiffMode::ReverseBackward ||
+         M == DiffMode::TapeSize;
+}
+
 StringRef activityName(ArgActivity A) {
   switch (A) {
   case ArgActivity::Const:

@@ -35,6 +35,8 @@ enum class DiffMode {
 
 llvm::StringRef modeName(DiffMode M);
 bool isReverse(DiffMode M);
+/// The user-facing halves of split mode (and the tape-size query).
+bool isSplit(DiffMode M);
 
 /// Activity of one argument (Enzyme's DIFFE_TYPE).
 enum class ArgActivity {

@@ -33,11 +33,27 @@ struct ArgRequest {
   llvm::Value *DupVBase = nullptr;
 };
 
+/// How a split-mode tape travels between the user's two calls.
+enum class TapeTransport {
+  Heap,      ///< a pointer to a heap block (the default)
+  Allocated, ///< by value, in `enzyme_allocated N` bytes
+  Memory,    ///< stored to / loaded from `enzyme_tape p`
+};
+
 struct DiffRequest {
   llvm::CallBase *Call = nullptr;
   DerivativeKey Key;
   /// One entry per parameter of Key.Fn.
   llvm::SmallVector<ArgRequest, 8> Args;
+  /// Split mode (__enzyme_augmentfwd / __enzyme_reverse): how the tape
+  /// travels, the byte count for Allocated, the pointer for Memory.
+  TapeTransport Tape = TapeTransport::Heap;
+  uint64_t AllocatedBytes = 0;
+  llvm::Value *TapePointer = nullptr;
+  /// __enzyme_reverse: the seed of an active return (one per lane) and the
+  /// operands that carry the tape (a pointer, or a value in pieces).
+  llvm::SmallVector<llvm::Value *, 4> Seeds;
+  llvm::SmallVector<llvm::Value *, 4> TapeOperands;
   /// The memory the result goes to when the call returns through `sret`.
   llvm::Value *ReturnSlot = nullptr;
   /// The type the call declares for its result (the sret type if any).

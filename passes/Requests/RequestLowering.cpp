@@ -10,6 +10,7 @@
 #include "Core/DerivativeSignature.h"
 #include "Requests/DiffRequest.h"
 #include "Requests/RequestParser.h"
+#include "Requests/TapeTransport.h"
 #include "Support/Diagnostics.h"
 
 #include "llvm/IR/Constants.h"
@@ -115,13 +116,36 @@ std::string typeName(Type *Ty) {
 } // namespace
 
 bool lowerRequest(const DiffRequest &Req, Function &Derivative,
-                  const DerivativeSignature &Sig, Diagnostics &Diags) {
+                  const DerivativeSignature &Sig, TargetHooks &Target,
+                  Diagnostics &Diags) {
   CallBase &Call = *Req.Call;
   Function &Caller = *Call.getFunction();
   const DataLayout &DL = Caller.getParent()->getDataLayout();
   IRBuilder<> B(&Call);
   B.SetCurrentDebugLocation(Call.getDebugLoc());
   Lanes L(Req.Key.Width);
+  DiffMode Mode = Req.Key.Mode;
+
+  // Split mode: the tape's type, and whether the user's transport fits it.
+  Type *TapeTy = nullptr;
+  if (Mode == DiffMode::ReverseAugmented)
+    TapeTy = Sig.SingleResult ? Sig.Type->getReturnType()
+                              : cast<StructType>(Sig.Type->getReturnType())
+                                    ->getElementType(Sig.TapeField);
+  else if (Sig.TapeParam >= 0)
+    TapeTy = Sig.Type->getParamType(Sig.TapeParam);
+  if (TapeTy && !checkTapeFits(Req, TapeTy, Diags))
+    return false;
+  if (Mode == DiffMode::ReverseAugmented &&
+      Req.Tape == TapeTransport::Allocated &&
+      !declaredTapeType(Req, Req.ResultType)) {
+    Diags.error(Caller, Call,
+                "with enzyme_allocated " + Twine(Req.AllocatedBytes) +
+                    ", __enzyme_augmentfwd must return the tape first: a "
+                    "result of " + Twine(Req.AllocatedBytes) +
+                    " bytes, or a struct whose first member has that size");
+    return false;
+  }
 
   SmallVector<Value *, 16> Args(Sig.Type->getNumParams());
   for (unsigned I = 0; I < Req.Args.size(); ++I) {
@@ -144,11 +168,27 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     }
     Args[Sig.ShadowParam[I]] = L.pack(B, Ty, PerLane);
   }
+  Type *RetTy = Req.Key.Fn->getReturnType();
+  if (Sig.SeedParam >= 0) {
+    SmallVector<Value *, 4> Seeds;
+    for (Value *S : Req.Seeds)
+      Seeds.push_back(coerceArgument(B, S, RetTy));
+    Args[Sig.SeedParam] = L.pack(B, RetTy, Seeds);
+  }
+  if (Sig.TapeParam >= 0)
+    Args[Sig.TapeParam] = receiveTape(B, Req, TapeTy, Target);
 
   // What the derivative returns, as (type, lanes) parts in order: the
-  // primal, then the tangent of the return (forward) or each enzyme_out
-  // argument's adjoint (reverse), each of them lane by lane.
-  Type *RetTy = Req.Key.Fn->getReturnType();
+  // primal, then the tangent of the return (forward), or the shadow of a
+  // returned pointer (augmented half), or each enzyme_out argument's adjoint
+  // (reverse), each of them lane by lane.  The augmented half's tape comes
+  // first.
+  SmallVector<Type *, 8> TapeLeafTypes;
+  if (Mode == DiffMode::ReverseAugmented && Req.Tape == TapeTransport::Heap)
+    TapeLeafTypes.push_back(PointerType::get(Call.getContext(), 0));
+  else if (Mode == DiffMode::ReverseAugmented &&
+           Req.Tape == TapeTransport::Allocated)
+    flattenType(declaredTapeType(Req, Req.ResultType), TapeLeafTypes);
   SmallVector<std::pair<Type *, unsigned>, 4> Parts;
   if (Sig.ReturnsPrimal)
     Parts.push_back({RetTy, 1});
@@ -159,7 +199,14 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   auto Leaves = [&](IRBuilderBase &RB, Value *Result) {
     SmallVector<Value *, 8> Out;
     SmallVector<Value *, 4> Values;
-    if (Req.Key.Mode == DiffMode::Forward) {
+    if (Mode == DiffMode::ReverseAugmented) {
+      Out = sendTape(RB, Req, Sig.field(RB, Result, Sig.TapeField),
+                     Req.ResultType, Target);
+      if (Value *P = Sig.field(RB, Result, Sig.PrimalField))
+        Values.push_back(P);
+      if (Value *S = Sig.field(RB, Result, Sig.ShadowField))
+        Values.push_back(S);
+    } else if (Mode == DiffMode::Forward) {
       if (Value *P = Sig.primalOf(RB, Result))
         Values.push_back(P);
       if (Value *S = Sig.shadowOf(RB, Result))
@@ -186,7 +233,7 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   Type *Declared = Req.ResultType;
   bool WantsResult = Req.ReturnSlot || !Declared->isVoidTy();
   if (WantsResult) {
-    SmallVector<Type *, 8> HaveTypes;
+    SmallVector<Type *, 8> HaveTypes(TapeLeafTypes);
     for (auto [Ty, N] : Parts)
       for (unsigned Lane = 0; Lane < N; ++Lane)
         flattenType(Ty, HaveTypes);
@@ -201,10 +248,13 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
                typeName(HaveTypes.front());
       }
       const char *Order =
-          Req.Key.Mode == DiffMode::Forward
+          Mode == DiffMode::Forward
               ? (Sig.ReturnsPrimal
                      ? " (primal first, then each direction's tangent)"
                      : " (one tangent per direction)")
+          : Mode == DiffMode::ReverseAugmented
+              ? " (the tape first, then the primal and the shadow of a "
+                "returned pointer)"
               : (Sig.ReturnsPrimal
                      ? " (primal first, then each enzyme_out argument's "
                        "adjoint)"
@@ -234,6 +284,9 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   New->setDebugLoc(Call.getDebugLoc());
 
   Value *Replacement = nullptr;
+  if (Mode == DiffMode::ReverseAugmented && Req.Tape == TapeTransport::Memory)
+    sendTape(B, Req, Sig.field(B, New, Sig.TapeField), Req.ResultType,
+             Target); // stores it; the result holds no tape
   if (WantsResult && !New->getType()->isVoidTy() &&
       (Req.ReturnSlot || !Call.use_empty())) {
     SmallVector<Value *, 8> Out = Leaves(B, New);
@@ -248,6 +301,22 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
                                 : PoisonValue::get(Call.getType()));
   Call.eraseFromParent();
   return true;
+}
+
+void lowerTapeSize(const DiffRequest &Req, const DerivativeSignature &AugSig) {
+  CallBase &Call = *Req.Call;
+  Type *TapeTy = AugSig.SingleResult
+                     ? AugSig.Type->getReturnType()
+                     : cast<StructType>(AugSig.Type->getReturnType())
+                           ->getElementType(AugSig.TapeField);
+  Type *Ty = Call.getType();
+  Value *Size = ConstantInt::get(Ty->isIntegerTy() ? Ty
+                                                   : Type::getInt64Ty(Call.getContext()),
+                                 tapeBytes(Req, TapeTy));
+  if (!Call.use_empty())
+    Call.replaceAllUsesWith(Ty->isIntegerTy() ? Size
+                                              : PoisonValue::get(Ty));
+  eraseRequestCall(Call);
 }
 
 void eraseRequestCall(CallBase &Call) {

@@ -10,6 +10,7 @@
 /// primal and/or N tangents -- repacked, scalar by scalar, into whatever type
 /// the request call declares (a scalar, a struct, an array, a vector, or an
 /// sret slot).  A mismatch in shape is a diagnostic, not a silent cast.
+/// Split mode adds the tape (see TapeTransport.h) and the return's seed.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_REQUESTS_REQUESTLOWERING_H
@@ -23,13 +24,19 @@ class Function;
 namespace gpuad {
 
 class Diagnostics;
+class TargetHooks;
 struct DerivativeSignature;
 struct DiffRequest;
 
 /// Replaces \p Req's call by a call to \p Derivative.  Returns false after
 /// reporting an error (the call is then left for eraseRequestCall).
 bool lowerRequest(const DiffRequest &Req, llvm::Function &Derivative,
-                  const DerivativeSignature &Sig, Diagnostics &Diags);
+                  const DerivativeSignature &Sig, TargetHooks &Target,
+                  Diagnostics &Diags);
+
+/// Replaces an `__enzyme_augmentsize` call by the byte count of the tape
+/// the augmented half with signature \p AugSig returns.
+void lowerTapeSize(const DiffRequest &Req, const DerivativeSignature &AugSig);
 
 /// Removes any call to an `__enzyme_*` entry point (uses become poison; an
 /// invoke becomes a branch to its normal destination).

@@ -121,6 +121,8 @@ private:
   bool parseFunction();
   bool parseArguments();
   bool parseMarker(const MarkerMatch &M, unsigned &Idx);
+  bool parseActivitiesOnly();
+  bool takeSeedAndTape();
   bool takePrimal(unsigned &Idx, ArgActivity Act);
   bool takeShadows(unsigned &Idx, ArgRequest &AR, Type *ParamTy);
   bool checkType(Value *V, Type *ParamTy, const Twine &What);
@@ -149,6 +151,9 @@ private:
   bool SawShadowedArg = false;
   std::optional<ReturnShadow> RetOverride;
   bool PrimalReturn = false;
+  bool NoReturn = false;
+  /// __enzyme_reverse: the values after the last argument.
+  SmallVector<Value *, 4> Extra;
 };
 
 } // namespace
@@ -256,6 +261,7 @@ bool Parser::parseMarker(const MarkerMatch &M, unsigned &Idx) {
     return true;
   case MarkerKind::NoReturn:
     PrimalReturn = false;
+    NoReturn = true;
     return true;
   case MarkerKind::ConstReturn:
     RetOverride = ReturnShadow::None;
@@ -265,9 +271,28 @@ bool Parser::parseMarker(const MarkerMatch &M, unsigned &Idx) {
     RetOverride = ReturnShadow::Shadow;
     return true;
   case MarkerKind::Tape:
-  case MarkerKind::Allocated:
-    return fail(M.Name + " is not yet supported (split mode is not "
-                         "implemented yet)");
+  case MarkerKind::Allocated: {
+    if (Mode != DiffMode::ReverseAugmented && Mode != DiffMode::ReverseBackward)
+      return fail(M.Name + " applies to __enzyme_augmentfwd and "
+                           "__enzyme_reverse only");
+    if (++Idx >= numArgs())
+      return fail(M.Name + " needs a value");
+    if (*M.Kind == MarkerKind::Tape) {
+      if (!arg(Idx)->getType()->isPointerTy())
+        return fail("enzyme_tape needs a pointer to the tape's memory, got '" +
+                    describe(*arg(Idx)) + "'");
+      Req.Tape = TapeTransport::Memory;
+      Req.TapePointer = arg(Idx);
+      return true;
+    }
+    auto *C = dyn_cast<ConstantInt>(arg(Idx));
+    if (!C)
+      return fail("enzyme_allocated needs a compile-time byte count, got '" +
+                  describe(*arg(Idx)) + "'");
+    Req.Tape = TapeTransport::Allocated;
+    Req.AllocatedBytes = C->getZExtValue();
+    return true;
+  }
   }
   return true;
 }
@@ -353,6 +378,12 @@ bool Parser::parseArguments() {
         return false;
       continue;
     }
+    if (Req.Args.size() == Fn.arg_size() &&
+        Req.Key.Mode == DiffMode::ReverseBackward) {
+      // After the arguments: the return's seed, then the tape.
+      Extra.push_back(arg(Idx));
+      continue;
+    }
     if (Req.Args.size() == Fn.arg_size())
       return fail("too many arguments: '" + Fn.getName() + "' takes " +
                   Twine(Fn.arg_size()) + " parameter(s); extra value '" +
@@ -383,12 +414,96 @@ void Parser::setReturn(Type *RetTy) {
   if (RetTy->isVoidTy())
     Req.Key.Ret = ReturnShadow::None;
   Req.Key.ReturnPrimal = PrimalReturn && !RetTy->isVoidTy();
+  // The two halves of split mode are one derivative: the augmented half
+  // returns the primal unless enzyme_noret says otherwise, and both calls
+  // name the same key.
+  if (isSplit(Req.Key.Mode))
+    Req.Key.ReturnPrimal = !NoReturn && !RetTy->isVoidTy();
+}
+
+bool Parser::takeSeedAndTape() {
+  // __enzyme_reverse: [seed per lane of an active float return], then the
+  // tape (unless enzyme_tape gave its memory).
+  Type *RetTy = Req.Key.Fn->getReturnType();
+  unsigned NumSeeds = Req.Key.Ret == ReturnShadow::Shadow &&
+                              !RetTy->isVoidTy() && !RetTy->isPointerTy()
+                          ? Req.Key.Width
+                          : 0;
+  if (Extra.size() < NumSeeds)
+    return fail("too few arguments: __enzyme_reverse of '" +
+                Req.Key.Fn->getName() + "' needs the adjoint of its return" +
+                (NumSeeds > 1 ? " for each of the " + Twine(NumSeeds) + " lanes"
+                              : Twine()) +
+                " after the arguments");
+  for (unsigned K = 0; K < NumSeeds; ++K) {
+    if (!checkType(Extra[K], RetTy, "the adjoint of the return"))
+      return false;
+    Req.Seeds.push_back(Extra[K]);
+  }
+  Req.TapeOperands.append(Extra.begin() + NumSeeds, Extra.end());
+  if (Req.Tape == TapeTransport::Memory) {
+    if (!Req.TapeOperands.empty())
+      return fail("too many arguments: the tape comes from enzyme_tape's "
+                  "pointer, extra value '" +
+                  describe(*Req.TapeOperands.front()) + "'");
+    return true;
+  }
+  if (Req.TapeOperands.empty())
+    return fail("too few arguments: __enzyme_reverse of '" +
+                Req.Key.Fn->getName() +
+                "' needs the tape __enzyme_augmentfwd returned, last");
+  if (Req.Tape == TapeTransport::Heap &&
+      (Req.TapeOperands.size() != 1 ||
+       !Req.TapeOperands[0]->getType()->isPointerTy()))
+    return fail("the tape of __enzyme_reverse must be the pointer "
+                "__enzyme_augmentfwd returned (or use enzyme_allocated / "
+                "enzyme_tape in both calls)");
+  return true;
+}
+
+bool Parser::parseActivitiesOnly() {
+  // __enzyme_augmentsize(f, activity markers...): one marker per parameter;
+  // parameters without one get the default activity.
+  Function &Fn = *Req.Key.Fn;
+  for (unsigned Idx = FirstArg + 1; Idx < numArgs(); ++Idx) {
+    MarkerMatch M = matchMarker(arg(Idx));
+    if (!M.isMarker())
+      return fail("__enzyme_augmentsize takes activity markers only, found '" +
+                  describe(*arg(Idx)) + "'");
+    if (!parseMarker(M, Idx))
+      return false;
+    if (!PendingActivity)
+      continue;
+    if (Req.Key.Args.size() == Fn.arg_size())
+      return fail("too many activity markers: '" + Fn.getName() + "' takes " +
+                  Twine(Fn.arg_size()) + " parameter(s)");
+    ArgActivity Act = *PendingActivity;
+    Type *Ty = Fn.getArg(Req.Key.Args.size())->getType();
+    if ((Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed) &&
+        !Ty->isPointerTy())
+      Act = carriesFloat(Ty) ? ArgActivity::Active : ArgActivity::Const;
+    Req.Key.Args.push_back(Act);
+    PendingActivity.reset();
+    PendingDupV = false;
+  }
+  while (Req.Key.Args.size() < Fn.arg_size())
+    Req.Key.Args.push_back(defaultActivity(
+        Fn.getArg(Req.Key.Args.size())->getType(), Req.Key.Mode));
+  return true;
 }
 
 std::optional<DiffRequest> Parser::run() {
-  if (!parseFunction() || !parseArguments())
+  if (!parseFunction())
     return std::nullopt;
+  if (Req.Key.Mode == DiffMode::TapeSize) {
+    if (!parseActivitiesOnly())
+      return std::nullopt;
+  } else if (!parseArguments()) {
+    return std::nullopt;
+  }
   setReturn(Req.Key.Fn->getReturnType());
+  if (Req.Key.Mode == DiffMode::ReverseBackward && !takeSeedAndTape())
+    return std::nullopt;
   return std::move(Req);
 }
 
