@@ -276,7 +276,9 @@ void ReverseEmitter::reportTape() {
     TheTape->print(*OS);
   }
   OptimizationRemarkEmitter ORE(&D);
-  const Instruction *Where = nullptr;
+  // The summary goes where the primal starts (the first located
+  // instruction, if any).
+  const Instruction *Where = Primal.empty() ? nullptr : Primal.front();
   for (const Instruction *I : Primal)
     if (I->getDebugLoc()) {
       Where = I;
@@ -401,6 +403,7 @@ void ReverseEmitter::finishReturn() {
                    : L.splat(B, ConstantFP::get(RV->getType(), 1.0)));
   }
   ForwardEnd = B.CreateBr(ReverseEntry);
+  Primal.remove(Ret);
   Ret->eraseFromParent();
 
   // After the reverse sweep: the shadows it kept for its end, then the

@@ -259,7 +259,9 @@ struct Family {
   const char *Libm;        // base libm name, or null
   const char *Intrinsic;   // "llvm.xxx" or null
   const char *Ocml;        // base ocml name, or null (defaults to Libm)
-  std::initializer_list<const char *> Extra; // other spellings
+  /// Other spellings.  (A vector: an initializer_list member would point at
+  /// a temporary array that dies with the table's initialiser.)
+  std::vector<const char *> Extra;
 };
 
 const std::vector<Family> &families() {

@@ -222,6 +222,7 @@ std::pair<const Loop *, Instruction *> Tape::exitValue(const Value *V) const {
 Value *Tape::lookupAtExit(PHINode *V, IRBuilderBase &B,
                           const BasicBlock *Context) {
   auto [L, In] = exitValue(V);
+  KeptPerIteration.insert(In);
   Slot &S = slotFor(In);
   Value *Iter = lookup(FS.exitIteration(L, V->getParent()), B, Context);
   return B.CreateLoad(V->getType(),

@@ -180,6 +180,9 @@ private:
   /// Values the reverse sweep asked for (not available ones), in order.
   llvm::SmallVector<std::pair<const llvm::Value *, Strategy>, 16> Decisions;
   llvm::SmallPtrSet<const llvm::Value *, 16> Decided;
+  /// Values inside loops kept every iteration for a value the loop leaves
+  /// behind (the last-iteration cache turned off).
+  llvm::SmallPtrSet<const llvm::Value *, 4> KeptPerIteration;
   /// Recomputed and loaded values, per (value, reverse block).
   llvm::DenseMap<std::pair<const llvm::Value *, const llvm::BasicBlock *>,
                  llvm::Value *>

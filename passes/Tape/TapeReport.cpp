@@ -114,6 +114,10 @@ std::string Tape::reason(const Value *V, Strategy S) const {
                      " leaves behind, kept for every iteration (last-"
                      "iteration cache off)";
   const auto *I = dyn_cast<Instruction>(V);
+  if (KeptPerIteration.count(V))
+    return "kept for every iteration of " +
+           loopName(FS.loops().getLoopFor(I->getParent())) +
+           " for the value the loop leaves behind (last-iteration cache off)";
   if (S == Strategy::Recompute) {
     if (isa<PHINode>(I))
       return "start + step * iteration";
