@@ -2,7 +2,8 @@
 # The benchmark harness: builds gpuad if needed, compiles the host
 # benchmark programs in kernels/host/bench with gpuad-cc -O2, and prints for
 # each: primal time, gradient time, their ratio (measured in the same run)
-# and the heap bytes the gradient holds beyond the primal (the tape).  See
+# the heap bytes the gradient holds beyond the primal (the tape), and the
+# process's peak RSS.  See
 # tools/bench/bench.h.  Usage: tools/bench.sh [extra gpuad-cc flags]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,13 +13,24 @@ out="$root/build/bench"
 mkdir -p "$out"
 wrap="-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"
 first=1
+# A program may ask to be built several ways: "// bench-variant: LABEL FLAGS"
+# lines (the label is printed after each of its lines).
 for src in "$root"/kernels/host/bench/*.c; do
   name=$(basename "$src" .c)
-  "$cc" -O2 "$@" -I"$root/tools/bench" "$src" -o "$out/$name" -lm $wrap
-  if [ $first = 1 ]; then
-    printf '%-22s %-18s %12s %12s %9s %14s  %s\n' benchmark size primal \
-      gradient grad/prim "tape bytes" check
-    first=0
-  fi
-  "$out/$name"
+  variants=$(sed -n 's|^// bench-variant: ||p' "$src")
+  [ -n "$variants" ] || variants="-"
+  while read -r label flags; do
+    # shellcheck disable=SC2086
+    "$cc" -O2 "$@" $flags -I"$root/tools/bench" "$src" -o "$out/$name" -lm $wrap
+    if [ $first = 1 ]; then
+      printf '%-24s %-16s %12s %12s %9s %14s %9s  %s\n' benchmark size \
+        primal gradient grad/prim "tape bytes" "peak RSS" check
+      first=0
+    fi
+    if [ "$label" = "-" ]; then
+      "$out/$name"
+    else
+      "$out/$name" | sed "s/\$/  [$label]/"
+    fi
+  done <<< "$variants"
 done

@@ -9,6 +9,8 @@
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 -lm && %t.O3
+// Parameters taken as restrict: the callees' backward halves load them again.
+// RUN: %gpuad-cc -O1 -mllvm -gpuad-assume-noalias-args %itest-flags %s -o %t.noalias -lm && %t.noalias
 // RUN: %if valgrind %{ valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 %t.O2 > /dev/null %}
 // CHECK: step 0
 // CHECK: gradcheck: all

@@ -7,6 +7,8 @@
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 -lm && %t.O3
+// Values loops leave behind, kept every iteration instead of once:
+// RUN: %gpuad-cc -O0 -mllvm -gpuad-last-iteration-cache=false %itest-flags %s -o %t.off -lm && %t.off
 // RUN: %if valgrind %{ valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 %t.O2 > /dev/null %}
 
 #include <gpuad/gpuad.h>

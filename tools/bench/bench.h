@@ -7,14 +7,15 @@
  * A benchmark program defines its primal and gradient as `void fn(void *)`
  * over one context and calls bench_report(), which prints one line:
  *
- *   name  size  primal  gradient  gradient/primal  tape-bytes  check
+ *   name  size  primal  gradient  gradient/primal  tape-bytes  peak-RSS  check
  *
  * Times are the best of 5 batches, each long enough (>= 20 ms) to time; the
  * primal and gradient are measured in the same run, so their ratio is the
  * number to read.  "tape bytes" is the peak of heap bytes the gradient call
  * holds beyond what the primal call holds (the tape, and shadows of heap
  * temporaries); values gpuad keeps in registers or on the stack are not
- * heap.  The program is linked with -Wl,--wrap=malloc,... (tools/bench.sh)
+ * heap.  Peak RSS is the process's, after the gradient ran (the primal's
+ * runs are small next to it).  The program is linked with -Wl,--wrap=malloc,... (tools/bench.sh)
  * so every allocation, including those of generated code, is counted.
  * `check` is the program's own comparison of one gradient component with a
  * central finite difference, so a fast wrong gradient cannot pass unseen.
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 /* ---- Heap accounting (through the linker's --wrap) ---------------------- */
@@ -117,11 +119,6 @@ __attribute__((noinline)) static double bench_time(void (*fn)(void *),
   return best;
 }
 
-static void bench_header(void) {
-  printf("%-22s %-18s %12s %12s %9s %14s  %s\n", "benchmark", "size",
-         "primal", "gradient", "grad/prim", "tape bytes", "check");
-}
-
 static const char *bench_duration(double s, char *buf) {
   if (s < 1e-3)
     sprintf(buf, "%.1f us", s * 1e6);
@@ -139,10 +136,13 @@ static void bench_report(const char *name, const char *size,
   size_t primal_heap = bench_peak_bytes(primal, ctx);
   size_t grad_heap = bench_peak_bytes(gradient, ctx);
   double tp = bench_time(primal, ctx), tg = bench_time(gradient, ctx);
-  printf("%-22s %-18s %12s %12s %8.2fx %14zu  %s (rel %.1e)\n", name, size,
-         bench_duration(tp, a), bench_duration(tg, b), tg / tp,
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  printf("%-24s %-16s %12s %12s %8.2fx %14zu %6.1f MB  %s (rel %.1e)\n", name,
+         size, bench_duration(tp, a), bench_duration(tg, b), tg / tp,
          grad_heap > primal_heap ? grad_heap - primal_heap : 0,
-         check_rel < 1e-5 ? "ok" : "MISMATCH", check_rel);
+         ru.ru_maxrss / 1024.0, check_rel < 1e-5 ? "ok" : "MISMATCH",
+         check_rel);
   fflush(stdout);
 }
 
