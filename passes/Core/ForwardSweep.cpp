@@ -14,6 +14,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Core/DerivativeSignature.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/Statistic.h"
@@ -145,6 +146,17 @@ void ForwardSweep::emit(Instruction &I) {
 void ForwardSweep::fail(Instruction &I, const Twine &Msg) {
   Failed = true;
   Ctx.diags().error(*Key.Fn, I, Msg);
+}
+
+SmallVector<SweepArg, 8>
+ForwardSweep::sweepArguments(const DerivativeSignature &Sig) const {
+  SmallVector<SweepArg, 8> Args;
+  for (unsigned I = 0; I < Key.Args.size(); ++I)
+    Args.push_back({D.getArg(Sig.PrimalParam[I]),
+                    Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I])
+                                            : nullptr,
+                    Key.Args[I]});
+  return Args;
 }
 
 bool ForwardSweep::verifyGenerated(StringRef ModeName) {

@@ -109,6 +109,9 @@ protected:
   virtual void afterVisit(llvm::Instruction &I) {}
 
   // ---- The sweep. -----------------------------------------------------------
+  /// The generated function's parameters as the sweep takes them, by \p Sig.
+  llvm::SmallVector<SweepArg, 8>
+  sweepArguments(const DerivativeSignature &Sig) const;
   /// Clones \p Primal into the generated function (arguments mapped as
   /// \p Args says), runs the analyses, and walks it.  False after errors.
   bool sweep(llvm::Function &Primal, llvm::ArrayRef<SweepArg> Args,

@@ -20,12 +20,7 @@ using namespace llvm;
 namespace gpuad {
 
 bool ForwardEmitter::run() {
-  SmallVector<SweepArg, 8> Args;
-  for (unsigned I = 0; I < Key.Args.size(); ++I)
-    Args.push_back({D.getArg(Sig.PrimalParam[I]),
-                    Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I])
-                                            : nullptr,
-                    Key.Args[I]});
+  SmallVector<SweepArg, 8> Args = sweepArguments(Sig);
   Function &Primal = Ctx.preprocessor().normalized(*Key.Fn);
   bool Ok = sweep(Primal, Args, Key.Ret);
   rewriteReturns();

@@ -44,12 +44,7 @@ ReverseEmitter::ReverseEmitter(DerivativeContext &Ctx, const DerivativeKey &Key,
 ReverseEmitter::~ReverseEmitter() = default;
 
 bool ReverseEmitter::run() {
-  SmallVector<SweepArg, 8> Args;
-  for (unsigned I = 0; I < Key.Args.size(); ++I)
-    Args.push_back({D.getArg(Sig.PrimalParam[I]),
-                    Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I])
-                                            : nullptr,
-                    Key.Args[I]});
+  SmallVector<SweepArg, 8> Args = sweepArguments(Sig);
   // The primal's restrict parameters (the generated function keeps the
   // attribute off: it also receives shadows).
   for (unsigned I = 0; I < Key.Args.size(); ++I)
