@@ -31,8 +31,13 @@ static cl::opt<bool> LastIterationOpt(
     "gpuad-last-iteration-cache", cl::init(true),
     cl::desc("Keep values loops leave behind once, not per iteration"));
 
+static cl::opt<bool> EmulationOpt(
+    "gpuad-emulation", cl::init(false),
+    cl::desc("Compile device code for gpuad's CPU emulator"));
+
 GpuadOptions GpuadOptions::fromCommandLine() {
   GpuadOptions O;
+  O.Emulation = EmulationOpt;
   O.Cleanup = CleanupOpt;
   O.AssumeNoAliasArgs = AssumeNoAliasOpt;
   O.LastIterationCache = LastIterationOpt;

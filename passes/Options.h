@@ -44,6 +44,10 @@ struct GpuadOptions {
   /// when the loop exits, not once per iteration (off: per iteration, read
   /// back at the exit iteration -- to show what the optimisation saves).
   bool LastIterationCache = true;
+  /// The device module is for the CPU emulator (`-gpuad-emulation`, set by
+  /// `gpuad-cc --emulate`): device library functions stay calls, and none
+  /// are linked in; the emulator's runtime supplies them.
+  bool Emulation = false;
   /// Where print<gpuad-tape> wants each reverse-mode tape's layout (null:
   /// nowhere).
   llvm::raw_ostream *TapeLayout = nullptr;

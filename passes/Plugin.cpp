@@ -29,6 +29,8 @@
 #include "GpuadPass.h"
 #include "Options.h"
 
+#include "../gpu-runtime/emu/retarget/Emulate.h"
+
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Support/raw_ostream.h"
@@ -58,6 +60,10 @@ bool parseModulePipeline(StringRef Name, ModulePassManager &MPM,
     MPM.addPass(gpuad::GpuadPass());
     return true;
   }
+  if (Name == "gpuad-emulate") {
+    MPM.addPass(gpuad::emu::RetargetToHostPass());
+    return true;
+  }
   if (Name.consume_front("gpuad<") && Name.consume_back(">")) {
     Expected<gpuad::GpuadOptions> Options = gpuad::GpuadOptions::parse(Name);
     if (!Options) {
@@ -74,6 +80,9 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(parseModulePipeline);
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
+        // First, so the rule-function guard sees them kept too.
+        if (gpuad::GpuadOptions::fromCommandLine().Emulation)
+          MPM.addPass(gpuad::emu::KeepLibraryCallsPass());
         MPM.addPass(gpuad::ProtectRuleFunctionsPass());
       });
   PB.registerOptimizerEarlyEPCallback(

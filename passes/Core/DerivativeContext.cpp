@@ -194,7 +194,9 @@ bool DerivativeContext::finish() {
     for (auto &[Key, D] : Generated)
       if (!D->isDeclaration())
         Pre.cleanup(*D);
-  Target->finalize();
+  // The emulator supplies device library functions itself.
+  if (!Options.Emulation)
+    Target->finalize();
   Pre.eraseClones();
   bool Inline = false;
   if (Target->isGPU())

@@ -1,0 +1,32 @@
+//===- Intrinsics.h - Target intrinsics in emulated device code -*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The NVPTX and AMDGPU intrinsics device code uses, as host code: thread
+/// and block ids read the emulator's per-thread state, barriers and warp
+/// operations call into the emulator (EmuAbi.h), fences become host fences,
+/// and arithmetic forms become the host's (approximate forms exact).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_EMU_RETARGET_INTRINSICS_H
+#define GPUAD_EMU_RETARGET_INTRINSICS_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/Twine.h"
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace gpuad::emu {
+
+/// Lowers every target intrinsic call in \p M; reports an unknown one
+/// through \p Error (and returns false).
+bool lowerTargetIntrinsics(llvm::Module &M, bool IsAMDGPU,
+                           llvm::function_ref<void(const llvm::Twine &)> Error);
+
+} // namespace gpuad::emu
+
+#endif // GPUAD_EMU_RETARGET_INTRINSICS_H

@@ -1,0 +1,605 @@
+//===- Launch.cpp - Running a kernel's blocks and threads -----------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A launch runs its blocks one after the other.  A block's threads run
+///   - as fibers on the calling OS thread (GPUAD_EMU_SCHEDULE=ordered, the
+///     default: thread order; =shuffled: an order shuffled per launch, from
+///     GPUAD_EMU_SEED), switching only where they wait for each other; or
+///   - as OS threads, truly at the same time (=concurrent), so a missing
+///     atomic shows up as a wrong result or a sanitizer report.
+/// A barrier releases when every thread of the block that has not exited
+/// has arrived, at the same barrier: threads waiting at different
+/// __syncthreads calls are a divergent barrier, and threads waiting for
+/// each other forever (a barrier against a warp operation) a deadlock --
+/// both errors naming the kernel, not hangs.  Warp shuffles and votes wait
+/// for the lanes named in their mask that have not exited.
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <sys/mman.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+extern "C" void gpuad_emu_switch(void **From, void *To);
+extern "C" void gpuad_emu_fiber_start();
+
+__thread gpuad_emu_thread_t __gpuad_emu_thread;
+
+namespace gpuad::emu {
+namespace {
+
+enum class Schedule { Ordered, Shuffled, Concurrent };
+
+Schedule scheduleFromEnv() {
+  const char *S = getenv("GPUAD_EMU_SCHEDULE");
+  if (!S || !strcmp(S, "ordered"))
+    return Schedule::Ordered;
+  if (!strcmp(S, "shuffled"))
+    return Schedule::Shuffled;
+  if (!strcmp(S, "concurrent"))
+    return Schedule::Concurrent;
+  fprintf(stderr, "gpuad-emu: unknown GPUAD_EMU_SCHEDULE '%s' (ordered, "
+                  "shuffled, concurrent)\n", S);
+  exit(2);
+}
+
+size_t stackBytes() {
+  const char *S = getenv("GPUAD_EMU_STACK_KB");
+  size_t KB = S ? strtoul(S, nullptr, 10) : 256;
+  return (KB ? KB : 256) * 1024;
+}
+
+enum class Wait { Running, Barrier, Warp, Done };
+
+struct Block;
+
+/// One GPU thread.
+struct Thread {
+  gpuad_emu_thread_t Regs{};
+  uint32_t Linear = 0; // linear index in the block
+  uint32_t Lane = 0, WarpIndex = 0;
+  Wait State = Wait::Running;
+  uint32_t WaitGen = 0; // generation of the barrier / warp op waited for
+  void *SP = nullptr;   // fibers: saved stack pointer
+  char *StackLo = nullptr, *StackHi = nullptr;
+  Block *Owner = nullptr;
+};
+
+/// Lanes of one warp meeting in shuffles and votes.
+struct WarpSync {
+  uint32_t Gen = 0;
+  uint64_t Arrived = 0, Mask = 0;
+  int32_t Kind = 0, C = 0;
+  int64_t In[64] = {}, Arg[64] = {};
+  int64_t Out[2][64] = {};
+  uint64_t Live = 0; // lanes that have not exited
+};
+
+/// The threads of one block and what they wait on.
+struct Block {
+  std::vector<Thread> Threads;
+  std::vector<WarpSync> Warps;
+  uint32_t WarpSize = 32;
+  uint32_t Live = 0;
+  // The barrier being gathered.
+  uint32_t Arrived = 0, BarrierSite = 0, BarrierGen = 0;
+  int32_t ReduceOp = -1, ReduceAcc = 0, ReduceResult[2] = {};
+  bool Concurrent = false;
+  std::mutex M;
+  std::condition_variable CV;
+};
+
+thread_local Thread *Current = nullptr;
+thread_local void *SchedulerSP = nullptr;
+std::string CurrentKernel;
+
+/// Gives up the OS thread until the scheduler resumes this fiber (fibers)
+/// or waits until the state changes (OS threads, lock held).
+void waitUntilReleased(Thread &T, std::unique_lock<std::mutex> *Lock) {
+  if (!T.Owner->Concurrent) {
+    gpuad_emu_switch(&T.SP, SchedulerSP);
+    __gpuad_emu_thread = T.Regs;
+    return;
+  }
+  T.Owner->CV.wait(*Lock, [&] { return T.State == Wait::Running; });
+}
+
+void releaseBarrier(Block &B) {
+  if (B.ReduceOp >= 0)
+    B.ReduceResult[B.BarrierGen & 1] = B.ReduceAcc;
+  ++B.BarrierGen;
+  B.Arrived = 0;
+  B.ReduceOp = -1;
+  B.ReduceAcc = 0;
+  for (Thread &T : B.Threads)
+    if (T.State == Wait::Barrier)
+      T.State = Wait::Running;
+  if (B.Concurrent)
+    B.CV.notify_all();
+}
+
+/// Finishes a warp operation whose lanes have all arrived.
+void completeWarpOp(Block &B, WarpSync &W, uint32_t WarpIndex);
+
+/// Whether the warp op gathering in \p W has all its (live) lanes.
+bool warpOpComplete(const WarpSync &W) {
+  uint64_t Expected = W.Mask & W.Live;
+  return W.Arrived && (W.Arrived & Expected) == Expected;
+}
+
+void threadExited(Thread &T) {
+  Block &B = *T.Owner;
+  T.State = Wait::Done;
+  --B.Live;
+  WarpSync &W = B.Warps[T.WarpIndex];
+  W.Live &= ~(uint64_t(1) << T.Lane);
+  if (B.Arrived && B.Arrived == B.Live)
+    releaseBarrier(B);
+  if (warpOpComplete(W))
+    completeWarpOp(B, W, T.WarpIndex);
+}
+
+/// Locks the block's state in concurrent mode (a no-op for fibers).
+struct BlockLock {
+  std::unique_lock<std::mutex> L;
+  explicit BlockLock(Block &B) {
+    if (B.Concurrent)
+      L = std::unique_lock<std::mutex>(B.M);
+  }
+};
+
+[[noreturn]] void divergent(Block &B, uint32_t Site, Thread &T) {
+  char Buf[256];
+  snprintf(Buf, sizeof Buf,
+           "divergent __syncthreads: thread (%u,%u,%u) waits at barrier %u "
+           "while others of its block wait at barrier %u",
+           T.Regs.tid[0], T.Regs.tid[1], T.Regs.tid[2], Site, B.BarrierSite);
+  fatal(Buf);
+}
+
+void barrier(uint32_t Site, int32_t Op, int32_t Pred) {
+  Thread &T = *Current;
+  Block &B = *T.Owner;
+  BlockLock Lock(B);
+  if (B.Arrived == 0) {
+    B.BarrierSite = Site;
+    B.ReduceOp = Op;
+  } else if (Site != B.BarrierSite) {
+    divergent(B, Site, T);
+  }
+  if (Op == 0)
+    B.ReduceAcc = B.Arrived == 0 ? (Pred != 0) : (B.ReduceAcc && Pred);
+  else if (Op == 1)
+    B.ReduceAcc = B.ReduceAcc || Pred;
+  else if (Op == 2)
+    B.ReduceAcc += Pred != 0;
+  ++B.Arrived;
+  T.WaitGen = B.BarrierGen;
+  if (B.Arrived == B.Live) {
+    releaseBarrier(B);
+    return;
+  }
+  T.State = Wait::Barrier;
+  waitUntilReleased(T, B.Concurrent ? &Lock.L : nullptr);
+}
+
+/// The source lane of a shuffle, as PTX's shfl defines it; -1 if out of
+/// range (the lane keeps its own value).
+int shuffleSource(int Kind, int Lane, int B, int C, int WarpSize) {
+  int SegMask = (C >> 8) & 0x1f, Clamp = C & 0x1f;
+  if (WarpSize == 64) { // AMDGPU: whole wavefront, no segments
+    SegMask = 0;
+    Clamp = 63;
+  }
+  int MaxLane = (Lane & SegMask) | (Clamp & ~SegMask);
+  int MinLane = Lane & SegMask;
+  int J;
+  bool Valid;
+  switch (Kind) {
+  case 0:
+    J = MinLane | (B & ~SegMask & (WarpSize - 1));
+    Valid = J <= MaxLane;
+    break;
+  case 1:
+    J = Lane - B;
+    Valid = J >= MaxLane;
+    break;
+  case 2:
+    J = Lane + B;
+    Valid = J <= MaxLane;
+    break;
+  default:
+    J = Lane ^ B;
+    Valid = J <= MaxLane;
+    break;
+  }
+  return Valid && J >= 0 && J < WarpSize ? J : -1;
+}
+
+enum WarpKind {
+  ShflIdx = 0, ShflUp = 1, ShflDown = 2, ShflXor = 3, Vote = 4, Bpermute = 5
+};
+
+void completeWarpOp(Block &B, WarpSync &W, uint32_t WarpIndex) {
+  uint32_t Slot = W.Gen & 1;
+  uint64_t Arrived = W.Arrived;
+  if (W.Kind <= ShflXor || W.Kind == Bpermute) {
+    for (uint32_t L = 0; L < B.WarpSize; ++L) {
+      if (!(Arrived >> L & 1))
+        continue;
+      int Src = W.Kind == Bpermute
+                    ? int((uint64_t(W.Arg[L]) / 4) % B.WarpSize)
+                    : shuffleSource(W.Kind, L, int(W.Arg[L]), W.C, B.WarpSize);
+      W.Out[Slot][L] = Src >= 0 && (Arrived >> Src & 1) ? W.In[Src] : W.In[L];
+    }
+  } else {
+    uint64_t Ballot = 0;
+    for (uint32_t L = 0; L < B.WarpSize; ++L)
+      if ((Arrived >> L & 1) && W.In[L])
+        Ballot |= uint64_t(1) << L;
+    for (uint32_t L = 0; L < B.WarpSize; ++L)
+      if (Arrived >> L & 1) {
+        int64_t R;
+        switch (W.Arg[L]) {
+        case 0: R = Ballot == Arrived; break;            // all
+        case 1: R = Ballot != 0; break;                  // any
+        case 2: R = Ballot == 0 || Ballot == Arrived; break; // uni
+        default: R = int64_t(Ballot); break;             // ballot
+        }
+        W.Out[Slot][L] = R;
+      }
+  }
+  ++W.Gen;
+  W.Arrived = 0;
+  W.Mask = 0;
+  for (Thread &T : B.Threads)
+    if (T.State == Wait::Warp && T.WarpIndex == WarpIndex)
+      T.State = Wait::Running;
+  if (B.Concurrent)
+    B.CV.notify_all();
+}
+
+int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C) {
+  Thread &T = *Current;
+  Block &B = *T.Owner;
+  BlockLock Lock(B);
+  WarpSync &W = B.Warps[T.WarpIndex];
+  uint64_t Full = B.WarpSize == 64 ? ~uint64_t(0) : (uint64_t(1) << B.WarpSize) - 1;
+  Mask &= Full;
+  if (!(Mask >> T.Lane & 1))
+    Mask |= uint64_t(1) << T.Lane; // a lane always takes part
+  if (!W.Arrived) {
+    W.Mask = Mask;
+    W.Kind = Kind;
+    W.C = C;
+  }
+  W.In[T.Lane] = Value;
+  W.Arg[T.Lane] = Arg;
+  W.Arrived |= uint64_t(1) << T.Lane;
+  uint32_t Gen = W.Gen;
+  if (warpOpComplete(W)) {
+    completeWarpOp(B, W, T.WarpIndex);
+  } else {
+    T.State = Wait::Warp;
+    T.WaitGen = Gen;
+    waitUntilReleased(T, B.Concurrent ? &Lock.L : nullptr);
+  }
+  return W.Out[Gen & 1][T.Lane];
+}
+
+/// Fiber stacks, reused from launch to launch.
+struct StackPool {
+  std::vector<std::pair<char *, size_t>> Free;
+  std::pair<char *, size_t> get(size_t Bytes) {
+    for (size_t I = 0; I < Free.size(); ++I)
+      if (Free[I].second == Bytes) {
+        auto S = Free[I];
+        Free.erase(Free.begin() + I);
+        return S;
+      }
+    void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (P == MAP_FAILED) {
+      perror("gpuad-emu: mmap of a thread stack");
+      exit(2);
+    }
+    // The lowest page traps a stack overflow instead of corrupting memory.
+    mprotect(P, 4096, PROT_NONE);
+    return {static_cast<char *>(P), Bytes};
+  }
+  void put(std::pair<char *, size_t> S) { Free.push_back(S); }
+};
+StackPool &stacks() {
+  static StackPool P;
+  return P;
+}
+
+const KernelInfo *Running = nullptr;
+void **RunningArgs = nullptr;
+uint64_t CurrentSharedBytes = 0;
+
+void runThreadBody(Thread &T) {
+  Current = &T;
+  __gpuad_emu_thread = T.Regs;
+  Running->Launch(RunningArgs);
+}
+
+} // namespace
+
+extern "C" [[noreturn]] void gpuad_emu_fiber_main(Thread *T) {
+  runThreadBody(*T);
+  threadExited(*T);
+  gpuad_emu_switch(&T->SP, SchedulerSP);
+  abort(); // never resumed
+}
+
+namespace {
+
+void prepareFiber(Thread &T, std::pair<char *, size_t> Stack) {
+  T.StackLo = Stack.first + 4096;
+  T.StackHi = Stack.first + Stack.second;
+  auto *SP = reinterpret_cast<void **>(
+      reinterpret_cast<uintptr_t>(T.StackHi) & ~uintptr_t(15));
+  *--SP = nullptr;                                   // alignment
+  *--SP = reinterpret_cast<void *>(&gpuad_emu_fiber_start); // "return" here
+  *--SP = nullptr;                                   // rbp
+  *--SP = nullptr;                                   // rbx
+  *--SP = &T;                                        // r12: the thread
+  *--SP = nullptr;                                   // r13
+  *--SP = nullptr;                                   // r14
+  *--SP = nullptr;                                   // r15
+  T.SP = SP;
+}
+
+[[noreturn]] void deadlock(Block &B) {
+  std::string Msg = "threads wait for each other forever:";
+  unsigned Shown = 0;
+  for (Thread &T : B.Threads) {
+    if (T.State == Wait::Done || Shown++ >= 4)
+      continue;
+    char Buf[128];
+    snprintf(Buf, sizeof Buf, " thread (%u,%u,%u) at %s;", T.Regs.tid[0],
+             T.Regs.tid[1], T.Regs.tid[2],
+             T.State == Wait::Barrier ? "__syncthreads" : "a warp operation");
+    Msg += Buf;
+  }
+  fatal(Msg + " (a barrier not every thread reaches, or a warp operation "
+              "whose mask names lanes that wait elsewhere)");
+}
+
+void runFibers(Block &B, const std::vector<uint32_t> &Order) {
+  size_t Bytes = stackBytes();
+  std::vector<std::pair<char *, size_t>> Stacks;
+  for (Thread &T : B.Threads) {
+    Stacks.push_back(stacks().get(Bytes));
+    prepareFiber(T, Stacks.back());
+  }
+  while (B.Live) {
+    bool Progress = false;
+    for (uint32_t I : Order) {
+      Thread &T = B.Threads[I];
+      if (T.State != Wait::Running)
+        continue;
+      Current = &T;
+      __gpuad_emu_thread = T.Regs;
+      gpuad_emu_switch(&SchedulerSP, T.SP);
+      Progress = true;
+    }
+    if (!Progress)
+      deadlock(B);
+  }
+  Current = nullptr;
+  for (auto &S : Stacks)
+    stacks().put(S);
+}
+
+void runConcurrent(Block &B) {
+  std::vector<std::thread> OS;
+  for (Thread &T : B.Threads)
+    OS.emplace_back([&T] {
+      pthread_attr_t A;
+      if (!pthread_getattr_np(pthread_self(), &A)) {
+        void *Lo;
+        size_t Size;
+        pthread_attr_getstack(&A, &Lo, &Size);
+        T.StackLo = static_cast<char *>(Lo);
+        T.StackHi = T.StackLo + Size;
+        pthread_attr_destroy(&A);
+      }
+      runThreadBody(T);
+      std::lock_guard<std::mutex> G(T.Owner->M);
+      threadExited(T);
+    });
+  for (std::thread &T : OS)
+    T.join();
+}
+
+uint64_t launchCount = 0;
+
+} // namespace
+
+const std::string &currentKernel() { return CurrentKernel; }
+
+bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block_, void **Args,
+            size_t DynamicShared) {
+  uint64_t Threads = uint64_t(Block_.x) * Block_.y * Block_.z;
+  if (Threads == 0 || Threads > 1024 || Grid.x == 0 || Grid.y == 0 ||
+      Grid.z == 0)
+    return false;
+  Schedule S = scheduleFromEnv();
+  uint32_t WarpSize = K.Module ? K.Module->warp_size : 32;
+  uint64_t SharedBytes =
+      (K.Module ? K.Module->static_shared_bytes : 0) + DynamicShared;
+  std::vector<unsigned char> Shared(SharedBytes ? SharedBytes : 1);
+  CurrentSharedBytes = SharedBytes;
+  // Implicit kernel arguments (AMDGPU): block counts, block sizes.
+  uint32_t Implicit[16] = {};
+  Implicit[0] = Grid.x;
+  Implicit[1] = Grid.y;
+  Implicit[2] = Grid.z;
+  auto *Sizes = reinterpret_cast<uint16_t *>(&Implicit[3]);
+  Sizes[0] = Block_.x;
+  Sizes[1] = Block_.y;
+  Sizes[2] = Block_.z;
+  Sizes[3] = Block_.x; // remainders: whole groups only
+  Sizes[4] = Block_.y;
+  Sizes[5] = Block_.z;
+  // The dispatch packet (code object v4): sizes at 4, grid at 12.
+  uint32_t Dispatch[16] = {};
+  auto *DSizes = reinterpret_cast<uint16_t *>(&Dispatch[1]);
+  DSizes[0] = Block_.x;
+  DSizes[1] = Block_.y;
+  DSizes[2] = Block_.z;
+  Dispatch[3] = Grid.x * Block_.x;
+  Dispatch[4] = Grid.y * Block_.y;
+  Dispatch[5] = Grid.z * Block_.z;
+
+  std::mt19937_64 Rng(getenv("GPUAD_EMU_SEED")
+                          ? strtoull(getenv("GPUAD_EMU_SEED"), nullptr, 10)
+                          : 0x9e3779b97f4a7c15ull + launchCount);
+  ++launchCount;
+  CurrentKernel = K.Name;
+  Running = &K;
+  RunningArgs = Args;
+  for (uint32_t BZ = 0; BZ < Grid.z; ++BZ)
+    for (uint32_t BY = 0; BY < Grid.y; ++BY)
+      for (uint32_t BX = 0; BX < Grid.x; ++BX) {
+        Block B;
+        B.WarpSize = WarpSize;
+        B.Concurrent = S == Schedule::Concurrent;
+        B.Threads.resize(Threads);
+        B.Warps.resize((Threads + WarpSize - 1) / WarpSize);
+        memset(Shared.data(), 0xcd, Shared.size()); // uninitialised shared
+        for (uint32_t I = 0; I < Threads; ++I) {
+          Thread &T = B.Threads[I];
+          T.Owner = &B;
+          T.Linear = I;
+          T.Lane = I % WarpSize;
+          T.WarpIndex = I / WarpSize;
+          B.Warps[T.WarpIndex].Live |= uint64_t(1) << T.Lane;
+          T.Regs.tid[0] = I % Block_.x;
+          T.Regs.tid[1] = I / Block_.x % Block_.y;
+          T.Regs.tid[2] = I / (Block_.x * Block_.y);
+          T.Regs.ntid[0] = Block_.x;
+          T.Regs.ntid[1] = Block_.y;
+          T.Regs.ntid[2] = Block_.z;
+          T.Regs.ctaid[0] = BX;
+          T.Regs.ctaid[1] = BY;
+          T.Regs.ctaid[2] = BZ;
+          T.Regs.nctaid[0] = Grid.x;
+          T.Regs.nctaid[1] = Grid.y;
+          T.Regs.nctaid[2] = Grid.z;
+          T.Regs.shared = Shared.data();
+          T.Regs.implicit_args = Implicit;
+          T.Regs.dispatch = Dispatch;
+        }
+        B.Live = Threads;
+        if (B.Concurrent) {
+          runConcurrent(B);
+          continue;
+        }
+        std::vector<uint32_t> Order(Threads);
+        for (uint32_t I = 0; I < Threads; ++I)
+          Order[I] = I;
+        if (S == Schedule::Shuffled)
+          std::shuffle(Order.begin(), Order.end(), Rng);
+        runFibers(B, Order);
+      }
+  Running = nullptr;
+  CurrentKernel.clear();
+  return true;
+}
+
+/// Where the current thread's stack is (for memory checks).
+bool onThreadStack(const void *P, uint64_t Bytes) {
+  if (!Current)
+    return false;
+  auto *C = static_cast<const char *>(P);
+  return C >= Current->StackLo && C + Bytes <= Current->StackHi;
+}
+
+/// Whether [P, P+Bytes) is in the current block's shared memory.
+bool inBlockShared(const void *P, uint64_t Bytes) {
+  if (!Current)
+    return false;
+  auto *C = static_cast<const char *>(P);
+  auto *S = static_cast<const char *>(Current->Regs.shared);
+  return C >= S && C + Bytes <= S + CurrentSharedBytes;
+}
+
+[[noreturn]] void fatal(const std::string &Msg) {
+  fflush(stdout);
+  if (Current)
+    fprintf(stderr,
+            "gpuad-emu: error in kernel '%s', block (%u,%u,%u), thread "
+            "(%u,%u,%u): %s\n",
+            CurrentKernel.c_str(), Current->Regs.ctaid[0],
+            Current->Regs.ctaid[1], Current->Regs.ctaid[2],
+            Current->Regs.tid[0], Current->Regs.tid[1], Current->Regs.tid[2],
+            Msg.c_str());
+  else if (!CurrentKernel.empty())
+    fprintf(stderr, "gpuad-emu: error in kernel '%s': %s\n",
+            CurrentKernel.c_str(), Msg.c_str());
+  else
+    fprintf(stderr, "gpuad-emu: error: %s\n", Msg.c_str());
+  _exit(1);
+}
+
+} // namespace gpuad::emu
+
+using namespace gpuad::emu;
+
+extern "C" {
+
+void __gpuad_emu_syncthreads(uint32_t Site) { barrier(Site, -1, 0); }
+
+int32_t __gpuad_emu_syncthreads_reduce(uint32_t Site, int32_t Op,
+                                       int32_t Pred) {
+  Thread &T = *Current;
+  barrier(Site, Op, Pred);
+  return T.Owner->ReduceResult[T.WaitGen & 1];
+}
+
+int32_t __gpuad_emu_shfl(int32_t Mode, uint32_t Mask, int32_t Value,
+                         int32_t LaneOrDelta, int32_t C) {
+  return int32_t(warpOp(Mode, Mask, uint32_t(Value), LaneOrDelta, C));
+}
+
+int32_t __gpuad_emu_shfl_in_range(int32_t Mode, int32_t LaneOrDelta,
+                                  int32_t C) {
+  Thread &T = *Current;
+  return shuffleSource(Mode, T.Lane, LaneOrDelta, C, T.Owner->WarpSize) >= 0;
+}
+
+uint32_t __gpuad_emu_vote(int32_t Op, uint32_t Mask, int32_t Pred) {
+  return uint32_t(warpOp(Vote, Mask, Pred != 0, Op, 0));
+}
+
+uint64_t __gpuad_emu_vote64(int32_t Op, uint64_t Mask, int32_t Pred) {
+  return uint64_t(warpOp(Vote, Mask, Pred != 0, Op, 0));
+}
+
+uint32_t __gpuad_emu_activemask(void) {
+  Thread &T = *Current;
+  return uint32_t(T.Owner->Warps[T.WarpIndex].Live);
+}
+
+uint32_t __gpuad_emu_laneid(void) { return Current ? Current->Lane : 0; }
+
+int32_t __gpuad_emu_bpermute(int32_t Addr, int32_t Value) {
+  return int32_t(warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0));
+}
+
+} // extern "C"

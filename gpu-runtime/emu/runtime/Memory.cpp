@@ -1,0 +1,112 @@
+//===- Memory.cpp - Device memory the emulator tracks ---------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Device memory is host memory: cudaMalloc'd blocks, device variables
+/// (their regions registered by the retargeted module), device malloc.
+/// Every access of retargeted device code is checked against them, the
+/// thread's own stack and its block's shared memory, so an out-of-bounds
+/// access stops the program naming the kernel instead of corrupting
+/// memory.  GPUAD_EMU_CHECK=0 turns the checks off.
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+namespace gpuad::emu {
+namespace {
+
+struct Regions {
+  std::mutex M;
+  std::map<uintptr_t, uint64_t> ByStart; // start -> bytes
+};
+Regions &regions() {
+  static Regions R;
+  return R;
+}
+
+bool checksEnabled() {
+  static int On = [] {
+    const char *S = getenv("GPUAD_EMU_CHECK");
+    return !(S && !strcmp(S, "0"));
+  }();
+  return On;
+}
+
+} // namespace
+
+void registerRegion(const void *P, uint64_t Bytes) {
+  Regions &R = regions();
+  std::lock_guard<std::mutex> G(R.M);
+  R.ByStart[reinterpret_cast<uintptr_t>(P)] = Bytes ? Bytes : 1;
+}
+
+void *deviceAlloc(size_t Bytes, bool) {
+  // Aligned like cudaMalloc (256 bytes), and poisoned: device memory starts
+  // with unspecified contents.
+  void *P = nullptr;
+  if (posix_memalign(&P, 256, Bytes ? Bytes : 1))
+    return nullptr;
+  memset(P, 0xcd, Bytes);
+  registerRegion(P, Bytes);
+  return P;
+}
+
+bool deviceFree(void *P) {
+  if (!P)
+    return true;
+  Regions &R = regions();
+  {
+    std::lock_guard<std::mutex> G(R.M);
+    auto It = R.ByStart.find(reinterpret_cast<uintptr_t>(P));
+    if (It == R.ByStart.end())
+      return false;
+    R.ByStart.erase(It);
+  }
+  free(P);
+  return true;
+}
+
+bool isDeviceMemory(const void *P, uint64_t Bytes) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(P);
+  Regions &R = regions();
+  std::lock_guard<std::mutex> G(R.M);
+  auto It = R.ByStart.upper_bound(A);
+  if (It == R.ByStart.begin())
+    return false;
+  --It;
+  return A + Bytes <= It->first + It->second;
+}
+
+} // namespace gpuad::emu
+
+using namespace gpuad::emu;
+
+extern "C" {
+
+void __gpuad_emu_check(const void *P, uint64_t Size, int32_t Write) {
+  if (!checksEnabled() || onThreadStack(P, Size) || inBlockShared(P, Size) ||
+      isDeviceMemory(P, Size))
+    return;
+  char Buf[160];
+  snprintf(Buf, sizeof Buf,
+           "out-of-bounds %s of %llu byte(s) at %p (not in any device "
+           "allocation, the thread's stack or its block's shared memory)",
+           Write ? "write" : "read", (unsigned long long)Size, P);
+  fatal(Buf);
+}
+
+void *__gpuad_emu_malloc(uint64_t Size) { return deviceAlloc(Size, false); }
+
+void __gpuad_emu_free(void *P) {
+  if (!deviceFree(P))
+    fatal("device free of memory device malloc did not return");
+}
+
+} // extern "C"
