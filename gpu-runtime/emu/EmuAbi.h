@@ -42,6 +42,7 @@ typedef struct {
 #define GPUAD_EMU_OFFSET_SHARED 48
 #define GPUAD_EMU_OFFSET_IMPLICIT_ARGS 56
 #define GPUAD_EMU_OFFSET_DISPATCH 64
+#define GPUAD_EMU_THREAD_SIZE 72
 
 extern __thread gpuad_emu_thread_t __gpuad_emu_thread;
 

@@ -24,7 +24,7 @@ namespace {
 class Lowering {
 public:
   Lowering(Module &M, function_ref<void(const Twine &)> Error)
-      : M(M), C(M.getContext()), Error(Error) {}
+      : M(M), C(M.getContext()), DL(M.getDataLayout()), Error(Error) {}
 
   /// The replacement of \p Call (emitted before it), or null if \p Call
   /// simply goes away; sets Handled.
@@ -43,6 +43,7 @@ private:
 
   Module &M;
   LLVMContext &C;
+  const DataLayout &DL;
   function_ref<void(const Twine &)> Error;
   uint32_t NextSite = 1;
 
@@ -51,9 +52,7 @@ public:
 };
 
 Value *Lowering::field(IRBuilderBase &B, uint64_t Offset, Type *Ty) {
-  auto *TLS = cast<GlobalVariable>(M.getOrInsertGlobal(
-      "__gpuad_emu_thread", ArrayType::get(B.getInt8Ty(), 72)));
-  TLS->setThreadLocal(true);
+  GlobalVariable *TLS = threadStateVariable(M);
   Value *Addr = B.CreateThreadLocalAddress(TLS);
   return B.CreateLoad(Ty, B.CreateConstGEP1_64(B.getInt8Ty(), Addr, Offset));
 }
@@ -276,15 +275,33 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
                         B.CreateZExt(Call.getArgOperand(0), B.getInt32Ty())});
     return B.CreateZExtOrTrunc(R, Call.getType());
   }
+  if (Name.starts_with("llvm.amdgcn.icmp") ||
+      Name.starts_with("llvm.amdgcn.fcmp")) {
+    // The older ballot: the lanes where `a <pred> b` holds.
+    auto *Pred = dyn_cast<ConstantInt>(Call.getArgOperand(2));
+    bool WantsInt = Name.starts_with("llvm.amdgcn.icmp");
+    if (!Pred || CmpInst::isIntPredicate(CmpInst::Predicate(
+                     Pred->getZExtValue())) != WantsInt) {
+      Handled = false;
+      return nullptr;
+    }
+    Value *Holds = B.CreateCmp(CmpInst::Predicate(Pred->getZExtValue()),
+                               Call.getArgOperand(0), Call.getArgOperand(1));
+    Value *R = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
+                       {B.getInt32(3), B.getInt64(~uint64_t(0)),
+                        B.CreateZExt(Holds, B.getInt32Ty())});
+    return B.CreateZExtOrTrunc(R, Call.getType());
+  }
   if (Name.starts_with("llvm.amdgcn.readfirstlane") ||
       Name.starts_with("llvm.amdgcn.readlane")) {
     Value *V = Call.getArgOperand(0);
     Type *Ty = V->getType();
-    if (!Ty->isIntegerTy(32) && !Ty->isFloatTy()) {
+    unsigned Bits = DL.getTypeSizeInBits(Ty);
+    if (!(Ty->isIntegerTy() || Ty->isFloatingPointTy() || Ty->isPointerTy()) ||
+        (Bits != 32 && Bits != 64)) {
       Handled = false;
       return nullptr;
     }
-    Value *Bits = Ty->isFloatTy() ? B.CreateBitCast(V, B.getInt32Ty()) : V;
     // The first lane that has not exited (or the named lane).
     Value *Lane =
         Call.arg_size() > 1
@@ -297,9 +314,23 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
                                B.getInt32(1)}),
                       B.getTrue()),
                   B.getInt32Ty());
-    Value *R = runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(),
-                       {B.CreateShl(Lane, 2), Bits});
-    return Ty->isFloatTy() ? B.CreateBitCast(R, Ty) : R;
+    Value *Address = B.CreateShl(Lane, 2);
+    auto Read = [&](Value *Word) {
+      return runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(), {Address, Word});
+    };
+    Type *IntTy = B.getIntNTy(Bits);
+    Value *AsInt = Ty->isPointerTy() ? B.CreatePtrToInt(V, IntTy)
+                                     : B.CreateBitCast(V, IntTy);
+    Value *R;
+    if (Bits == 32) {
+      R = Read(AsInt);
+    } else {
+      Value *Lo = B.CreateZExt(Read(B.CreateTrunc(AsInt, B.getInt32Ty())), IntTy);
+      Value *Hi = B.CreateZExt(
+          Read(B.CreateTrunc(B.CreateLShr(AsInt, 32), B.getInt32Ty())), IntTy);
+      R = B.CreateOr(Lo, B.CreateShl(Hi, 32));
+    }
+    return Ty->isPointerTy() ? B.CreateIntToPtr(R, Ty) : B.CreateBitCast(R, Ty);
   }
   if (Name == "llvm.amdgcn.mbcnt.lo" || Name == "llvm.amdgcn.mbcnt.hi") {
     // Acc + the set bits of Mask below this lane (in its 32-lane half).
@@ -405,6 +436,16 @@ bool lowerTargetIntrinsics(Module &M, bool IsAMDGPU,
     if (F.isDeclaration() && F.getName().starts_with(Prefix) && F.use_empty())
       F.eraseFromParent();
   return Ok;
+}
+
+GlobalVariable *threadStateVariable(Module &M) {
+  if (GlobalVariable *GV = M.getNamedGlobal("__gpuad_emu_thread"))
+    return GV;
+  // In address space 0 explicitly: AMDGPU's layout puts new globals in 1.
+  return new GlobalVariable(
+      M, ArrayType::get(Type::getInt8Ty(M.getContext()), GPUAD_EMU_THREAD_SIZE),
+      /*isConstant=*/false, GlobalValue::ExternalLinkage, nullptr,
+      "__gpuad_emu_thread", nullptr, GlobalValue::GeneralDynamicTLSModel, 0);
 }
 
 } // namespace gpuad::emu

@@ -17,6 +17,7 @@
 #include "llvm/ADT/Twine.h"
 
 namespace llvm {
+class GlobalVariable;
 class Module;
 } // namespace llvm
 
@@ -26,6 +27,10 @@ namespace gpuad::emu {
 /// through \p Error (and returns false).
 bool lowerTargetIntrinsics(llvm::Module &M, bool IsAMDGPU,
                            llvm::function_ref<void(const llvm::Twine &)> Error);
+
+/// The emulator's per-thread state (EmuAbi.h's __gpuad_emu_thread),
+/// declared in \p M on first use.
+llvm::GlobalVariable *threadStateVariable(llvm::Module &M);
 
 } // namespace gpuad::emu
 

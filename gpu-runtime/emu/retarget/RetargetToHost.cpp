@@ -110,10 +110,7 @@ void Retarget::redirect(StringRef From, StringRef To) {
 /// The running thread's field at \p Offset of gpuad_emu_thread_t.
 static Value *threadField(IRBuilderBase &B, Module &M, uint64_t Offset,
                           Type *Ty) {
-  auto *TLS = cast<GlobalVariable>(M.getOrInsertGlobal(
-      "__gpuad_emu_thread", ArrayType::get(B.getInt8Ty(), 72)));
-  TLS->setThreadLocal(true);
-  TLS->setLinkage(GlobalValue::ExternalLinkage);
+  GlobalVariable *TLS = threadStateVariable(M);
   Value *Addr = B.CreateThreadLocalAddress(TLS);
   return B.CreateLoad(Ty, B.CreateConstGEP1_64(B.getInt8Ty(), Addr, Offset));
 }
@@ -176,7 +173,8 @@ void Retarget::moveGlobalsToDefaultSpace() {
   // Device (1) and constant (4) variables: host data, registered by name.
   SmallVector<GlobalVariable *, 8> Move;
   for (GlobalVariable &GV : M.globals())
-    if (GV.getAddressSpace() != 0 && GV.getAddressSpace() != 3)
+    if (GV.getAddressSpace() != 0 && GV.getAddressSpace() != 3 &&
+        !GV.getName().starts_with("llvm."))
       Move.push_back(&GV);
   for (GlobalVariable *Old : Move) {
     // Not constant even for __constant__: the host writes it
@@ -339,7 +337,8 @@ void Retarget::registerModule() {
   auto Table = [&](StructType *Ty, ArrayRef<Constant *> Rows, StringRef N) {
     auto *AT = ArrayType::get(Ty, Rows.size());
     return new GlobalVariable(M, AT, true, GlobalValue::InternalLinkage,
-                              ConstantArray::get(AT, Rows), N);
+                              ConstantArray::get(AT, Rows), N, nullptr,
+                              GlobalValue::NotThreadLocal, 0);
   };
   GlobalVariable *KT = Table(KernelTy, KernelRows, "emu.kernels");
   GlobalVariable *VT = Table(VarTy, VarRows, "emu.variables");
@@ -350,7 +349,7 @@ void Retarget::registerModule() {
                   ConstantInt::get(I32, KernelRows.size()), KT,
                   ConstantInt::get(I32, VarRows.size()), VT,
                   ConstantInt::get(I64, StaticShared)}),
-      "emu.module");
+      "emu.module", nullptr, GlobalValue::NotThreadLocal, 0);
   auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
                                 GlobalValue::InternalLinkage,
                                 "gpuad.emu.register", M);

@@ -1,0 +1,82 @@
+//===- ApiCore.h - What the CUDA and HIP runtime APIs share -----*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The runtime API behaviour both vendors' APIs have, once: the launch
+/// configuration stack `<<<>>>` pushes, launches through a host stub, device
+/// memory, symbols, events and sticky errors.  CudaApi.cpp and HipApi.cpp are
+/// thin translations of these to each API's types and error codes.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_EMU_API_CORE_H
+#define GPUAD_EMU_API_CORE_H
+
+#include "Runtime.h"
+
+#include <cstddef>
+
+namespace gpuad::emu {
+
+/// The errors the emulated API can report; each API maps them to its codes.
+enum class Status {
+  Success,
+  InvalidValue,
+  MemoryAllocation,
+  InvalidConfiguration,
+  InvalidSymbol,
+  InvalidDevicePointer,
+  InvalidDevice,
+  InvalidDeviceFunction,
+};
+
+/// The error name without the vendor prefix ("ErrorInvalidValue") and the
+/// message cuda/hipGetErrorString gives.
+const char *statusName(Status S);
+const char *statusMessage(Status S);
+
+/// The last error, sticky until taken (cuda/hipGetLastError).
+Status record(Status S);
+Status takeLastError();
+Status peekLastError();
+
+/// The configuration stack the `<<<>>>` lowering pushes and the host stub
+/// pops.
+void pushConfiguration(Dim3 Grid, Dim3 Block, size_t Shared, void *Stream);
+Status popConfiguration(Dim3 &Grid, Dim3 &Block, size_t &Shared,
+                        void *&Stream);
+/// Runs the kernel whose host stub is \p Stub.
+Status launchStub(const void *Stub, Dim3 Grid, Dim3 Block, void **Args,
+                  size_t Shared);
+
+Status allocate(void **P, size_t Bytes, bool Managed);
+Status release(void *P);
+Status copy(void *Dst, const void *Src, size_t Count);
+Status fill(void *P, int Value, size_t Count);
+Status symbolAddress(void **P, const void *Symbol);
+Status copyToSymbol(const void *Symbol, const void *Src, size_t Count,
+                    size_t Offset);
+Status copyFromSymbol(void *Dst, const void *Symbol, size_t Count,
+                      size_t Offset);
+
+/// Events record the host clock (streams run synchronously).
+void *createEvent();
+void recordEvent(void *Event);
+float elapsedMilliseconds(void *Start, void *End);
+void destroyEvent(void *Event);
+/// Any non-null handle: every stream is the one synchronous stream.
+void *theStream();
+
+/// The device the emulator presents (cuda/hipGetDeviceProperties).
+struct DeviceShape {
+  static constexpr const char *Name = "gpuad CPU emulator";
+  static constexpr size_t GlobalMemory = size_t(16) << 30;
+  static constexpr size_t SharedPerBlock = 48 * 1024;
+  static constexpr size_t ConstantMemory = 64 * 1024;
+  static constexpr int MaxThreadsPerBlock = 1024;
+};
+
+} // namespace gpuad::emu
+
+#endif // GPUAD_EMU_API_CORE_H
