@@ -52,3 +52,6 @@ def native_gpu_present():
 
 if native_gpu_present():
     config.available_features.add("gpu")
+# An AMD GPU with its kernel driver (HIP programs run natively).
+if os.path.exists("/dev/kfd") and shutil.which("rocminfo"):
+    config.available_features.add("amd-gpu")

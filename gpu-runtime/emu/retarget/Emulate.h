@@ -41,7 +41,8 @@ public:
   static bool isRequired() { return true; }
 };
 
-/// Whether \p Name is a device library function the emulator supplies.
+/// Whether \p Name is a device library function the emulator supplies
+/// (libdevice, ocml, ockl, and the assert handlers).
 bool isDeviceLibraryFunction(llvm::StringRef Name);
 
 } // namespace gpuad::emu

@@ -15,7 +15,8 @@ namespace gpuad::emu {
 
 bool isDeviceLibraryFunction(StringRef Name) {
   return Name.starts_with("__nv_") || Name.starts_with("__ocml_") ||
-         Name.starts_with("__ockl_") || Name.starts_with("__irif_");
+         Name.starts_with("__ockl_") || Name.starts_with("__irif_") ||
+         Name == "__assertfail" || Name == "__assert_fail";
 }
 
 PreservedAnalyses KeepLibraryCallsPass::run(Module &M,

@@ -95,6 +95,21 @@ void Retarget::dropLibraryBodies() {
       F.setVisibility(GlobalValue::DefaultVisibility);
       F.setDSOLocal(false);
     }
+  // What only the dropped bodies used (hostcall buffers, helpers with
+  // target inline assembly): gone too, or it would reach the host backend.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function &F : make_early_inc_range(M))
+      if (F.hasLocalLinkage() && F.use_empty()) {
+        F.eraseFromParent();
+        Changed = true;
+      }
+    for (GlobalVariable &GV : make_early_inc_range(M.globals()))
+      if (GV.hasLocalLinkage() && GV.use_empty()) {
+        GV.eraseFromParent();
+        Changed = true;
+      }
+  }
 }
 
 void Retarget::redirect(StringRef From, StringRef To) {
@@ -402,6 +417,8 @@ bool Retarget::run() {
   redirect("vprintf", "__gpuad_emu_vprintf");
   redirect("malloc", "__gpuad_emu_malloc");
   redirect("free", "__gpuad_emu_free");
+  // HIP's assert handler has glibc's name; the host's asserts keep glibc's.
+  redirect("__assert_fail", "__gpuad_emu_assert_fail");
   if (!lowerTargetIntrinsics(M, IsAMDGPU,
                              [&](const Twine &Msg) { error(Msg); }))
     return false;

@@ -20,6 +20,8 @@
 
 #include "Runtime.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
@@ -364,15 +366,21 @@ void prepareFiber(Thread &T, std::pair<char *, size_t> Stack) {
 }
 
 [[noreturn]] void deadlock(Block &B) {
+  // Where the waiting threads are: how many at each kind of wait, and the
+  // first of them.
   std::string Msg = "threads wait for each other forever:";
-  unsigned Shown = 0;
-  for (Thread &T : B.Threads) {
-    if (T.State == Wait::Done || Shown++ >= 4)
+  for (Wait Kind : {Wait::Barrier, Wait::Warp}) {
+    unsigned Count = 0;
+    const Thread *First = nullptr;
+    for (const Thread &T : B.Threads)
+      if (T.State == Kind && Count++ == 0)
+        First = &T;
+    if (!Count)
       continue;
-    char Buf[128];
-    snprintf(Buf, sizeof Buf, " thread (%u,%u,%u) at %s;", T.Regs.tid[0],
-             T.Regs.tid[1], T.Regs.tid[2],
-             T.State == Wait::Barrier ? "__syncthreads" : "a warp operation");
+    char Buf[160];
+    snprintf(Buf, sizeof Buf, " %u thread(s) at %s, the first thread (%u,%u,%u);",
+             Count, Kind == Wait::Barrier ? "__syncthreads" : "a warp operation",
+             First->Regs.tid[0], First->Regs.tid[1], First->Regs.tid[2]);
     Msg += Buf;
   }
   fatal(Msg + " (a barrier not every thread reaches, or a warp operation "
@@ -539,19 +547,31 @@ bool inBlockShared(const void *P, uint64_t Bytes) {
   return C >= S && C + Bytes <= S + CurrentSharedBytes;
 }
 
+/// The kernel's source name (demangled) for messages.
+static std::string kernelDisplayName(const std::string &Symbol) {
+  int Status = 0;
+  char *Plain = abi::__cxa_demangle(Symbol.c_str(), nullptr, nullptr, &Status);
+  if (Status != 0 || !Plain)
+    return Symbol;
+  std::string Name = Plain;
+  free(Plain);
+  return Name;
+}
+
 [[noreturn]] void fatal(const std::string &Msg) {
   fflush(stdout);
+  std::string Kernel = kernelDisplayName(CurrentKernel);
   if (Current)
     fprintf(stderr,
             "gpuad-emu: error in kernel '%s', block (%u,%u,%u), thread "
             "(%u,%u,%u): %s\n",
-            CurrentKernel.c_str(), Current->Regs.ctaid[0],
+            Kernel.c_str(), Current->Regs.ctaid[0],
             Current->Regs.ctaid[1], Current->Regs.ctaid[2],
             Current->Regs.tid[0], Current->Regs.tid[1], Current->Regs.tid[2],
             Msg.c_str());
   else if (!CurrentKernel.empty())
-    fprintf(stderr, "gpuad-emu: error in kernel '%s': %s\n",
-            CurrentKernel.c_str(), Msg.c_str());
+    fprintf(stderr, "gpuad-emu: error in kernel '%s': %s\n", Kernel.c_str(),
+            Msg.c_str());
   else
     fprintf(stderr, "gpuad-emu: error: %s\n", Msg.c_str());
   _exit(1);
