@@ -4,7 +4,8 @@
 # each: primal time, gradient time, their ratio (measured in the same run)
 # the heap bytes the gradient holds beyond the primal (the tape), and the
 # process's peak RSS.  See
-# tools/bench/bench.h.  Usage: tools/bench.sh [extra gpuad-cc flags]
+# tools/bench/bench.h.  Then the CPU emulator's time per block (with CUDA
+# headers present).  Usage: tools/bench.sh [extra gpuad-cc flags]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$root/build/bin/gpuad-cc" ] || "$root/tools/build.sh"
@@ -34,3 +35,15 @@ for src in "$root"/kernels/host/bench/*.c; do
     fi
   done <<< "$variants"
 done
+
+# The CPU emulator's speed (it matters for CI time): time per 256-thread
+# block that passes 10 barriers, in each schedule.
+if [ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ]; then
+  echo
+  "$cc" --emulate -O2 "$root/kernels/cuda/bench/emu_barriers.cu" -o "$out/emu_barriers"
+  for schedule in ordered shuffled concurrent; do
+    blocks=256
+    [ $schedule = concurrent ] && blocks=16
+    GPUAD_EMU_SCHEDULE=$schedule "$out/emu_barriers" $blocks
+  done
+fi

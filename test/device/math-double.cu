@@ -45,6 +45,12 @@
 
 #include <gpuad/gpuad.h>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <vector>
+
 #ifdef CONST_ARGS
 __device__ double const_args(double x) {
   return pow(x, 2.5) + atan2(x, 2.0) + hypot(x, 3.0) + fmod(x, 3.0) +
@@ -110,3 +116,174 @@ __global__ void math_double_two(const double *x, const double *y, double *dx,
 // IR-NOT: @llvm.log.f64
 // IR-NOT: @llvm.exp.f64
 // IR-NOT: @llvm.pow.f64
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests.cmake ----
+// Each derivative against central differences of a host copy (libm in place
+// of libdevice), at points away from the kinks of fmin/fmax/fabs/fmod.  With
+// -DCONST_ARGS the file has only math_const_args, and main checks that.
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   cudaGetErrorString(err_));                                  \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "math-double.cu";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!(err <= t.rtol)) { // NaN fails too
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    err = std::isnan(err) ? t.rtol : err;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
+  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T),
+                   cudaMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(cudaFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+#ifdef CONST_ARGS
+// pow(2.0f, (float)x) is float pow of the truncated x: its derivative is
+// exact for the float point, so the host copy evaluates 2^x in double and
+// the tolerance below covers the float term.
+static double hostConstArgs(double x) {
+  return std::pow(x, 2.5) + std::atan2(x, 2.0) + std::hypot(x, 3.0) +
+         std::fmod(x, 3.0) + std::pow(2.0, x);
+}
+#else
+static double hostAllMath(double x) {
+  double a = std::sin(x) + std::cos(x);
+  double b = std::exp(x) * std::log(x);
+  double c = std::pow(x, 2.5) + std::sqrt(x);
+  double d = std::tanh(x) - std::erf(x);
+  double e = std::atan2(x, 1.0 + x * x);
+  double f = std::fmin(x, 0.5) + std::fmax(x, 0.25) + std::fabs(x - 1.0);
+  return a + b + c + d + e + f;
+}
+
+static double hostTwoArgs(double x, double y) {
+  return std::pow(x, y) + std::atan2(y, x) + std::fmax(x, y) * std::fmin(x, y) +
+         std::hypot(x, y);
+}
+#endif
+
+// True when [x - 1e-3, x + 1e-3] holds none of the kinks.
+static bool awayFrom(double x, std::initializer_list<double> kinks) {
+  for (double k : kinks)
+    if (std::fabs(x - k) < 1e-3)
+      return false;
+  return true;
+}
+
+int main() {
+  // Double central differences with h = 1e-6 of smooth functions of O(1)
+  // arguments (x in (0, 4)): error ~1e-9, far below 1e-6.
+  const double H = 1e-6;
+  const int n = 800, block = 128, grid = (n + block - 1) / block;
+  std::vector<double> x(n), dx(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = 0.05 + 3.9 * (i + 0.5) / n;
+    // Nudged off the kinks (fmin/fmax/fabs at 0.25, 0.5, 1; fmod at 3).
+    while (!awayFrom(x[i], {0.25, 0.5, 1.0, 3.0}))
+      x[i] += 2e-3;
+    dx[i] = 0.5 + 0.5 * std::sin(0.37 * i);
+    y[i] = 0.3 + 2.5 * (double)((i * 31) % n) / n;
+    while (!awayFrom(y[i], {x[i]})) // fmax(x, y), fmin(x, y)
+      y[i] += 2e-3;
+  }
+  double *dX = deviceCopy(x), *dDx = deviceCopy(dx), *dY = deviceCopy(y);
+#ifdef CONST_ARGS
+  // The float term 2^x ln 2 is rounded at 6e-8 relative (and x at 6e-8):
+  // at most ~1e-6 of |d| for x < 4; 5e-6 leaves room for powf's 2 ulp.
+  Tol fd{"fd", 5e-6};
+  double *dD = deviceCopy(std::vector<double>(n, 0.0));
+  math_const_args<<<grid, block>>>(dX, dD, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<double> d = hostCopy(dD, n);
+  for (int i = 0; i < n; ++i)
+    expectNear(fd, "const_args", i, d[i],
+               (hostConstArgs(x[i] + H) - hostConstArgs(x[i] - H)) / (2 * H));
+  return finish("-DCONST_ARGS: d/dx const_args vs central FD h=1e-6; n=800",
+                {&fd});
+#else
+  Tol fd{"fd", 1e-6};
+  double *dDy = deviceCopy(std::vector<double>(n, 0.0)),
+         *dGx = deviceCopy(std::vector<double>(n, 0.0)),
+         *dGxy = deviceCopy(std::vector<double>(n, 0.0));
+  math_double<<<grid, block>>>(dX, dDx, dDy, n);
+  CHECK(cudaGetLastError());
+  math_double_two<<<grid, block>>>(dX, dY, dGx, dGxy, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<double> dy = hostCopy(dDy, n), gx = hostCopy(dGx, n),
+                      gxy = hostCopy(dGxy, n);
+  for (int i = 0; i < n; ++i) {
+    double v = x[i], w = y[i];
+    expectNear(fd, "all_math along dx", i, dy[i],
+               (hostAllMath(v + H * dx[i]) - hostAllMath(v - H * dx[i])) /
+                   (2 * H));
+    expectNear(fd, "d/dx two_args", i, gx[i],
+               (hostTwoArgs(v + H, w) - hostTwoArgs(v - H, w)) / (2 * H));
+    expectNear(fd, "d(1,1) two_args", i, gxy[i],
+               (hostTwoArgs(v + H, w + H) - hostTwoArgs(v - H, w - H)) /
+                   (2 * H));
+  }
+  return finish("all_math along dx, two_args d/dx and along (1,1) vs central "
+                "FD h=1e-6; n=800",
+                {&fd});
+#endif
+}

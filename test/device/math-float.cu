@@ -42,6 +42,12 @@
 
 #include <gpuad/gpuad.h>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <vector>
+
 #ifndef ONLY_MISSING
 __device__ float all_mathf(float x) {
   float a = sinf(x) + cosf(x);
@@ -85,3 +91,157 @@ __global__ void math_float_missing(const float *x, const float *y, float *d,
 // IR-NOT: declare {{.*}} @expf(
 // IR-NOT: @llvm.cos.f32
 // IR-NOT: @llvm.cosh.f32
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests.cmake ----
+// Each float derivative against central differences, in double, of a double
+// host copy at the same float point, away from the kinks of fmin/fmax/fabs.
+// With -DONLY_MISSING the file has only math_float_missing, and main checks
+// that.
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   cudaGetErrorString(err_));                                  \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "math-float.cu";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!(err <= t.rtol)) { // NaN fails too
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    err = std::isnan(err) ? t.rtol : err;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
+  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T),
+                   cudaMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(cudaFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+#ifndef ONLY_MISSING
+static double hostAllMath(double x) {
+  double a = std::sin(x) + std::cos(x);
+  double b = std::exp(x) * std::log(x);
+  double c = std::pow(x, 2.5) + std::sqrt(x);
+  double d = std::tanh(x) - std::erf(x);
+  double e = std::atan2(x, 1.0 + x * x);
+  double f = std::fmin(x, 0.5) + std::fmax(x, 0.25) + std::fabs(x - 1.0);
+  return a + b + c + d + e + f;
+}
+#endif
+
+static double hostMissing(double x, double y) {
+  return std::sin(x) + std::sinh(x) * std::pow(x, y) - std::erf(y) +
+         std::expm1(x) * std::asin(y);
+}
+
+int main() {
+  const double H = 1e-6; // double central differences: error ~1e-9 here
+  // The derivatives are float computations: ~1e-7 relative rounding per
+  // operation and libdevice's float functions within a few ulp, with terms
+  // up to ~30 adding up; 1e-4 relative to max(|d|, 1) is far above that and
+  // far below the error of a wrong rule.
+  Tol flt{"float fd", 1e-4};
+
+  const int n = 800, block = 128, grid = (n + block - 1) / block;
+  std::vector<float> x(n), dx(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = 0.1f + 2.4f * (float)(i + 0.5) / n; // logf, powf: x > 0
+    for (float kink : {0.25f, 0.5f, 1.0f}) // fmin, fmax, fabs
+      if (std::fabs(x[i] - kink) < 1e-3f)
+        x[i] += 2e-3f;
+    dx[i] = 0.5f + 0.5f * std::sin(0.37f * (float)i);
+    y[i] = -0.9f + 1.8f * (float)((i * 31) % n) / n; // asinf: |y| < 1
+  }
+  float *dX = deviceCopy(x), *dDx = deviceCopy(dx), *dY = deviceCopy(y);
+
+#ifndef ONLY_MISSING
+  float *dDy = deviceCopy(std::vector<float>(n, 0.0f));
+  math_float<<<grid, block>>>(dX, dDx, dDy, n);
+  CHECK(cudaGetLastError());
+#endif
+  float *dD = deviceCopy(std::vector<float>(n, 0.0f));
+  math_float_missing<<<grid, block>>>(dX, dY, dD, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+
+  std::vector<float> d = hostCopy(dD, n);
+#ifndef ONLY_MISSING
+  std::vector<float> dy = hostCopy(dDy, n);
+#endif
+  for (int i = 0; i < n; ++i) {
+    double v = x[i], w = y[i];
+#ifndef ONLY_MISSING
+    double dv = dx[i];
+    expectNear(flt, "all_mathf along dx", i, dy[i],
+               (hostAllMath(v + H * dv) - hostAllMath(v - H * dv)) / (2 * H));
+#endif
+    // The kernel's direction is (1, 0.5).
+    expectNear(flt, "missingf along (1, 0.5)", i, d[i],
+               (hostMissing(v + H, w + 0.5 * H) -
+                hostMissing(v - H, w - 0.5 * H)) /
+                   (2 * H));
+  }
+#ifdef ONLY_MISSING
+  return finish("-DONLY_MISSING: missingf along (1, 0.5) vs central FD "
+                "h=1e-6 of a double host copy; n=800",
+                {&flt});
+#else
+  return finish("all_mathf along dx and missingf along (1, 0.5) vs central "
+                "FD h=1e-6 of double host copies; n=800",
+                {&flt});
+#endif
+}

@@ -107,6 +107,17 @@ thread_local Thread *Current = nullptr;
 thread_local void *SchedulerSP = nullptr;
 std::string CurrentKernel;
 
+[[noreturn]] void deadlock(Block &B);
+
+/// Whether every thread that has not exited waits (OS threads: nobody is
+/// left to release them; fibers find this in the scheduler).
+bool allWaiting(const Block &B) {
+  for (const Thread &T : B.Threads)
+    if (T.State == Wait::Running)
+      return false;
+  return B.Live > 0;
+}
+
 /// Gives up the OS thread until the scheduler resumes this fiber (fibers)
 /// or waits until the state changes (OS threads, lock held).
 void waitUntilReleased(Thread &T, std::unique_lock<std::mutex> *Lock) {
@@ -115,6 +126,8 @@ void waitUntilReleased(Thread &T, std::unique_lock<std::mutex> *Lock) {
     __gpuad_emu_thread = T.Regs;
     return;
   }
+  if (allWaiting(*T.Owner))
+    deadlock(*T.Owner);
   T.Owner->CV.wait(*Lock, [&] { return T.State == Wait::Running; });
 }
 
@@ -151,6 +164,8 @@ void threadExited(Thread &T) {
     releaseBarrier(B);
   if (warpOpComplete(W))
     completeWarpOp(B, W, T.WarpIndex);
+  if (B.Concurrent && allWaiting(B))
+    deadlock(B);
 }
 
 /// Locks the block's state in concurrent mode (a no-op for fibers).
@@ -365,7 +380,7 @@ void prepareFiber(Thread &T, std::pair<char *, size_t> Stack) {
   T.SP = SP;
 }
 
-[[noreturn]] void deadlock(Block &B) {
+void deadlock(Block &B) {
   // Where the waiting threads are: how many at each kind of wait, and the
   // first of them.
   std::string Msg = "threads wait for each other forever:";

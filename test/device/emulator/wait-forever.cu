@@ -7,6 +7,7 @@
 // REQUIRES: cuda
 // RUN: %gpuad-cc --emulate -O2 %s -o %t
 // RUN: not %t 2>&1 | FileCheck %s
+// RUN: not env GPUAD_EMU_SCHEDULE=concurrent %t 2>&1 | FileCheck %s
 // RUN: %t exit | FileCheck %s --check-prefix=EXIT
 // CHECK: gpuad-emu: error in kernel 'mismatched(float*)'
 // CHECK-SAME: threads wait for each other forever: 16 thread(s) at __syncthreads, the first thread (16,0,0); 16 thread(s) at a warp operation, the first thread (0,0,0);
