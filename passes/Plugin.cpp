@@ -60,8 +60,25 @@ bool parseModulePipeline(StringRef Name, ModulePassManager &MPM,
     MPM.addPass(gpuad::GpuadPass());
     return true;
   }
-  if (Name == "gpuad-emulate") {
-    MPM.addPass(gpuad::emu::RetargetToHostPass());
+  if (Name == "gpuad-emulate" || Name.starts_with("gpuad-emulate<")) {
+    gpuad::emu::RetargetToHostPass::Sanitizers S;
+    StringRef Params = Name.drop_front(strlen("gpuad-emulate"));
+    if (Params.consume_front("<") && Params.consume_back(">")) {
+      SmallVector<StringRef, 2> Parts;
+      Params.split(Parts, ';', -1, /*KeepEmpty=*/false);
+      for (StringRef P : Parts) {
+        if (P == "thread")
+          S.Thread = true;
+        else if (P == "address")
+          S.Address = true;
+        else {
+          errs() << "gpuad-emulate: unknown parameter '" << P
+                 << "' (expected thread or address)\n";
+          return false;
+        }
+      }
+    }
+    MPM.addPass(gpuad::emu::RetargetToHostPass(S));
     return true;
   }
   if (Name.consume_front("gpuad<") && Name.consume_back(">")) {

@@ -52,6 +52,30 @@ def native_gpu_present():
 
 if native_gpu_present():
     config.available_features.add("gpu")
+
+
+def tsan_works():
+    """Whether a ThreadSanitizer program builds and runs here (the runtime
+    is in libclang-rt-22-dev; some kernels' address layouts defeat it)."""
+    import tempfile
+    clang = os.path.join(config.llvm_tools_dir, "clang")
+    with tempfile.TemporaryDirectory() as d:
+        src, exe = os.path.join(d, "t.c"), os.path.join(d, "t")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        try:
+            if subprocess.run([clang, "-fsanitize=thread", src, "-o", exe],
+                              capture_output=True, timeout=60).returncode:
+                return False
+            return subprocess.run([exe], capture_output=True, timeout=60).returncode == 0
+        except Exception:
+            return False
+
+
+if tsan_works():
+    config.available_features.add("tsan")
+else:
+    lit_config.note("ThreadSanitizer does not work here: tests that need it are unsupported")
 # An AMD GPU with its kernel driver (HIP programs run natively).
 if os.path.exists("/dev/kfd") and shutil.which("rocminfo"):
     config.available_features.add("amd-gpu")

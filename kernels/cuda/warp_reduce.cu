@@ -20,10 +20,10 @@
 //                  __shfl_sync, each lane's slot the popcount of the ballot
 //                  below it) and a leader broadcast among the lanes of the
 //                  ballot mask only;
-//   halfWarp       partial masks: lanes 0..15 alone run
-//                  __shfl_down_sync(0x0000ffff, ...), and (next launch)
-//                  lanes 16..31 alone a __shfl_xor_sync(0xffff0000, ...)
-//                  butterfly.
+//   halfWarp       partial masks in a diverged warp: lanes 0..15 run
+//                  __shfl_down_sync(0x0000ffff, ...) on one side of a
+//                  branch while lanes 16..31 run a
+//                  __shfl_xor_sync(0xffff0000, ...) butterfly on the other.
 //
 // Every thread of a warp stays alive through the full-mask primitives; the
 // input length is not a multiple of 32, so the last warp has lanes past the
@@ -87,7 +87,8 @@ __global__ void __launch_bounds__(BLOCK)
     WarpTotals[Warp] = V;
   __syncthreads();
   if (Warp == 0) {
-    V = Lane < blockDim.x / warpSize ? WarpTotals[Lane] : 0;
+    int Warps = blockDim.x / warpSize;
+    V = Lane < Warps ? WarpTotals[Lane] : 0;
     V = warpReduceSum(V);
     if (Lane == 0)
       atomicAdd(Total, V);
@@ -176,24 +177,20 @@ __global__ void warpVotes(const int *In, VoteResult *Votes, int *Out,
   }
 }
 
-/// Half-warp reductions under partial masks, one half per launch.  With
-/// Upper == 0, lanes 0..15 alone run a shuffle-down tree and lane 0 writes
-/// their sum to Sums[w]; with Upper == 1, lanes 16..31 alone run a butterfly
-/// and each writes their sum to All[i].  (Both halves in one launch, each
-/// under its own mask, is valid CUDA too, but the emulator merges the two
-/// halves' shuffles into one exchange: /tmp/suite/repro-1.cu.)
-__global__ void halfWarp(const int *In, int *Sums, int *All, int N,
-                         int Upper) {
+/// Half-warp reductions under partial masks, the two halves on the two
+/// sides of a branch: lanes 0..15 run a shuffle-down tree and lane 0 writes
+/// their sum to Sums[w]; lanes 16..31 run a butterfly and each writes their
+/// sum to All[i].  The halves must not see each other's values.
+__global__ void halfWarp(const int *In, int *Sums, int *All, int N) {
   int I = blockIdx.x * blockDim.x + threadIdx.x;
   int Lane = threadIdx.x & 31;
   int V = I < N ? In[I] : 0;
-  if (!Upper && Lane < 16) {
+  if (Lane < 16) {
     for (int Offset = 8; Offset > 0; Offset /= 2)
       V += __shfl_down_sync(0x0000ffffu, V, Offset);
     if (Lane == 0)
       Sums[I / warpSize] = V;
-  }
-  if (Upper && Lane >= 16) {
+  } else {
     for (int Mask = 8; Mask > 0; Mask >>= 1)
       V += __shfl_xor_sync(0xffff0000u, V, Mask);
     if (I < N)
@@ -361,11 +358,9 @@ int main() {
     expectEq("warpVotes compaction (sorted) element", I, Compacted[I],
              Kept[I]);
 
-  // halfWarp, lower then upper half.
+  // halfWarp: both halves of each warp, diverged.
   CHECK(cudaMemset(DB, 0xff, N * sizeof(int)));
-  halfWarp<<<Blocks, BLOCK>>>(DIn, DA, DB, N, 0);
-  CHECK_LAUNCH();
-  halfWarp<<<Blocks, BLOCK>>>(DIn, DA, DB, N, 1);
+  halfWarp<<<Blocks, BLOCK>>>(DIn, DA, DB, N);
   CHECK_LAUNCH();
   CHECK(cudaMemcpy(A.data(), DA, Warps * sizeof(int), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(B.data(), DB, N * sizeof(int), cudaMemcpyDeviceToHost));

@@ -183,6 +183,21 @@ ArgList gpuFlags(const EmulationCommand &Cmd, bool HIP) {
   return Front;
 }
 
+/// `<thread>` / `<address>` when the user builds with that sanitizer, so
+/// the retargeted device code is instrumented like host code.
+std::string sanitizerParameters(const EmulationCommand &Cmd) {
+  std::string Params;
+  for (const std::string &A : Cmd.CompileFlags) {
+    if (!startsWith(A, "-fsanitize="))
+      continue;
+    if (A.find("thread") != std::string::npos)
+      Params += Params.empty() ? "thread" : ";thread";
+    if (A.find("address") != std::string::npos)
+      Params += Params.empty() ? "address" : ";address";
+  }
+  return Params.empty() ? "" : "<" + Params + ">";
+}
+
 /// Builds one CUDA/HIP input into the host object \p Object (steps 1-4).
 int buildGpuSource(const EmulationCommand &Cmd, const Input &In,
                    const std::string &Plugin, const TempDir &Tmp,
@@ -207,7 +222,8 @@ int buildGpuSource(const EmulationCommand &Cmd, const Input &In,
 
   std::string HostBC = Tmp.file(Stem + ".device.host.bc");
   if (int RC = run({optPath(), "-load-pass-plugin=" + Plugin,
-                    "-passes=gpuad-emulate", DeviceBC, "-o", HostBC}))
+                    "-passes=gpuad-emulate" + sanitizerParameters(Cmd),
+                    DeviceBC, "-o", HostBC}))
     return RC;
   std::string DeviceObject = Tmp.file(Stem + ".device.o");
   ArgList Lower = chooseClang(true);

@@ -37,8 +37,19 @@ public:
 
 class RetargetToHostPass : public llvm::PassInfoMixin<RetargetToHostPass> {
 public:
+  /// Sanitizers the host build will run (`gpuad-emulate<thread>`,
+  /// `<address>`): device functions get the attribute the front end gives
+  /// host functions under -fsanitize, or the sanitizer would skip them.
+  struct Sanitizers {
+    bool Thread = false, Address = false;
+  };
+  RetargetToHostPass() = default;
+  explicit RetargetToHostPass(Sanitizers S) : Sanitize(S) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
+
+private:
+  Sanitizers Sanitize;
 };
 
 /// Whether \p Name is a device library function the emulator supplies

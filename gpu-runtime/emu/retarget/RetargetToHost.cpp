@@ -435,6 +435,14 @@ bool Retarget::run() {
 
 PreservedAnalyses RetargetToHostPass::run(Module &M, ModuleAnalysisManager &) {
   Retarget(M).run();
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (Sanitize.Thread)
+      F.addFnAttr(Attribute::SanitizeThread);
+    if (Sanitize.Address)
+      F.addFnAttr(Attribute::SanitizeAddress);
+  }
   return PreservedAnalyses::none();
 }
 

@@ -73,20 +73,25 @@ struct Thread {
   uint32_t Linear = 0; // linear index in the block
   uint32_t Lane = 0, WarpIndex = 0;
   Wait State = Wait::Running;
-  uint32_t WaitGen = 0; // generation of the barrier / warp op waited for
+  uint32_t WaitGen = 0; // generation of the barrier waited for
+  int64_t WarpResult = 0; // this lane's result of its last warp operation
   void *SP = nullptr;   // fibers: saved stack pointer
   char *StackLo = nullptr, *StackHi = nullptr;
   Block *Owner = nullptr;
 };
 
-/// Lanes of one warp meeting in shuffles and votes.
-struct WarpSync {
-  uint32_t Gen = 0;
+/// Lanes meeting in one shuffle or vote: those of one mask.  Lanes with
+/// disjoint masks (the halves of a diverged warp) meet separately.
+struct Gathering {
   uint64_t Arrived = 0, Mask = 0;
   int32_t Kind = 0, C = 0;
   int64_t In[64] = {}, Arg[64] = {};
-  int64_t Out[2][64] = {};
+};
+
+/// A warp: its live lanes and the warp operations gathering now.
+struct WarpSync {
   uint64_t Live = 0; // lanes that have not exited
+  std::vector<Gathering> Open;
 };
 
 /// The threads of one block and what they wait on.
@@ -145,25 +150,38 @@ void releaseBarrier(Block &B) {
     B.CV.notify_all();
 }
 
-/// Finishes a warp operation whose lanes have all arrived.
-void completeWarpOp(Block &B, WarpSync &W, uint32_t WarpIndex);
+/// Finishes the warp operation gathering in \p G (all its live lanes have
+/// arrived): each lane's result, then the waiting lanes run again.
+void completeWarpOp(Block &B, uint32_t WarpIndex, const Gathering &G);
 
-/// Whether the warp op gathering in \p W has all its (live) lanes.
-bool warpOpComplete(const WarpSync &W) {
-  uint64_t Expected = W.Mask & W.Live;
-  return W.Arrived && (W.Arrived & Expected) == Expected;
+/// Whether \p G has all the live lanes of its mask.
+bool gatheringComplete(const Gathering &G, uint64_t Live) {
+  uint64_t Expected = G.Mask & Live;
+  return G.Arrived && (G.Arrived & Expected) == Expected;
+}
+
+/// Completes every gathering of warp \p WarpIndex that is complete.
+void completeReadyWarpOps(Block &B, uint32_t WarpIndex) {
+  WarpSync &W = B.Warps[WarpIndex];
+  for (size_t I = 0; I < W.Open.size();) {
+    if (!gatheringComplete(W.Open[I], W.Live)) {
+      ++I;
+      continue;
+    }
+    Gathering G = W.Open[I];
+    W.Open.erase(W.Open.begin() + I);
+    completeWarpOp(B, WarpIndex, G);
+  }
 }
 
 void threadExited(Thread &T) {
   Block &B = *T.Owner;
   T.State = Wait::Done;
   --B.Live;
-  WarpSync &W = B.Warps[T.WarpIndex];
-  W.Live &= ~(uint64_t(1) << T.Lane);
+  B.Warps[T.WarpIndex].Live &= ~(uint64_t(1) << T.Lane);
   if (B.Arrived && B.Arrived == B.Live)
     releaseBarrier(B);
-  if (warpOpComplete(W))
-    completeWarpOp(B, W, T.WarpIndex);
+  completeReadyWarpOps(B, T.WarpIndex);
   if (B.Concurrent && allWaiting(B))
     deadlock(B);
 }
@@ -249,41 +267,41 @@ enum WarpKind {
   ShflIdx = 0, ShflUp = 1, ShflDown = 2, ShflXor = 3, Vote = 4, Bpermute = 5
 };
 
-void completeWarpOp(Block &B, WarpSync &W, uint32_t WarpIndex) {
-  uint32_t Slot = W.Gen & 1;
-  uint64_t Arrived = W.Arrived;
-  if (W.Kind <= ShflXor || W.Kind == Bpermute) {
+void completeWarpOp(Block &B, uint32_t WarpIndex, const Gathering &G) {
+  int64_t Out[64];
+  uint64_t Arrived = G.Arrived;
+  if (G.Kind <= ShflXor || G.Kind == Bpermute) {
     for (uint32_t L = 0; L < B.WarpSize; ++L) {
       if (!(Arrived >> L & 1))
         continue;
-      int Src = W.Kind == Bpermute
-                    ? int((uint64_t(W.Arg[L]) / 4) % B.WarpSize)
-                    : shuffleSource(W.Kind, L, int(W.Arg[L]), W.C, B.WarpSize);
-      W.Out[Slot][L] = Src >= 0 && (Arrived >> Src & 1) ? W.In[Src] : W.In[L];
+      int Src = G.Kind == Bpermute
+                    ? int((uint64_t(G.Arg[L]) / 4) % B.WarpSize)
+                    : shuffleSource(G.Kind, L, int(G.Arg[L]), G.C, B.WarpSize);
+      Out[L] = Src >= 0 && (Arrived >> Src & 1) ? G.In[Src] : G.In[L];
     }
   } else {
     uint64_t Ballot = 0;
     for (uint32_t L = 0; L < B.WarpSize; ++L)
-      if ((Arrived >> L & 1) && W.In[L])
+      if ((Arrived >> L & 1) && G.In[L])
         Ballot |= uint64_t(1) << L;
     for (uint32_t L = 0; L < B.WarpSize; ++L)
       if (Arrived >> L & 1) {
-        int64_t R;
-        switch (W.Arg[L]) {
-        case 0: R = Ballot == Arrived; break;            // all
-        case 1: R = Ballot != 0; break;                  // any
-        case 2: R = Ballot == 0 || Ballot == Arrived; break; // uni
-        default: R = int64_t(Ballot); break;             // ballot
+        switch (G.Arg[L]) {
+        case 0: Out[L] = Ballot == Arrived; break;            // all
+        case 1: Out[L] = Ballot != 0; break;                  // any
+        case 2: Out[L] = Ballot == 0 || Ballot == Arrived; break; // uni
+        default: Out[L] = int64_t(Ballot); break;             // ballot
         }
-        W.Out[Slot][L] = R;
       }
   }
-  ++W.Gen;
-  W.Arrived = 0;
-  W.Mask = 0;
-  for (Thread &T : B.Threads)
-    if (T.State == Wait::Warp && T.WarpIndex == WarpIndex)
+  for (uint32_t L = 0; L < B.WarpSize; ++L) {
+    if (!(Arrived >> L & 1))
+      continue;
+    Thread &T = B.Threads[WarpIndex * B.WarpSize + L];
+    T.WarpResult = Out[L];
+    if (T.State == Wait::Warp)
       T.State = Wait::Running;
+  }
   if (B.Concurrent)
     B.CV.notify_all();
 }
@@ -295,25 +313,27 @@ int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C) {
   WarpSync &W = B.Warps[T.WarpIndex];
   uint64_t Full = B.WarpSize == 64 ? ~uint64_t(0) : (uint64_t(1) << B.WarpSize) - 1;
   Mask &= Full;
-  if (!(Mask >> T.Lane & 1))
-    Mask |= uint64_t(1) << T.Lane; // a lane always takes part
-  if (!W.Arrived) {
-    W.Mask = Mask;
-    W.Kind = Kind;
-    W.C = C;
+  Mask |= uint64_t(1) << T.Lane; // a lane always takes part
+  auto Open = std::find_if(W.Open.begin(), W.Open.end(),
+                           [&](const Gathering &G) { return G.Mask == Mask; });
+  if (Open == W.Open.end()) {
+    W.Open.emplace_back();
+    Open = W.Open.end() - 1;
+    Open->Mask = Mask;
+    Open->Kind = Kind;
+    Open->C = C;
+  } else if (Open->Kind != Kind) {
+    fatal("lanes of one warp-operation mask meet at different operations "
+          "(a shuffle and a vote, or shuffles of different kinds)");
   }
-  W.In[T.Lane] = Value;
-  W.Arg[T.Lane] = Arg;
-  W.Arrived |= uint64_t(1) << T.Lane;
-  uint32_t Gen = W.Gen;
-  if (warpOpComplete(W)) {
-    completeWarpOp(B, W, T.WarpIndex);
-  } else {
-    T.State = Wait::Warp;
-    T.WaitGen = Gen;
+  Open->In[T.Lane] = Value;
+  Open->Arg[T.Lane] = Arg;
+  Open->Arrived |= uint64_t(1) << T.Lane;
+  T.State = Wait::Warp;
+  completeReadyWarpOps(B, T.WarpIndex);
+  if (T.State == Wait::Warp)
     waitUntilReleased(T, B.Concurrent ? &Lock.L : nullptr);
-  }
-  return W.Out[Gen & 1][T.Lane];
+  return T.WarpResult;
 }
 
 /// Fiber stacks, reused from launch to launch.

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The device suite on a real GPU: what to run when a GPU is lent
+# (DEVELOPERS.md, "When a GPU is lent").
+#
+#   tools/gpu-suite.sh bundle DIR   here: build every device test natively
+#                                   (gpuad-cc, clang -x cuda with the plugin,
+#                                   the real cudart, linked statically) and the
+#                                   device benchmarks into DIR, with this
+#                                   script to run them.
+#   tools/gpu-suite.sh run DIR OUT  on the GPU machine: run everything in DIR
+#                                   and write the results folder OUT
+#                                   (summary.txt, one log per program, the
+#                                   GPU's description, the resource report).
+#   tools/gpu-suite.sh OUT          both, on a machine that has the toolchain
+#                                   and a GPU.
+#
+# The device tests are the programs registered with gpuad_add_device_test
+# (their build and run lines are read from build/test/device-runs/*.native.test,
+# so the GPU runs exactly what lit would run natively); only CUDA ones run
+# on an NVIDIA GPU.  The GPU machine needs no clang or LLVM: the bundle is
+# self-contained.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+bundle() {
+  local dir=$1
+  [ -d "$root/build/test/device-runs" ] || "$root/tools/build.sh"
+  local cc="$root/build/bin/gpuad-cc"
+  # cudart and the C++ runtime inside the executables: the GPU machine has
+  # its own driver but not necessarily this machine's libraries.
+  local link="-lcudart_static -ldl -lrt -lpthread -static-libstdc++ -static-libgcc"
+  mkdir -p "$dir/bin"
+  : > "$dir/programs.txt"
+  local failed=0
+  for test in "$root"/build/test/device-runs/*.native.test; do
+    grep -q 'REQUIRES:.*\bgpu\b' "$test" || continue # CUDA tests only
+    local name build args
+    name=$(basename "$test" .native.test)
+    build=$(sed -n 's|^# RUN: %gpuad-cc \(.*\) -o %t$|\1|p' "$test")
+    args=$(sed -n 's|^# RUN: %t\(.*\)$|\1|p' "$test")
+    # shellcheck disable=SC2086
+    if "$cc" $build -o "$dir/bin/$name" $link 2> "$dir/bin/$name.build.log"; then
+      echo "$name$args" >> "$dir/programs.txt"
+    else
+      echo "gpu-suite: $name does not build natively (see $dir/bin/$name.build.log)"
+      failed=1
+    fi
+  done
+  for src in "$root"/kernels/cuda/bench/*.cu; do
+    local name
+    name=bench-$(basename "$src" .cu)
+    # shellcheck disable=SC2086
+    "$cc" -O2 "$src" -o "$dir/bin/$name" $link
+    echo "$name" >> "$dir/programs.txt"
+  done
+  for src in "$root"/kernels/cuda/*.cu; do
+    python3 "$root/tools/resource_report.py" --cc "$cc" "$src" || true
+  done > "$dir/resources.txt" 2>&1
+  cp "$0" "$dir/gpu-suite.sh"
+  echo "gpu-suite: $(wc -l < "$dir/programs.txt") programs in $dir"
+  return $failed
+}
+
+run() {
+  local dir=$1 out=$2
+  mkdir -p "$out/logs"
+  { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem \
+      --format=csv; } > "$out/gpu.txt" 2>&1 || echo "no nvidia-smi" > "$out/gpu.txt"
+  [ -f "$dir/resources.txt" ] && cp "$dir/resources.txt" "$out/"
+  local pass=0 fail=0
+  : > "$out/summary.txt"
+  while read -r name args; do
+    local start end status
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    if timeout 300 "$dir/bin/$name" $args > "$out/logs/$name.log" 2>&1; then
+      status=PASS
+      pass=$((pass + 1))
+    else
+      status="FAIL($?)"
+      fail=$((fail + 1))
+    fi
+    end=$(date +%s.%N)
+    printf '%-8s %-40s %8.2fs  %s\n' "$status" "$name" \
+      "$(awk "BEGIN { print $end - $start }")" "$(tail -n 1 "$out/logs/$name.log")" \
+      | tee -a "$out/summary.txt"
+  done < "$dir/programs.txt"
+  echo "gpu-suite: $pass passed, $fail failed" | tee -a "$out/summary.txt"
+  [ "$fail" = 0 ]
+}
+
+case "${1:-}" in
+bundle) bundle "${2:?usage: gpu-suite.sh bundle DIR}" ;;
+run) run "${2:?usage: gpu-suite.sh run DIR OUT}" "${3:?usage: gpu-suite.sh run DIR OUT}" ;;
+"" | -h | --help) sed -n '2,20p' "$0" ;;
+*)
+  out=$1
+  bundle "$out/bundle"
+  run "$out/bundle" "$out"
+  ;;
+esac
