@@ -5,10 +5,12 @@
 #      4, and in reverse mode (the whole gradient and two scalar adjoints),
 #      checked against finite differences and against each other;
 #   2. a CUDA shading kernel with its forward derivative and its gradient
-#      (reverse mode): the derivatives are checked on the host, and all
-#      kernels are compiled for the GPU with their register and spill counts
-#      reported (ptxas for sm_75 and sm_90, and the AMDGPU resource usage for
-#      gfx90a).
+#      (reverse mode): the derivatives are checked on the host, the kernels
+#      run on the CPU emulator (gpuad-cc --emulate: the differentiated device
+#      IR itself) and the device gradient is checked against the host's and
+#      the device tangents; all kernels are compiled for the GPU with their
+#      register and spill counts reported (ptxas for sm_75 and sm_90, and the
+#      AMDGPU resource usage for gfx90a).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/build.sh"
@@ -25,6 +27,7 @@ echo "== 1. Host: spring chain energy, forward and reverse mode (gpuad-cc -O2)"
 
 echo
 echo "== 2. CUDA: shading kernel, its forward derivative and its reverse-mode gradient"
-"$cc" -O2 kernels/cuda/shading.cu -o "$out/shading"
-"$out/shading"
+"$cc" -O2 kernels/cuda/shading.cu -o "$out/shading"        # native (real cudart)
+"$cc" --emulate -O2 kernels/cuda/shading.cu -o "$out/shading-emu"
+"$out/shading-emu"
 python3 tools/resource_report.py --cc "$cc" kernels/cuda/shading.cu
