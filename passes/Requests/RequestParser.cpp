@@ -14,6 +14,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -119,6 +120,7 @@ public:
 
 private:
   bool parseFunction();
+  bool checkNoSplitArguments();
   bool parseArguments();
   bool parseMarker(const MarkerMatch &M, unsigned &Idx);
   bool parseActivitiesOnly();
@@ -492,8 +494,72 @@ bool Parser::parseActivitiesOnly() {
   return true;
 }
 
+/// The top-level parameter types of a demangled parameter list
+/// "(T1, T2<A, B>, ...)".
+static SmallVector<std::string, 8> splitParameterList(StringRef List) {
+  SmallVector<std::string, 8> Types;
+  List = List.trim();
+  if (!List.consume_front("(") || !List.consume_back(")"))
+    return Types;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I <= List.size(); ++I) {
+    char C = I < List.size() ? List[I] : ',';
+    if (C == '(' || C == '<' || C == '[')
+      ++Depth;
+    else if (C == ')' || C == '>' || C == ']')
+      --Depth;
+    else if (C == ',' && Depth == 0) {
+      StringRef T = List.slice(Start, I).trim();
+      if (!T.empty() && T != "void")
+        Types.push_back(T.str());
+      Start = I + 1;
+    }
+  }
+  return Types;
+}
+
+/// A C++ request (gpuad.h's templates) names the source types of its
+/// arguments in its mangled name.  When the target's calling convention
+/// split a struct passed by value into several IR arguments (AMDGPU and
+/// x86-64 pass small structs as their fields), a marker or a default pairing
+/// would take one field as another's shadow: refuse instead of guessing.
+bool Parser::checkNoSplitArguments() {
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->getName().starts_with("_Z"))
+    return true;
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Callee->getName().str().c_str()) || !D.isFunction())
+    return true;
+  size_t Size = 0;
+  char *Params = D.getFunctionParameters(nullptr, &Size);
+  if (!Params)
+    return true;
+  SmallVector<std::string, 8> Types = splitParameterList(Params);
+  std::free(Params);
+  unsigned IRArgs = numArgs() - (Req.ReturnSlot ? 1 : 0);
+  if (Types.size() == IRArgs || Types.empty())
+    return true;
+  std::string ByValue;
+  for (const std::string &T : Types)
+    if (!StringRef(T).ends_with("*") && !StringRef(T).ends_with("&") &&
+        !is_contained(ArrayRef<StringRef>{"bool", "char", "short", "int",
+                                          "long", "long long", "unsigned int",
+                                          "unsigned long", "float", "double",
+                                          "void*"},
+                      StringRef(T)))
+      ByValue += (ByValue.empty() ? "'" : ", '") + T + "'";
+  return fail("the request's arguments (" + Twine(Types.size()) +
+              " in the source) reach the IR as " + Twine(IRArgs) +
+              ": a struct passed by value (" +
+              (ByValue.empty() ? std::string("?") : ByValue) +
+              ") was split into its fields by the target's calling "
+              "convention, so its shadow cannot be told apart; pass the "
+              "struct by pointer (enzyme_dup, &s, &ds)");
+}
+
 std::optional<DiffRequest> Parser::run() {
-  if (!parseFunction())
+  if (!parseFunction() || !checkNoSplitArguments())
     return std::nullopt;
   if (Req.Key.Mode == DiffMode::TapeSize) {
     if (!parseActivitiesOnly())

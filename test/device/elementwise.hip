@@ -65,3 +65,158 @@ __global__ void loop_pointers_hip(const double *x, const double *dx, double *y,
 // CHECK-DAG: .amdhsa_kernel {{.*}}loop_pointers_hip
 
 // NOSYM-NOT: enzyme
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests-hip.cmake ----
+// Both kernels against central differences of host copies in double: f along
+// each thread's dx[i], smooth_loop along the whole dx vector (its data-
+// dependent loop reads other threads' x); the primal outputs against the
+// host copies themselves.
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <vector>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    hipError_t err_ = (call);                                                  \
+    if (err_ != hipSuccess) {                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   hipGetErrorString(err_));                                   \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "elementwise.hip";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!(err <= t.rtol)) { // NaN fails too
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    err = std::isnan(err) ? t.rtol : err;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(hipMalloc(&p, host.size() * sizeof(T)));
+  CHECK(hipMemcpy(p, host.data(), host.size() * sizeof(T),
+                  hipMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(hipMemcpy(host.data(), p, n * sizeof(T), hipMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(hipFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+static double hostF(double x) {
+  double y = x * x + 3.0 * x;
+  if (x > 0.0)
+    y += std::exp(x);
+  else
+    y -= x * x * x;
+  return y / (1.0 + x * x);
+}
+
+static double hostSmoothLoop(const std::vector<double> &x, int i, int iters) {
+  int n = (int)x.size();
+  double v = x[i];
+  for (int k = 0; k < 4; ++k)
+    v = v * 0.75 + std::sqrt(v * v + 1.0) * 0.25;
+  for (int k = 0; k < iters; ++k)
+    v += x[(i + k) % n] / (k + 1);
+  return v;
+}
+
+int main() {
+  // Central differences in double with h = 1e-6: truncation ~h^2 |f'''| and
+  // rounding ~1e-16 |f| / h, both far below 1e-6 relative for |x| <= 3.
+  const double H = 1e-6;
+  Tol fd{"fd", 1e-6};
+  // The primal is the same expression on the device: a few ulps apart at
+  // most (ocml's exp and sqrt vs libm; contraction into FMAs).
+  Tol primal{"primal", 1e-13};
+
+  const int n = 1000; // not a multiple of the block: the guard matters
+  std::vector<double> x(n), dx(n);
+  std::vector<int> iters(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = -3.0 + 6.0 * (i + 0.5) / n; // both branches, never within h of 0
+    dx[i] = 0.5 + 0.25 * std::sin(0.1 * i);
+    iters[i] = (i * 7) % 6; // 0..5 trips of the data-dependent loop
+  }
+  double *dX = deviceCopy(x), *dDx = deviceCopy(dx);
+  int *dIters = deviceCopy(iters);
+  std::vector<double> zero(n, 0.0);
+  double *dY = deviceCopy(zero), *dDy = deviceCopy(zero);
+  double *dLy = deviceCopy(zero), *dLdy = deviceCopy(zero);
+
+  const int block = 128, grid = (n + block - 1) / block;
+  hipLaunchKernelGGL(elementwise_hip, dim3(grid), dim3(block), 0, 0, dX, dDx,
+                     dY, dDy, n);
+  CHECK(hipGetLastError());
+  loop_pointers_hip<<<grid, block>>>(dX, dDx, dLy, dLdy, dIters, n);
+  CHECK(hipGetLastError());
+  CHECK(hipDeviceSynchronize());
+
+  std::vector<double> y = hostCopy(dY, n), dy = hostCopy(dDy, n),
+                      ly = hostCopy(dLy, n), ldy = hostCopy(dLdy, n);
+  std::vector<double> xp(n), xm(n);
+  for (int i = 0; i < n; ++i)
+    xp[i] = x[i] + H * dx[i], xm[i] = x[i] - H * dx[i];
+  for (int i = 0; i < n; ++i) {
+    double slope = (hostF(x[i] + H) - hostF(x[i] - H)) / (2 * H);
+    expectNear(primal, "y", i, y[i], hostF(x[i]));
+    expectNear(fd, "dy", i, dy[i], slope * dx[i]);
+    expectNear(primal, "loop y", i, ly[i], hostSmoothLoop(x, i, iters[i]));
+    expectNear(
+        fd, "loop dy", i, ldy[i],
+        (hostSmoothLoop(xp, i, iters[i]) - hostSmoothLoop(xm, i, iters[i])) /
+            (2 * H));
+  }
+  return finish("f and smooth_loop: primal vs host copies, tangent along dx "
+                "vs central FD h=1e-6; n=1000",
+                {&fd, &primal});
+}

@@ -59,3 +59,144 @@ __global__ void fast_intrinsics_hip(const float *x, const float *y, float *d,
 // CHECK: .amdhsa_kernel {{.*}}fast_intrinsics_hip
 
 // NOSYM-NOT: enzyme
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests-hip.cmake ----
+// Each derivative against central differences, in double, of a double host
+// copy of the function with the accurate functions in place of the fast
+// ones (the emulator may supply the accurate ones; a GPU's approximations
+// are covered by the tolerance).
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <vector>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    hipError_t err_ = (call);                                                  \
+    if (err_ != hipSuccess) {                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   hipGetErrorString(err_));                                   \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "fast-intrinsics.hip";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!(err <= t.rtol)) { // NaN fails too
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    err = std::isnan(err) ? t.rtol : err;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(hipMalloc(&p, host.size() * sizeof(T)));
+  CHECK(hipMemcpy(p, host.data(), host.size() * sizeof(T),
+                  hipMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(hipMemcpy(host.data(), p, n * sizeof(T), hipMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(hipFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+static double hostSin(double x) { return std::sin(x); }
+static double hostExpDiv(double x, double y) {
+  return std::exp(x) / (1.0 + y * y);
+}
+static double hostPowLog(double x, double y) {
+  return std::pow(x, y) + std::log(1.0 + x * x) + std::log2(2.0 + y * y);
+}
+static double hostMix(double x) {
+  return std::cos(x) * std::pow(10.0, -x) + x / (2.0 + std::tan(x)) +
+         1.0 / std::sqrt(1.0 + x * x);
+}
+
+int main() {
+  const double H = 1e-6; // double central differences: error ~1e-10 here
+  // The derivatives are float computations: ~6e-8 relative rounding per
+  // operation, a few ulps per ocml/native function, and on a GPU the
+  // hardware exp2/log2/rcp/rsq/sin approximations (1-2 ulp), __powf's error
+  // growing with |y log2 x| <= 7 here.  2e-4 relative to max(|d|, 1) is
+  // well above that and far below a wrong rule's error.
+  Tol tol{"float", 2e-4};
+
+  const int n = 500;
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    // (0.05, 1.4]: __powf needs x > 0; tan stays away from pi/2 and from
+    // tan x = -2, where 2 + __tanf(x) vanishes.
+    x[i] = 0.05f + 1.35f * (float)(i + 1) / n;
+    y[i] = -1.5f + 3.0f * (float)((i * 13) % n) / n;
+  }
+  float *dX = deviceCopy(x), *dY = deviceCopy(y);
+  float *dD = deviceCopy(std::vector<float>(4 * n, 0.0f));
+  const int block = 128, grid = (n + block - 1) / block;
+  hipLaunchKernelGGL(fast_intrinsics_hip, dim3(grid), dim3(block), 0, 0, dX, dY,
+                     dD, n);
+  CHECK(hipGetLastError());
+  CHECK(hipDeviceSynchronize());
+  std::vector<float> d = hostCopy(dD, 4 * n);
+
+  for (int i = 0; i < n; ++i) {
+    double v = x[i], w = y[i];
+    // The kernel seeds both arguments with 1: the directional derivative
+    // along (1, 1).
+    expectNear(tol, "d/dx fast_sin", i, d[4 * i + 0],
+               (hostSin(v + H) - hostSin(v - H)) / (2 * H));
+    expectNear(tol, "d(1,1) fast_exp_div", i, d[4 * i + 1],
+               (hostExpDiv(v + H, w + H) - hostExpDiv(v - H, w - H)) / (2 * H));
+    expectNear(tol, "d(1,1) fast_pow_log", i, d[4 * i + 2],
+               (hostPowLog(v + H, w + H) - hostPowLog(v - H, w - H)) / (2 * H));
+    expectNear(tol, "d/dx fast_mix", i, d[4 * i + 3],
+               (hostMix(v + H) - hostMix(v - H)) / (2 * H));
+  }
+  return finish("4 float forward derivatives x 500 vs central FD h=1e-6 of "
+                "double host copies",
+                {&tol});
+}

@@ -63,3 +63,130 @@ __global__ void dual_kernel_hip(const double *x, double *d, int n) {
 // HOST-NOT: enzyme
 // HOST: T {{.*}}host_derivative
 // HOST-NOT: enzyme
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests-hip.cmake ----
+// Both kernels against central differences of model itself (it is a host
+// function too) and against the same requests compiled for the host
+// (host_derivative, dual_caller).
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <vector>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    hipError_t err_ = (call);                                                  \
+    if (err_ != hipSuccess) {                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   hipGetErrorString(err_));                                   \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "host-device.hip";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!(err <= t.rtol)) { // NaN fails too
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    err = std::isnan(err) ? t.rtol : err;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(hipMalloc(&p, host.size() * sizeof(T)));
+  CHECK(hipMemcpy(p, host.data(), host.size() * sizeof(T),
+                  hipMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(hipMemcpy(host.data(), p, n * sizeof(T), hipMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(hipFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+int main() {
+  const double H = 1e-6; // double central differences: error ~1e-10 here
+  Tol fd{"fd", 1e-6};
+  // The same derivative computed by the host and the device compilation of
+  // the request: equal up to libm vs ocml (1 ulp) and FMA contraction.
+  Tol hostReq{"host-request", 1e-13};
+
+  const int n = 700;
+  std::vector<double> x(n), k(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = -2.0 + 4.0 * (i + 0.5) / n;
+    k[i] = 0.2 + 1.8 * (double)((i * 17) % n) / n;
+  }
+  double *dX = deviceCopy(x), *dK = deviceCopy(k);
+  double *dD = deviceCopy(std::vector<double>(n, 0.0)),
+         *dDual = deviceCopy(std::vector<double>(n, 0.0));
+  const int block = 128, grid = (n + block - 1) / block;
+  hipLaunchKernelGGL(host_device_hip, dim3(grid), dim3(block), 0, 0, dX, dK, dD,
+                     n);
+  CHECK(hipGetLastError());
+  dual_kernel_hip<<<grid, block>>>(dX, dDual, n);
+  CHECK(hipGetLastError());
+  CHECK(hipDeviceSynchronize());
+  std::vector<double> d = hostCopy(dD, n), dual = hostCopy(dDual, n);
+
+  for (int i = 0; i < n; ++i) {
+    double v = x[i];
+    // d/dx model(x, k) with k constant.
+    double want = (model(v + H, k[i]) - model(v - H, k[i])) / (2 * H);
+    expectNear(fd, "d/dx model", i, d[i], want);
+    expectNear(hostReq, "d/dx model vs host_derivative", i, d[i],
+               host_derivative(v, k[i]));
+    // dual_caller: along (dx, dk) = (1, 0.5) at k = 2.
+    double wantDual =
+        (model(v + H, 2.0 + 0.5 * H) - model(v - H, 2.0 - 0.5 * H)) / (2 * H);
+    expectNear(fd, "dual_caller", i, dual[i], wantDual);
+    expectNear(hostReq, "dual_caller vs host", i, dual[i], dual_caller(v));
+  }
+  return finish("d/dx model and dual_caller's directional derivative vs "
+                "central FD h=1e-6 and vs the same requests on the host; n=700",
+                {&fd, &hostReq});
+}

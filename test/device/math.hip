@@ -149,3 +149,209 @@ __global__ void math_missing_hip(const double *x, const double *y,
 // IR-NOT: declare {{.*}} @exp(
 // IR-NOT: declare {{.*}} @cosf(
 // IR-NOT: declare {{.*}} @logf(
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests-hip.cmake ----
+// Each configuration's kernels against central differences, in double, of
+// double host copies: all_math/all_mathf at unit seed, missing/missingf
+// along (1, 0.5), or (-DCONST_ARGS) const_args/const_argsf at unit seed.
+// The points keep away from the kinks of fmin/fmax/fabs/fmod.
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <vector>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    hipError_t err_ = (call);                                                  \
+    if (err_ != hipSuccess) {                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   hipGetErrorString(err_));                                   \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "math.hip";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!(err <= t.rtol)) { // NaN fails too
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    err = std::isnan(err) ? t.rtol : err;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(hipMalloc(&p, host.size() * sizeof(T)));
+  CHECK(hipMemcpy(p, host.data(), host.size() * sizeof(T),
+                  hipMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(hipMemcpy(host.data(), p, n * sizeof(T), hipMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(hipFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+static double hostAllMath(double x) {
+  double a = std::sin(x) + std::cos(x);
+  double b = std::exp(x) * std::log(x);
+  double c = std::pow(x, 2.5) + std::sqrt(x);
+  double d = std::tanh(x) - std::erf(x);
+  double e = std::atan2(x, 1.0 + x * x);
+  double f = std::fmin(x, 0.5) + std::fmax(x, 0.25) + std::fabs(x - 1.0);
+  return a + b + c + d + e + f;
+}
+
+static double hostMissing(double x, double y) {
+  return std::sin(x) + std::sinh(x) * std::pow(x, y) - std::erf(y) +
+         std::expm1(x) * std::asin(y);
+}
+
+static double hostConstArgs(double x) {
+  return std::pow(x, 2.5) + std::atan2(x, 2.0) + std::hypot(x, 3.0) +
+         std::fmod(x, 3.0);
+}
+static double hostConstArgsF(double x) {
+  return std::pow(2.0, x) + std::atan2(x, 2.0) + std::hypot(x, 3.0) +
+         std::fmod(x, 3.0);
+}
+
+// Central difference of f at x (along the seed (1, s) for two arguments).
+template <class F> static double slope(F f, double x, double h) {
+  return (f(x + h) - f(x - h)) / (2 * h);
+}
+
+int main() {
+  const double H = 1e-6; // double central differences: error ~1e-9 here
+  Tol fd{"double fd", 1e-6};
+  // The float derivatives: ~6e-8 rounding per operation and a few ulps per
+  // ocml function, amplified by at most ~20 (exp(x) log(x) and x^2.5 at
+  // x ~ 3).  1e-4 relative to max(|d|, 1) is well above that and far below
+  // a wrong rule's error.
+  Tol flt{"float", 1e-4};
+
+  const int n = 500, block = 128, grid = (n + block - 1) / block;
+  std::vector<double> x(n), y(n);
+  std::vector<float> xf(n), yf(n);
+  for (int i = 0; i < n; ++i) {
+    // x in (0.05, 3.05), y in (-0.9, 0.9): log, sqrt and pow need x > 0,
+    // asin |y| < 1; the kinks (0.25, 0.5, 1 and fmod's 3) are at least
+    // 1e-3 away.
+    x[i] = 0.05 + 3.0 * (i + 0.37) / n;
+    for (double k : {0.25, 0.5, 1.0, 3.0})
+      if (std::fabs(x[i] - k) < 1e-3)
+        x[i] += 2e-3;
+    y[i] = -0.9 + 1.8 * (double)((i * 29) % n) / n + 0.001;
+    xf[i] = (float)x[i];
+    yf[i] = (float)y[i];
+  }
+  double *dX = deviceCopy(x), *dY = deviceCopy(y);
+  float *dXf = deviceCopy(xf), *dYf = deviceCopy(yf);
+  std::vector<double> zero(n, 0.0);
+  std::vector<float> zerof(n, 0.0f);
+
+#if defined(CONST_ARGS)
+  double *dC = deviceCopy(zero);
+  float *dCf = deviceCopy(zerof);
+  hipLaunchKernelGGL(math_const_args_hip, dim3(grid), dim3(block), 0, 0, dX,
+                     dXf, dC, dCf, n);
+  CHECK(hipGetLastError());
+  CHECK(hipDeviceSynchronize());
+  std::vector<double> c = hostCopy(dC, n);
+  std::vector<float> cf = hostCopy(dCf, n);
+  for (int i = 0; i < n; ++i) {
+    expectNear(fd, "const_args", i, c[i], slope(hostConstArgs, x[i], H));
+    expectNear(flt, "const_argsf", i, cf[i],
+               slope(hostConstArgsF, (double)xf[i], H));
+  }
+  const char *checked = "-DCONST_ARGS: const_args and const_argsf x 500 vs "
+                        "central FD h=1e-6 of double host copies";
+#else
+#ifndef ONLY_MISSING
+  double *dA = deviceCopy(zero);
+  float *dAf = deviceCopy(zerof);
+  hipLaunchKernelGGL(math_all_hip, dim3(grid), dim3(block), 0, 0, dX, dXf, dA,
+                     dAf, n);
+  CHECK(hipGetLastError());
+#endif
+  double *dM = deviceCopy(zero);
+  float *dMf = deviceCopy(zerof);
+  math_missing_hip<<<grid, block>>>(dX, dY, dXf, dYf, dM, dMf, n);
+  CHECK(hipGetLastError());
+  CHECK(hipDeviceSynchronize());
+#ifndef ONLY_MISSING
+  std::vector<double> a = hostCopy(dA, n);
+  std::vector<float> af = hostCopy(dAf, n);
+  for (int i = 0; i < n; ++i) {
+    expectNear(fd, "all_math", i, a[i], slope(hostAllMath, x[i], H));
+    expectNear(flt, "all_mathf", i, af[i],
+               slope(hostAllMath, (double)xf[i], H));
+  }
+#endif
+  std::vector<double> m = hostCopy(dM, n);
+  std::vector<float> mf = hostCopy(dMf, n);
+  for (int i = 0; i < n; ++i) {
+    // The kernel seeds (x, y) with (1, 0.5).
+    double v = x[i], w = y[i], vf = xf[i], wf = yf[i];
+    expectNear(fd, "missing (1,0.5)", i, m[i],
+               slope([&](double s) { return hostMissing(v + s, w + 0.5 * s); },
+                     0.0, H));
+    expectNear(
+        flt, "missingf (1,0.5)", i, mf[i],
+        slope([&](double s) { return hostMissing(vf + s, wf + 0.5 * s); }, 0.0,
+              H));
+  }
+#ifdef ONLY_MISSING
+  const char *checked = "-DONLY_MISSING: missing and missingf along (1, 0.5) "
+                        "x 500 vs central FD h=1e-6 of double host copies";
+#else
+  const char *checked = "all_math, all_mathf, and missing, missingf along "
+                        "(1, 0.5), x 500 vs central FD h=1e-6 of double host "
+                        "copies";
+#endif
+#endif
+  return finish(checked, {&fd, &flt});
+}

@@ -223,6 +223,11 @@ void Retarget::moveAllocas() {
           B.CreateAlloca(AI->getAllocatedType(), 0, AI->getArraySize());
       New->setAlignment(AI->getAlign());
       New->takeName(AI);
+      // Lifetime markers must name an alloca, not a cast of one: dropped
+      // (they only let the optimizer reuse the slot).
+      for (User *U : make_early_inc_range(AI->users()))
+        if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+          II->eraseFromParent();
       AI->replaceAllUsesWith(B.CreateAddrSpaceCast(New, AI->getType()));
       AI->eraseFromParent();
     }

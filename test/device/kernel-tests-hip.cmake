@@ -1,0 +1,16 @@
+# The HIP forward/reverse kernel tests of this directory, run (each file's
+# main checks its derivatives against central differences of a host copy;
+# see cmake/GpuadTesting.cmake for the emulator and native runs).
+gpuad_add_device_test(kernel-hip-elementwise elementwise.hip)
+gpuad_add_device_test(kernel-hip-fast-intrinsics fast-intrinsics.hip)
+gpuad_add_device_test(kernel-hip-host-device host-device.hip)
+gpuad_add_device_test(kernel-hip-kernels kernels.hip)
+gpuad_add_device_test(kernel-hip-kernels-O0 kernels.hip FLAGS -O0)
+gpuad_add_device_test(kernel-hip-math math.hip)
+gpuad_add_device_test(kernel-hip-math-only-missing math.hip
+                      FLAGS -DONLY_MISSING)
+gpuad_add_device_test(kernel-hip-math-const-args math.hip FLAGS -DCONST_ARGS)
+gpuad_add_device_test(kernel-hip-math-extra math-extra.hip)
+gpuad_add_device_test(kernel-hip-reverse reverse.hip)
+gpuad_add_device_test(kernel-hip-reverse-O0 reverse.hip FLAGS -O0)
+gpuad_add_device_test(kernel-hip-width-atomics width-atomics.hip)
