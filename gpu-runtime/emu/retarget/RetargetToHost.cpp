@@ -204,10 +204,11 @@ void Retarget::moveGlobalsToDefaultSpace() {
     Old->replaceAllUsesWith(ConstantExpr::getAddrSpaceCast(New, Old->getType()));
     Old->eraseFromParent();
   }
+  // Every global is device memory the bounds check must accept (string
+  // literals included); the runtime finds the named ones by name.
   for (GlobalVariable &GV : M.globals())
     if (!GV.isDeclaration() && !GV.getName().starts_with("llvm.") &&
-        !GV.getName().starts_with("__gpuad_emu") &&
-        GV.getLinkage() != GlobalValue::PrivateLinkage && GV.hasName())
+        !GV.getName().starts_with("__gpuad_emu"))
       Variables.push_back(&GV);
 }
 

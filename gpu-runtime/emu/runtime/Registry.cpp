@@ -90,7 +90,9 @@ extern "C" void __gpuad_emu_register_module(const gpuad_emu_module_t *M) {
                                      M};
   for (uint32_t I = 0; I < M->num_variables; ++I) {
     const gpuad_emu_variable_t &V = M->variables[I];
-    T.Variables[V.name] = {V.address, V.size};
+    // Private data (".str", unnamed) has no host name to look it up by.
+    if (V.name[0] && V.name[0] != '.')
+      T.Variables[V.name] = {V.address, V.size};
     registerRegion(V.address, V.size);
   }
 }
