@@ -23,6 +23,14 @@
 
 #include <gpuad/gpuad.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
 // y[i] = x[i-1] - 2 x[i] + x[i+1] + c[i] * x[i]^2 for interior i.
 __device__ void stencil(const double *x, const double *c, double *y, int i,
                         int n) {
@@ -68,3 +76,166 @@ __global__ void pointers_float(const float *a, const float *da, float *out,
 
 // NOSYM-NOT: enzyme
 // NOSYM-NOT: .extern .func
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests.cmake ----
+// The stores' tangents (dy, the in-place dz, dout) and the returned tangent
+// against central differences of host copies, each along the kernel's
+// shadow direction; the primal stores against the host copies themselves.
+// The outputs start as 777 so an element left unwritten shows.
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   cudaGetErrorString(err_));                                  \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "pointers.cu";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+// True for a finite v, by its bits: -ffast-math may assume NaN away in
+// comparisons, not in integer tests.
+bool isFinite(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return (bits >> 52 & 0x7ff) != 0x7ff;
+}
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!isFinite(got) || !isFinite(want) || !(err <= t.rtol)) {
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    return;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
+  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T),
+                   cudaMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(cudaFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+static double hostStencil(const std::vector<double> &x,
+                          const std::vector<double> &c, int i) {
+  int n = (int)x.size();
+  if (i > 0 && i + 1 < n)
+    return x[i - 1] - 2.0 * x[i] + x[i + 1] + c[i] * x[i] * x[i];
+  return 0.0;
+}
+
+static double hostScale(double x) { return std::exp(x) * x; }
+
+int main() {
+  // Double central differences with h = 1e-6: error ~1e-9 here.
+  const double H = 1e-6;
+  Tol fd{"fd", 1e-6};
+  // The primal stores: the same double expressions (FMA contraction).
+  Tol primal{"primal", 1e-13};
+  // pointers_float: float tangents (~1e-7 per operation, sqrtf exact) vs
+  // the double slope at the same float point.
+  Tol flt{"float fd", 1e-5};
+
+  const int n = 513, block = 128, grid = (n + block - 1) / block;
+  std::vector<double> x(n), dx(n), c(n), z(n), dz(n);
+  std::vector<float> a(n), da(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = std::sin(0.05 * i);
+    dx[i] = 0.5 + 0.3 * std::cos(0.11 * i);
+    c[i] = 0.1 * (i % 5);
+    z[i] = -1.0 + 2.0 * (double)((i * 7) % n) / n;
+    dz[i] = 1.0 - 0.002 * i;
+    a[i] = -2.0f + 4.0f * (float)((i * 11) % n) / n;
+    da[i] = 0.25f + 0.001f * (float)i;
+  }
+  std::vector<double> sentinel(n, 777.0);
+  double *dX = deviceCopy(x), *dDx = deviceCopy(dx), *dC = deviceCopy(c);
+  double *dY = deviceCopy(sentinel), *dDy = deviceCopy(sentinel);
+  double *dZ = deviceCopy(z), *dDz = deviceCopy(dz);
+  float *dA = deviceCopy(a), *dDa = deviceCopy(da);
+  std::vector<float> sentinelf(n, 777.0f);
+  float *dOut = deviceCopy(sentinelf), *dDout = deviceCopy(sentinelf),
+        *dDret = deviceCopy(sentinelf);
+  pointers<<<grid, block>>>(dX, dDx, dC, dY, dDy, dZ, dDz, n);
+  CHECK(cudaGetLastError());
+  pointers_float<<<grid, block>>>(dA, dDa, dOut, dDout, dDret, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<double> y = hostCopy(dY, n), dy = hostCopy(dDy, n),
+                      zOut = hostCopy(dZ, n), dzOut = hostCopy(dDz, n);
+  std::vector<float> out = hostCopy(dOut, n), dout = hostCopy(dDout, n),
+                     dret = hostCopy(dDret, n);
+
+  std::vector<double> xp(n), xm(n);
+  for (int i = 0; i < n; ++i)
+    xp[i] = x[i] + H * dx[i], xm[i] = x[i] - H * dx[i];
+  for (int i = 0; i < n; ++i) {
+    expectNear(primal, "y", i, y[i], hostStencil(x, c, i));
+    expectNear(fd, "dy", i, dy[i],
+               (hostStencil(xp, c, i) - hostStencil(xm, c, i)) / (2 * H));
+    // In place: z and dz now hold the outputs.
+    expectNear(primal, "z", i, zOut[i], hostScale(z[i]));
+    expectNear(fd, "dz", i, dzOut[i],
+               (hostScale(z[i] + H * dz[i]) - hostScale(z[i] - H * dz[i])) /
+                   (2 * H));
+    double ap = (double)a[i] + H * da[i], am = (double)a[i] - H * da[i];
+    expectNear(flt, "out", i, out[i], std::sqrt((double)a[i] * a[i] + 1.0));
+    expectNear(flt, "dout", i, dout[i],
+               (std::sqrt(ap * ap + 1.0) - std::sqrt(am * am + 1.0)) /
+                   (2 * H));
+    expectNear(flt, "dret", i, dret[i],
+               (3.0 * ap * ap - 3.0 * am * am) / (2 * H));
+  }
+  return finish("stencil y/dy, in-place z/dz, float out/dout and returned "
+                "tangent vs host copies and central FD h=1e-6 along the "
+                "shadows; n=513",
+                {&fd, &primal, &flt});
+}

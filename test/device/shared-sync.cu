@@ -23,6 +23,14 @@
 
 #include <gpuad/gpuad.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
 #define TILE 128
 
 __device__ double smooth(double left, double mid, double right) {
@@ -104,3 +112,166 @@ __global__ void shared_dynamic(const double *x, double *dy, int n) {
 
 // NOSYM-NOT: enzyme
 // NOSYM-NOT: .extern .func
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests.cmake ----
+// The tangents each thread computes (dy), the block sums of them, and the
+// dynamic-shared-memory kernel's reversed derivatives, against central
+// differences of host copies of smooth and from_tile on the same
+// zero-padded neighbourhoods the kernels stage (n is not a multiple of the
+// block, so padded threads contribute to the last block's sum).
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   cudaGetErrorString(err_));                                  \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "shared-sync.cu";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+// True for a finite v, by its bits: -ffast-math may assume NaN away in
+// comparisons, not in integer tests.
+bool isFinite(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return (bits >> 52 & 0x7ff) != 0x7ff;
+}
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!isFinite(got) || !isFinite(want) || !(err <= t.rtol)) {
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    return;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
+  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T),
+                   cudaMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(cudaFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+static double hostSmooth(double left, double mid, double right) {
+  return 0.25 * left + 0.5 * mid + 0.25 * right + std::tanh(mid);
+}
+
+static double hostFromTile(const double *tile, int j, double scale) {
+  return scale * tile[j] * tile[j];
+}
+
+int main() {
+  // Double central differences with h = 1e-6: error ~1e-10 here; the block
+  // sums add 128 of them.
+  const double H = 1e-6;
+  Tol fd{"fd", 1e-6};
+
+  const int n = 1000;
+  std::vector<double> x(n), dx(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = 1.5 * std::sin(0.013 * i * i);
+    dx[i] = 0.5 + 0.5 * std::cos(0.21 * i);
+  }
+  auto xp = [&](int i) { return i >= 0 && i < n ? x[i] : 0.0; };
+  auto dxp = [&](int i) { return i >= 0 && i < n ? dx[i] : 0.0; };
+
+  // shared_sync: blocks of exactly TILE threads.
+  const int grid = (n + TILE - 1) / TILE;
+  double *dX = deviceCopy(x), *dDx = deviceCopy(dx);
+  double *dDy = deviceCopy(std::vector<double>(n, 777.0)),
+         *dSums = deviceCopy(std::vector<double>(grid, 777.0));
+  shared_sync<<<grid, TILE>>>(dX, dDx, dDy, dSums, n);
+  CHECK(cudaGetLastError());
+
+  // shared_dynamic: blocks of 96, one double of shared memory per thread.
+  const int block2 = 96, grid2 = (n + block2 - 1) / block2;
+  double *dDy2 = deviceCopy(std::vector<double>(n, 777.0));
+  shared_dynamic<<<grid2, block2, block2 * sizeof(double)>>>(dX, dDy2, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<double> dy = hostCopy(dDy, n), sums = hostCopy(dSums, grid),
+                      dy2 = hostCopy(dDy2, n);
+
+  // The tangent of thread i of shared_sync: smooth along the padded
+  // neighbourhood's tangents, plus from_tile's d/dscale = tile[i]^2.
+  auto tangent = [&](int i) {
+    double l = xp(i - 1), m = xp(i), r = xp(i + 1);
+    double dl = dxp(i - 1), dm = dxp(i), dr = dxp(i + 1);
+    double tile[3] = {l, m, r};
+    return (hostSmooth(l + H * dl, m + H * dm, r + H * dr) -
+            hostSmooth(l - H * dl, m - H * dm, r - H * dr)) /
+               (2 * H) +
+           (hostFromTile(tile, 1, 2.0 + H) - hostFromTile(tile, 1, 2.0 - H)) /
+               (2 * H);
+  };
+  for (int i = 0; i < n; ++i)
+    expectNear(fd, "shared_sync dy", i, dy[i], tangent(i));
+  for (int b = 0; b < grid; ++b) {
+    double s = 0;
+    for (int t = 0; t < TILE; ++t)
+      s += tangent(b * TILE + t);
+    expectNear(fd, "shared_sync block_sums", b, sums[b], s);
+  }
+  // shared_dynamic: thread t stores the d/dmid of thread block2-1-t, whose
+  // left and right neighbours are in its block only.
+  for (int i = 0; i < n; ++i) {
+    int b = i / block2, t = i % block2, u = block2 - 1 - t,
+        j = b * block2 + u;
+    double l = u > 0 ? xp(j - 1) : 0.0, m = xp(j),
+           r = u + 1 < block2 ? xp(j + 1) : 0.0;
+    expectNear(fd, "shared_dynamic dy", i, dy2[i],
+               (hostSmooth(l, m + H, r) - hostSmooth(l, m - H, r)) / (2 * H));
+  }
+  return finish("shared_sync dy and block sums (TILE=128), shared_dynamic's "
+                "reversed d/dmid (blocks of 96) vs central FD h=1e-6; n=1000",
+                {&fd});
+}

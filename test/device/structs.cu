@@ -21,6 +21,14 @@
 
 #include <gpuad/gpuad.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
 struct Particle {
   double pos[3];
   double mass;
@@ -68,3 +76,172 @@ __global__ void structs(const Particle *p, const Particle *dp, const Pair *pr,
 
 // NOSYM-NOT: enzyme
 // NOSYM-NOT: .extern .func
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests.cmake ----
+// energy's and pair_fn's tangents, rotate's output and its tangent (the
+// shadow of the input pair and dtheta = 1), against host copies and their
+// central differences along the same shadows.  The shadow particles' int
+// field is set to garbage: it is inactive, never read as a tangent.
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   cudaGetErrorString(err_));                                  \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "structs.cu";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+// True for a finite v, by its bits: -ffast-math may assume NaN away in
+// comparisons, not in integer tests.
+bool isFinite(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return (bits >> 52 & 0x7ff) != 0x7ff;
+}
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!isFinite(got) || !isFinite(want) || !(err <= t.rtol)) {
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    return;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
+  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T),
+                   cudaMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(cudaFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+static double hostEnergy(const Particle &q) {
+  double r2 = q.pos[0] * q.pos[0] + q.pos[1] * q.pos[1] + q.pos[2] * q.pos[2];
+  double k = q.kind == 0 ? 0.5 : 0.25;
+  return k * q.mass * r2 + std::cos(q.pos[0]);
+}
+
+static double hostPairFn(Pair p) { return p.a * std::sin(p.b) + p.b * p.b; }
+
+static Pair hostRotate(Pair in, double theta) {
+  double c = std::cos(theta), s = std::sin(theta);
+  return Pair{c * in.a - s * in.b, s * in.a + c * in.b};
+}
+
+// p + e * dp, field by field (kind kept).
+static Particle along(Particle p, const Particle &dp, double e) {
+  for (int k = 0; k < 3; ++k)
+    p.pos[k] += e * dp.pos[k];
+  p.mass += e * dp.mass;
+  return p;
+}
+static Pair along(Pair p, const Pair &dp, double e) {
+  return Pair{p.a + e * dp.a, p.b + e * dp.b};
+}
+
+int main() {
+  // Double central differences with h = 1e-6: error ~1e-9 here.
+  const double H = 1e-6;
+  Tol fd{"fd", 1e-6};
+  // rotate's primal output: the same expressions (FMA contraction).
+  Tol primal{"primal", 1e-13};
+
+  const int n = 400, block = 128, grid = (n + block - 1) / block;
+  std::vector<Particle> p(n), dp(n);
+  std::vector<Pair> pr(n), dpr(n), sentinel(n, Pair{777.0, 777.0});
+  std::vector<double> theta(n);
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      p[i].pos[k] = std::sin(0.1 * i + k);
+      dp[i].pos[k] = 0.5 + 0.25 * std::cos(0.3 * i * (k + 1));
+    }
+    p[i].mass = 1.0 + 0.01 * i;
+    p[i].kind = i % 3 == 0 ? 0 : 1;
+    dp[i].mass = 0.2 - 0.001 * i;
+    dp[i].kind = 12345;
+    pr[i] = Pair{std::cos(0.07 * i), 0.5 + std::sin(0.05 * i)};
+    dpr[i] = Pair{0.3 + 0.1 * (i % 4), -0.2 + 0.05 * (i % 7)};
+    theta[i] = -3.0 + 6.0 * (i + 0.5) / n;
+  }
+  Particle *dP = deviceCopy(p), *dDp = deviceCopy(dp);
+  Pair *dPr = deviceCopy(pr), *dDpr = deviceCopy(dpr),
+       *dOut = deviceCopy(sentinel), *dDout = deviceCopy(sentinel);
+  double *dTheta = deviceCopy(theta),
+         *dD = deviceCopy(std::vector<double>(2 * n, 777.0));
+  structs<<<grid, block>>>(dP, dDp, dPr, dDpr, dOut, dDout, dTheta, dD, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<Pair> out = hostCopy(dOut, n), dout = hostCopy(dDout, n);
+  std::vector<double> d = hostCopy(dD, 2 * n);
+
+  for (int i = 0; i < n; ++i) {
+    expectNear(fd, "energy", i, d[2 * i],
+               (hostEnergy(along(p[i], dp[i], H)) -
+                hostEnergy(along(p[i], dp[i], -H))) /
+                   (2 * H));
+    expectNear(fd, "pair_fn", i, d[2 * i + 1],
+               (hostPairFn(along(pr[i], dpr[i], H)) -
+                hostPairFn(along(pr[i], dpr[i], -H))) /
+                   (2 * H));
+    Pair want = hostRotate(pr[i], theta[i]);
+    expectNear(primal, "rotate out.a", i, out[i].a, want.a);
+    expectNear(primal, "rotate out.b", i, out[i].b, want.b);
+    Pair rp = hostRotate(along(pr[i], dpr[i], H), theta[i] + H),
+         rm = hostRotate(along(pr[i], dpr[i], -H), theta[i] - H);
+    expectNear(fd, "rotate dout.a", i, dout[i].a, (rp.a - rm.a) / (2 * H));
+    expectNear(fd, "rotate dout.b", i, dout[i].b, (rp.b - rm.b) / (2 * H));
+  }
+  return finish("energy (array of structs), pair_fn (struct by value), "
+                "rotate out/dout (struct through pointers) vs host copies and "
+                "central FD h=1e-6; n=400",
+                {&fd, &primal});
+}

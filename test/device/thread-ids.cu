@@ -21,6 +21,14 @@
 
 #include <gpuad/gpuad.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
 // y[gid] = x[gid]^2 * (1 + threadIdx.x) + sum over a grid-stride walk.
 __device__ void by_thread(const double *x, double *y, int n) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -55,3 +63,151 @@ __global__ void thread_ids(const double *x, const double *dx, double *y,
 
 // NOSYM-NOT: enzyme
 // NOSYM-NOT: .extern .func
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests.cmake ----
+// by_thread's stores and tangents and lane_weighted's tangent against host
+// copies (given the thread's ids) and their central differences along dx.
+// 3 blocks of 64 threads for 500 elements: the grid-stride sum has 2 or 3
+// terms, and elements past the grid are never written (they keep 777).
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   cudaGetErrorString(err_));                                  \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "thread-ids.cu";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+// True for a finite v, by its bits: -ffast-math may assume NaN away in
+// comparisons, not in integer tests.
+bool isFinite(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return (bits >> 52 & 0x7ff) != 0x7ff;
+}
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!isFinite(got) || !isFinite(want) || !(err <= t.rtol)) {
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    return;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
+  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T),
+                   cudaMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(cudaFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+// by_thread for the thread with global index gid and threadIdx.x tid.
+static double hostByThread(const std::vector<double> &x, int gid, int tid,
+                           int stride) {
+  double v = x[gid];
+  double s = v * v * (1.0 + tid);
+  for (int j = gid + stride; j < (int)x.size(); j += stride)
+    s += x[j] * 1.0; // blockIdx.y + 1 with a one-dimensional grid
+  return s;
+}
+
+static double hostLaneWeighted(double x, int tid) {
+  int other = (tid % 32) ^ 1;
+  return (double)(other + 1) / 32.0 * std::tanh(x);
+}
+
+int main() {
+  // Double central differences with h = 1e-6: error ~1e-9 here.
+  const double H = 1e-6;
+  Tol fd{"fd", 1e-6};
+  // The primal stores: the same double expressions.
+  Tol primal{"primal", 1e-13};
+
+  const int n = 500, block = 64, grid = 3, stride = block * grid;
+  std::vector<double> x(n), dx(n), sentinel(n, 777.0);
+  for (int i = 0; i < n; ++i) {
+    x[i] = std::sin(0.37 * i);
+    dx[i] = 0.5 + 0.25 * std::cos(0.11 * i);
+  }
+  double *dX = deviceCopy(x), *dDx = deviceCopy(dx), *dY = deviceCopy(sentinel),
+         *dDy = deviceCopy(sentinel), *dD = deviceCopy(sentinel);
+  thread_ids<<<grid, block>>>(dX, dDx, dY, dDy, dD, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<double> y = hostCopy(dY, n), dy = hostCopy(dDy, n),
+                      d = hostCopy(dD, n);
+
+  std::vector<double> xp(n), xm(n);
+  for (int i = 0; i < n; ++i)
+    xp[i] = x[i] + H * dx[i], xm[i] = x[i] - H * dx[i];
+  for (int i = 0; i < n; ++i) {
+    if (i >= stride) { // no thread has this global index
+      expectNear(primal, "y (unwritten)", i, y[i], 777.0);
+      expectNear(primal, "dy (unwritten)", i, dy[i], 777.0);
+      expectNear(primal, "d (unwritten)", i, d[i], 777.0);
+      continue;
+    }
+    int tid = i % block;
+    expectNear(primal, "y", i, y[i], hostByThread(x, i, tid, stride));
+    expectNear(fd, "dy", i, dy[i],
+               (hostByThread(xp, i, tid, stride) -
+                hostByThread(xm, i, tid, stride)) /
+                   (2 * H));
+    expectNear(fd, "lane_weighted", i, d[i],
+               (hostLaneWeighted(xp[i], tid) - hostLaneWeighted(xm[i], tid)) /
+                   (2 * H));
+  }
+  return finish("by_thread y/dy (grid-stride sum) and lane_weighted along dx "
+                "vs host copies and central FD h=1e-6; n=500 on 3x64 threads",
+                {&fd, &primal});
+}

@@ -23,6 +23,14 @@
 
 #include <gpuad/gpuad.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
 struct Vec2 {
   double d[2];
 };
@@ -71,3 +79,216 @@ __global__ void width2_dupv(const double *x, const double *dx, double *y,
 
 // NOSYM-NOT: enzyme
 // NOSYM-NOT: .extern .func
+
+// ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests.cmake ----
+// Each lane of each width-2 kernel against the single-width request along
+// the same direction (the kernels below), and against central differences
+// of a host copy.
+
+// Single-width references: one request per lane.
+__global__ void single_g(const double *x, const double *y, double sx,
+                         double sy, double *d, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    d[i] = __enzyme_fwddiff<double>((void *)g, enzyme_dup, x[i], sx,
+                                    enzyme_dup, y[i], sy);
+}
+
+__global__ void single_h(const float *a, const float *da, float *d, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    d[i] = __enzyme_fwddiff<float>((void *)h, enzyme_dup, a, da, enzyme_const,
+                                   i);
+}
+
+__global__ void single_store_sq(const double *x, const double *dx, double *y,
+                                double *dy, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    __enzyme_fwddiff<void>((void *)store_sq, enzyme_dup, x, dx, enzyme_dup, y,
+                           dy, enzyme_const, i);
+}
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                   cudaGetErrorString(err_));                                  \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+const char *const kFile = "width2.cu";
+
+// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
+// 1); the largest such error is reported.
+struct Tol {
+  const char *name;
+  double rtol;
+  double maxErr = 0;
+};
+
+int failures = 0;
+
+// True for a finite v, by its bits: -ffast-math may assume NaN away in
+// comparisons, not in integer tests.
+bool isFinite(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return (bits >> 52 & 0x7ff) != 0x7ff;
+}
+
+void expectNear(Tol &t, const char *what, int i, double got, double want) {
+  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
+  if (!isFinite(got) || !isFinite(want) || !(err <= t.rtol)) {
+    if (++failures <= 10)
+      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
+                  "%s tolerance %.3g)\n",
+                  kFile, what, i, got, want, err, t.name, t.rtol);
+    return;
+  }
+  t.maxErr = std::fmax(t.maxErr, err);
+}
+
+std::vector<void *> allocations;
+
+template <class T> T *deviceCopy(const std::vector<T> &host) {
+  T *p;
+  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
+  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T),
+                   cudaMemcpyHostToDevice));
+  allocations.push_back(p);
+  return p;
+}
+
+template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
+  std::vector<T> host(n);
+  CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Frees the buffers, prints the one-line verdict and returns the exit code.
+int finish(const char *checked, std::initializer_list<const Tol *> tols) {
+  for (void *p : allocations)
+    CHECK(cudaFree(p));
+  if (failures) {
+    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
+    return 1;
+  }
+  std::printf("%s: PASS (%s; max rel err", kFile, checked);
+  const char *sep = " ";
+  for (const Tol *t : tols) {
+    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
+    sep = ", ";
+  }
+  std::printf(")\n");
+  return 0;
+}
+
+} // namespace
+
+static double hostG(double x, double y) {
+  return std::sin(x) * y + std::exp(x * y);
+}
+static double hostH(double a) { return a * std::log(a + 2.0); }
+static double hostStoreSq(double x) { return x * x * std::cos(x); }
+
+int main() {
+  // Double central differences with h = 1e-6: error ~1e-9 here.
+  const double H = 1e-6;
+  Tol fd{"fd", 1e-6};
+  // h is float: ~1e-7 per operation (logf within 1 ulp) vs the double
+  // slope at the same float point.
+  Tol flt{"float fd", 1e-5};
+  // A lane and the single-width request run the same operations; only how
+  // they are contracted into FMAs may differ: a few ulps.
+  Tol lane{"lane", 1e-14};
+  Tol lanef{"float lane", 1e-6};
+  // y of store_sq, written by both kernels: the same expression.
+  Tol primal{"primal", 1e-13};
+
+  const int n = 300, block = 128, grid = (n + block - 1) / block;
+  std::vector<double> x(n), y(n), dx(2 * n);
+  std::vector<float> a(n), da0(n), da1(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = -1.0 + 2.0 * (i + 0.5) / n;
+    y[i] = 0.5 + std::sin(0.1 * i);
+    dx[i] = 1.0 + 0.5 * std::cos(0.2 * i); // lane 0
+    dx[n + i] = -0.3 + 0.01 * (i % 50);    // lane 1
+    a[i] = -1.5f + 4.0f * (float)((i * 7) % n) / n; // log(a + 2): a > -2
+    da0[i] = 1.0f;
+    da1[i] = 0.5f - 0.003f * (float)i;
+  }
+  double *dX = deviceCopy(x), *dYin = deviceCopy(y), *dDx = deviceCopy(dx);
+  float *dA = deviceCopy(a), *dDa0 = deviceCopy(da0), *dDa1 = deviceCopy(da1);
+  Vec2 *dGrad = deviceCopy(std::vector<Vec2>(n));
+  Vec2f *dOutf = deviceCopy(std::vector<Vec2f>(n));
+  double *dY = deviceCopy(std::vector<double>(n, 777.0)),
+         *dDy = deviceCopy(std::vector<double>(2 * n, 777.0));
+  width2<<<grid, block>>>(dX, dYin, dGrad, n);
+  CHECK(cudaGetLastError());
+  width2_pointers<<<grid, block>>>(dA, dDa0, dDa1, dOutf, n);
+  CHECK(cudaGetLastError());
+  width2_dupv<<<grid, block>>>(dX, dDx, dY, dDy, n);
+  CHECK(cudaGetLastError());
+
+  // The single-width runs, lane by lane.
+  double *dSg[2], *dSy[2], *dSdy[2];
+  float *dSh[2];
+  for (int v = 0; v < 2; ++v) {
+    dSg[v] = deviceCopy(std::vector<double>(n, 0.0));
+    single_g<<<grid, block>>>(dX, dYin, v == 0 ? 1.0 : 0.0, v == 1 ? 1.0 : 0.0,
+                              dSg[v], n);
+    CHECK(cudaGetLastError());
+    dSh[v] = deviceCopy(std::vector<float>(n, 0.0f));
+    single_h<<<grid, block>>>(dA, v == 0 ? dDa0 : dDa1, dSh[v], n);
+    CHECK(cudaGetLastError());
+    dSy[v] = deviceCopy(std::vector<double>(n, 777.0));
+    dSdy[v] = deviceCopy(std::vector<double>(n, 777.0));
+    single_store_sq<<<grid, block>>>(dX, dDx + v * n, dSy[v], dSdy[v], n);
+    CHECK(cudaGetLastError());
+  }
+  CHECK(cudaDeviceSynchronize());
+  std::vector<Vec2> grad = hostCopy(dGrad, n);
+  std::vector<Vec2f> outf = hostCopy(dOutf, n);
+  std::vector<double> ySq = hostCopy(dY, n), dySq = hostCopy(dDy, 2 * n);
+
+  for (int v = 0; v < 2; ++v) {
+    std::vector<double> sg = hostCopy(dSg[v], n), sy = hostCopy(dSy[v], n),
+                        sdy = hostCopy(dSdy[v], n);
+    std::vector<float> sh = hostCopy(dSh[v], n);
+    const float *dav = v == 0 ? da0.data() : da1.data();
+    for (int i = 0; i < n; ++i) {
+      // g: lane 0 is d/dx, lane 1 d/dy.
+      double ex = v == 0 ? H : 0.0, ey = v == 1 ? H : 0.0;
+      expectNear(lane, "width2 lane vs single", 2 * i + v, grad[i].d[v],
+                 sg[i]);
+      expectNear(fd, "width2", 2 * i + v, grad[i].d[v],
+                 (hostG(x[i] + ex, y[i] + ey) - hostG(x[i] - ex, y[i] - ey)) /
+                     (2 * H));
+      // h: lane v along da_v.
+      expectNear(lanef, "width2_pointers lane vs single", 2 * i + v,
+                 outf[i].f[v], sh[i]);
+      double ai = a[i];
+      expectNear(flt, "width2_pointers", 2 * i + v, outf[i].f[v],
+                 (hostH(ai + H * dav[i]) - hostH(ai - H * dav[i])) / (2 * H));
+      // store_sq: lane v's shadow at dy + v n.
+      double xi = x[i], d = dx[v * n + i];
+      expectNear(lane, "width2_dupv lane vs single", v * n + i, dySq[v * n + i],
+                 sdy[i]);
+      expectNear(fd, "width2_dupv", v * n + i, dySq[v * n + i],
+                 (hostStoreSq(xi + H * d) - hostStoreSq(xi - H * d)) /
+                     (2 * H));
+      expectNear(primal, "single_store_sq y", i, sy[i], hostStoreSq(xi));
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    expectNear(primal, "width2_dupv y", i, ySq[i], hostStoreSq(x[i]));
+  return finish("each lane of width2 (gradient of g), width2_pointers (float, "
+                "two shadow arrays), width2_dupv (strided shadows) vs the "
+                "single-width request and central FD h=1e-6; n=300",
+                {&fd, &flt, &lane, &lanef, &primal});
+}

@@ -1,0 +1,33 @@
+# The CUDA forward/reverse kernel tests of this directory, run: each file's
+# main checks its derivatives against central differences of a host copy
+# (and, where the file has them, lanes against single-width requests and
+# forward against reverse mode); see cmake/GpuadTesting.cmake for the
+# emulator and native runs.  math-needs-missing-double.cu is an error test
+# with no program.
+
+gpuad_add_device_test(kernel-atomics atomics.cu)
+gpuad_add_device_test(kernel-elementwise elementwise.cu)
+gpuad_add_device_test(kernel-fast-intrinsics fast-intrinsics.cu)
+gpuad_add_device_test(kernel-fast-intrinsics-fast-math fast-intrinsics.cu
+                      FLAGS -ffast-math -fcuda-flush-denormals-to-zero)
+gpuad_add_device_test(kernel-host-device host-device.cu)
+gpuad_add_device_test(kernel-loops loops.cu)
+gpuad_add_device_test(kernel-loops-O0 loops.cu FLAGS -O0)
+gpuad_add_device_test(kernel-math-double math-double.cu)
+gpuad_add_device_test(kernel-math-double-const-args math-double.cu
+                      FLAGS -DCONST_ARGS)
+gpuad_add_device_test(kernel-math-extra math-extra.cu)
+gpuad_add_device_test(kernel-math-float math-float.cu)
+gpuad_add_device_test(kernel-math-float-only-missing math-float.cu
+                      FLAGS -DONLY_MISSING)
+gpuad_add_device_test(kernel-noinline-calls noinline-calls.cu)
+gpuad_add_device_test(kernel-noinline-calls-O0 noinline-calls.cu FLAGS -O0)
+gpuad_add_device_test(kernel-pointers pointers.cu)
+gpuad_add_device_test(kernel-reverse reverse.cu)
+gpuad_add_device_test(kernel-reverse-O0 reverse.cu FLAGS -O0)
+gpuad_add_device_test(kernel-shared-sync shared-sync.cu)
+gpuad_add_device_test(kernel-shared-sync-O0 shared-sync.cu FLAGS -O0)
+gpuad_add_device_test(kernel-structs structs.cu)
+gpuad_add_device_test(kernel-thread-ids thread-ids.cu)
+gpuad_add_device_test(kernel-width2 width2.cu)
+gpuad_add_device_test(kernel-width2-O0 width2.cu FLAGS -O0)
