@@ -28,12 +28,13 @@ bundle() {
   local cc="$root/build/bin/gpuad-cc"
   # cudart and the C++ runtime inside the executables: the GPU machine has
   # its own driver but not necessarily this machine's libraries.
-  local link="-lcudart_static -ldl -lrt -lpthread -static-libstdc++ -static-libgcc"
+  local cuda=${CUDA_PATH:-/usr/local/cuda}
+  local link="-L$cuda/lib64 -lcudart_static -ldl -lrt -lpthread -static-libstdc++ -static-libgcc"
   mkdir -p "$dir/bin"
   : > "$dir/programs.txt"
   local failed=0
   for test in "$root"/build/test/device-runs/*.native.test; do
-    grep -q 'REQUIRES:.*\bgpu\b' "$test" || continue # CUDA tests only
+    grep -q '^# REQUIRES: cuda, gpu$' "$test" || continue # CUDA tests only
     local name build args
     name=$(basename "$test" .native.test)
     build=$(sed -n 's|^# RUN: %gpuad-cc \(.*\) -o %t$|\1|p' "$test")
