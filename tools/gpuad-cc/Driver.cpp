@@ -181,6 +181,12 @@ void addCudaFlags(const ArgList &User, bool Links, ArgList &Front,
   if (!hasArg(User, "--cuda-path="))
     Front.push_back("--cuda-path=" + Cuda);
   Front.push_back("-Wno-unknown-cuda-version");
+  // CUDA 13 moved Thrust, CUB and libcu++ to include/cccl, which nvcc adds
+  // and clang 22 does not know about.
+  std::error_code EC;
+  if (fs::exists(Cuda + "/include/cccl/cuda/std", EC) &&
+      !hasArg(User, ("-I" + Cuda + "/include/cccl").c_str()))
+    Front.insert(Front.end(), {"-isystem", Cuda + "/include/cccl"});
   if (!hasArg(User, "--cuda-gpu-arch=") && !hasArg(User, "--offload-arch="))
     Front.push_back("--cuda-gpu-arch=sm_75");
   if (Links && !hasArg(User, "-lcudart"))

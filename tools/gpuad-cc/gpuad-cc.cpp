@@ -14,7 +14,8 @@
 ///   - clang++ instead of clang when an input is C++, CUDA or HIP.
 ///   - For CUDA: the toolkit path, an architecture CUDA 13's ptxas still
 ///     accepts (sm_75; clang's default sm_52 was dropped), silence about a
-///     CUDA newer than clang knows, and libcudart when the command links.
+///     CUDA newer than clang knows, CUDA 13's include/cccl (Thrust, CUB,
+///     libcu++), and libcudart when the command links.
 ///   - For HIP: the ROCm root and device libraries (Debian's ROCm 5.2), code
 ///     object v5 and the wavefront-size macro those headers need but clang 22
 ///     no longer defines, and gfx90a when no architecture is given.

@@ -28,6 +28,11 @@ namespace gpuad::emu {
 bool lowerTargetIntrinsics(llvm::Module &M, bool IsAMDGPU,
                            llvm::function_ref<void(const llvm::Twine &)> Error);
 
+/// Removes inline assembly that is only a comment (keeping its tied input
+/// or a compiler fence); reports any other through \p Error (InlineAsm.cpp).
+bool lowerInlineAssembly(llvm::Module &M,
+                         llvm::function_ref<void(const llvm::Twine &)> Error);
+
 /// The emulator's per-thread state (EmuAbi.h's __gpuad_emu_thread),
 /// declared in \p M on first use.
 llvm::GlobalVariable *threadStateVariable(llvm::Module &M);

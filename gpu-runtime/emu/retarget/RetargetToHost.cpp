@@ -425,8 +425,9 @@ bool Retarget::run() {
   redirect("free", "__gpuad_emu_free");
   // HIP's assert handler has glibc's name; the host's asserts keep glibc's.
   redirect("__assert_fail", "__gpuad_emu_assert_fail");
-  if (!lowerTargetIntrinsics(M, IsAMDGPU,
-                             [&](const Twine &Msg) { error(Msg); }))
+  auto Report = [&](const Twine &Msg) { error(Msg); };
+  if (!lowerTargetIntrinsics(M, IsAMDGPU, Report) ||
+      !lowerInlineAssembly(M, Report))
     return false;
   layOutShared();
   moveGlobalsToDefaultSpace();
