@@ -126,6 +126,44 @@ Status fill(void *P, int Value, size_t Count) {
   return Status::Success;
 }
 
+Status allocatePitched(void **P, size_t *Pitch, size_t Width, size_t Height) {
+  if (!Pitch)
+    return record(Status::InvalidValue);
+  *Pitch = (Width + 255) / 256 * 256;
+  return allocate(P, *Pitch * Height, false);
+}
+
+Status copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch,
+              size_t Width, size_t Height) {
+  if (Width > DstPitch || Width > SrcPitch)
+    return record(Status::InvalidValue);
+  for (size_t Row = 0; Row < Height; ++Row)
+    memmove(static_cast<char *>(Dst) + Row * DstPitch,
+            static_cast<const char *>(Src) + Row * SrcPitch, Width);
+  return Status::Success;
+}
+
+Status fill2D(void *P, size_t Pitch, int Value, size_t Width, size_t Height) {
+  if (Width > Pitch)
+    return record(Status::InvalidValue);
+  for (size_t Row = 0; Row < Height; ++Row)
+    memset(static_cast<char *>(P) + Row * Pitch, Value, Width);
+  return Status::Success;
+}
+
+Status registerHostMemory(void *P, size_t Bytes) {
+  if (!P || !Bytes)
+    return record(Status::InvalidValue);
+  registerRegion(P, Bytes);
+  return Status::Success;
+}
+
+int blocksPerMultiprocessor(int BlockSize) {
+  if (BlockSize <= 0 || BlockSize > DeviceShape::MaxThreadsPerBlock)
+    return 0;
+  return DeviceShape::MaxThreadsPerMultiprocessor / BlockSize;
+}
+
 Status symbolAddress(void **P, const void *Symbol) {
   uint64_t Size;
   return deviceVariable(Symbol, *P, Size) ? Status::Success

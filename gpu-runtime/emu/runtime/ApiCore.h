@@ -54,6 +54,16 @@ Status allocate(void **P, size_t Bytes, bool Managed);
 Status release(void *P);
 Status copy(void *Dst, const void *Src, size_t Count);
 Status fill(void *P, int Value, size_t Count);
+/// Rows of \p Width bytes, each padded to a 256-byte pitch.
+Status allocatePitched(void **P, size_t *Pitch, size_t Width, size_t Height);
+Status copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch,
+              size_t Width, size_t Height);
+Status fill2D(void *P, size_t Pitch, int Value, size_t Width, size_t Height);
+/// Host memory the program pins for the device: device code may use it.
+Status registerHostMemory(void *P, size_t Bytes);
+/// Occupancy: blocks of \p BlockSize threads resident at once on one
+/// (emulated) multiprocessor.
+int blocksPerMultiprocessor(int BlockSize);
 Status symbolAddress(void **P, const void *Symbol);
 Status copyToSymbol(const void *Symbol, const void *Src, size_t Count,
                     size_t Offset);
@@ -75,6 +85,9 @@ struct DeviceShape {
   static constexpr size_t SharedPerBlock = 48 * 1024;
   static constexpr size_t ConstantMemory = 64 * 1024;
   static constexpr int MaxThreadsPerBlock = 1024;
+  static constexpr int MaxThreadsPerMultiprocessor = 2048;
+  static constexpr int Multiprocessors = 1;
+  static constexpr int RuntimeVersion = 13000;
 };
 
 } // namespace gpuad::emu

@@ -135,6 +135,33 @@ cudaError_t cudaMemsetAsync(void *P, int Value, size_t Count, cudaStream_t) {
   return code(fill(P, Value, Count));
 }
 
+cudaError_t cudaMallocPitch(void **P, size_t *Pitch, size_t Width,
+                            size_t Height) {
+  return code(allocatePitched(P, Pitch, Width, Height));
+}
+cudaError_t cudaMemcpy2D(void *Dst, size_t DstPitch, const void *Src,
+                         size_t SrcPitch, size_t Width, size_t Height,
+                         enum cudaMemcpyKind) {
+  return code(copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height));
+}
+cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DstPitch, const void *Src,
+                              size_t SrcPitch, size_t Width, size_t Height,
+                              enum cudaMemcpyKind, cudaStream_t) {
+  return code(copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height));
+}
+cudaError_t cudaMemset2D(void *P, size_t Pitch, int Value, size_t Width,
+                         size_t Height) {
+  return code(fill2D(P, Pitch, Value, Width, Height));
+}
+cudaError_t cudaHostRegister(void *P, size_t Bytes, unsigned) {
+  return code(registerHostMemory(P, Bytes));
+}
+cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+cudaError_t cudaHostGetDevicePointer(void **Device, void *Host, unsigned) {
+  *Device = Host;
+  return cudaSuccess;
+}
+
 cudaError_t cudaGetSymbolAddress(void **P, const void *Symbol) {
   return code(symbolAddress(P, Symbol));
 }
@@ -202,7 +229,82 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *P, int D) {
   return cudaSuccess;
 }
 
+cudaError_t cudaDeviceGetAttribute(int *Value, enum cudaDeviceAttr Attr, int D) {
+  if (D != 0)
+    return code(record(Status::InvalidDevice));
+  switch (Attr) {
+  case cudaDevAttrMaxThreadsPerBlock:
+  case cudaDevAttrMaxBlockDimX:
+  case cudaDevAttrMaxBlockDimY: *Value = DeviceShape::MaxThreadsPerBlock; break;
+  case cudaDevAttrMaxBlockDimZ: *Value = 64; break;
+  case cudaDevAttrMaxGridDimX: *Value = 0x7fffffff; break;
+  case cudaDevAttrMaxGridDimY:
+  case cudaDevAttrMaxGridDimZ: *Value = 65535; break;
+  case cudaDevAttrMaxSharedMemoryPerBlock:
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+    *Value = int(DeviceShape::SharedPerBlock);
+    break;
+  case cudaDevAttrTotalConstantMemory: *Value = int(DeviceShape::ConstantMemory); break;
+  case cudaDevAttrWarpSize: *Value = 32; break;
+  case cudaDevAttrMaxRegistersPerBlock: *Value = 65536; break;
+  case cudaDevAttrMultiProcessorCount: *Value = DeviceShape::Multiprocessors; break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor:
+    *Value = DeviceShape::MaxThreadsPerMultiprocessor;
+    break;
+  case cudaDevAttrComputeCapabilityMajor: *Value = 7; break;
+  case cudaDevAttrComputeCapabilityMinor: *Value = 5; break;
+  case cudaDevAttrManagedMemory:
+  case cudaDevAttrUnifiedAddressing: *Value = 1; break;
+  default: *Value = 0; break; // features the emulator does not have
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *A, const void *Func) {
+  const KernelInfo *K = kernelForStub(Func);
+  if (!K)
+    return code(record(Status::InvalidDeviceFunction));
+  memset(A, 0, sizeof *A);
+  A->sharedSizeBytes = K->Module->static_shared_bytes;
+  A->maxThreadsPerBlock = DeviceShape::MaxThreadsPerBlock;
+  A->maxDynamicSharedSizeBytes = int(DeviceShape::SharedPerBlock);
+  A->ptxVersion = A->binaryVersion = 75;
+  return cudaSuccess;
+}
+
 cudaError_t cudaFuncSetAttribute(const void *, enum cudaFuncAttribute, int) {
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetCacheConfig(const void *, enum cudaFuncCache) {
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache) { return cudaSuccess; }
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *Blocks, const void *, int BlockSize, size_t, unsigned) {
+  *Blocks = blocksPerMultiprocessor(BlockSize);
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks,
+                                                          const void *Func,
+                                                          int BlockSize,
+                                                          size_t Shared) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      Blocks, Func, BlockSize, Shared, 0);
+}
+
+cudaError_t cudaDriverGetVersion(int *V) {
+  *V = DeviceShape::RuntimeVersion;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int *V) {
+  *V = DeviceShape::RuntimeVersion;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit, size_t) { return cudaSuccess; }
+cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
+  *Value = Limit == cudaLimitStackSize ? 1024 : size_t(8) << 20;
   return cudaSuccess;
 }
 
@@ -226,6 +328,10 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *S, unsigned) {
   return cudaStreamCreate(S);
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+  return cudaSuccess;
+}
 cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 
 cudaError_t cudaEventCreate(cudaEvent_t *E) {
@@ -240,6 +346,7 @@ cudaError_t cudaEventRecord(cudaEvent_t E, cudaStream_t) {
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
 cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t Start, cudaEvent_t End) {
   *Ms = elapsedMilliseconds(Start, End);
   return cudaSuccess;

@@ -135,6 +135,32 @@ hipError_t hipMemsetAsync(void *P, int Value, size_t Count, hipStream_t) {
   return code(fill(P, Value, Count));
 }
 
+hipError_t hipMallocPitch(void **P, size_t *Pitch, size_t Width, size_t Height) {
+  return code(allocatePitched(P, Pitch, Width, Height));
+}
+hipError_t hipMemcpy2D(void *Dst, size_t DstPitch, const void *Src,
+                       size_t SrcPitch, size_t Width, size_t Height,
+                       hipMemcpyKind) {
+  return code(copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height));
+}
+hipError_t hipMemcpy2DAsync(void *Dst, size_t DstPitch, const void *Src,
+                            size_t SrcPitch, size_t Width, size_t Height,
+                            hipMemcpyKind, hipStream_t) {
+  return code(copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height));
+}
+hipError_t hipMemset2D(void *P, size_t Pitch, int Value, size_t Width,
+                       size_t Height) {
+  return code(fill2D(P, Pitch, Value, Width, Height));
+}
+hipError_t hipHostRegister(void *P, size_t Bytes, unsigned) {
+  return code(registerHostMemory(P, Bytes));
+}
+hipError_t hipHostUnregister(void *) { return hipSuccess; }
+hipError_t hipHostGetDevicePointer(void **Device, void *Host, unsigned) {
+  *Device = Host;
+  return hipSuccess;
+}
+
 hipError_t hipGetSymbolAddress(void **P, const void *Symbol) {
   return code(symbolAddress(P, Symbol));
 }
@@ -201,7 +227,74 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *P, int D) {
   return hipSuccess;
 }
 
+hipError_t hipDeviceGetAttribute(int *Value, hipDeviceAttribute_t Attr, int D) {
+  if (D != 0)
+    return code(record(Status::InvalidDevice));
+  switch (Attr) {
+  case hipDeviceAttributeMaxThreadsPerBlock:
+  case hipDeviceAttributeMaxBlockDimX:
+  case hipDeviceAttributeMaxBlockDimY:
+  case hipDeviceAttributeMaxBlockDimZ:
+    *Value = DeviceShape::MaxThreadsPerBlock;
+    break;
+  case hipDeviceAttributeMaxGridDimX:
+  case hipDeviceAttributeMaxGridDimY:
+  case hipDeviceAttributeMaxGridDimZ: *Value = 0x7fffffff; break;
+  case hipDeviceAttributeMaxSharedMemoryPerBlock:
+    *Value = int(DeviceShape::SharedPerBlock);
+    break;
+  case hipDeviceAttributeTotalConstantMemory:
+    *Value = int(DeviceShape::ConstantMemory);
+    break;
+  case hipDeviceAttributeWarpSize: *Value = 64; break;
+  case hipDeviceAttributeMultiprocessorCount:
+    *Value = DeviceShape::Multiprocessors;
+    break;
+  case hipDeviceAttributeMaxThreadsPerMultiProcessor:
+    *Value = DeviceShape::MaxThreadsPerMultiprocessor;
+    break;
+  case hipDeviceAttributeComputeCapabilityMajor: *Value = 9; break;
+  case hipDeviceAttributeComputeCapabilityMinor: *Value = 0; break;
+  case hipDeviceAttributeManagedMemory: *Value = 1; break;
+  default: *Value = 0; break; // features the emulator does not have
+  }
+  return hipSuccess;
+}
+
+hipError_t hipFuncGetAttributes(hipFuncAttributes *A, const void *Func) {
+  const KernelInfo *K = kernelForStub(Func);
+  if (!K)
+    return code(record(Status::InvalidDeviceFunction));
+  memset(A, 0, sizeof *A);
+  A->sharedSizeBytes = K->Module->static_shared_bytes;
+  A->maxThreadsPerBlock = DeviceShape::MaxThreadsPerBlock;
+  A->maxDynamicSharedSizeBytes = int(DeviceShape::SharedPerBlock);
+  return hipSuccess;
+}
+
 hipError_t hipFuncSetAttribute(const void *, hipFuncAttribute, int) {
+  return hipSuccess;
+}
+
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *Blocks, const void *, int BlockSize, size_t, unsigned) {
+  *Blocks = blocksPerMultiprocessor(BlockSize);
+  return hipSuccess;
+}
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks,
+                                                        const void *Func,
+                                                        int BlockSize,
+                                                        size_t Shared) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      Blocks, Func, BlockSize, Shared, 0);
+}
+
+hipError_t hipDriverGetVersion(int *V) {
+  *V = DeviceShape::RuntimeVersion;
+  return hipSuccess;
+}
+hipError_t hipRuntimeGetVersion(int *V) {
+  *V = DeviceShape::RuntimeVersion;
   return hipSuccess;
 }
 
@@ -225,6 +318,10 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *S, unsigned) {
   return hipStreamCreate(S);
 }
 hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+hipError_t hipStreamQuery(hipStream_t) { return hipSuccess; }
+hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t, unsigned) {
+  return hipSuccess;
+}
 hipError_t hipStreamDestroy(hipStream_t) { return hipSuccess; }
 
 hipError_t hipEventCreate(hipEvent_t *E) {
@@ -239,6 +336,7 @@ hipError_t hipEventRecord(hipEvent_t E, hipStream_t) {
   return hipSuccess;
 }
 hipError_t hipEventSynchronize(hipEvent_t) { return hipSuccess; }
+hipError_t hipEventQuery(hipEvent_t) { return hipSuccess; }
 hipError_t hipEventElapsedTime(float *Ms, hipEvent_t Start, hipEvent_t End) {
   *Ms = elapsedMilliseconds(Start, End);
   return hipSuccess;

@@ -1,8 +1,9 @@
 // The CUDA runtime API subset the emulator implements, each call checked:
 // memory (malloc, memset, copies in every direction, async forms), symbols
 // (__constant__ and __device__ variables, to and from, with offsets),
-// streams, events, sticky errors, device properties, and launches with 3-D
-// grids and blocks and dynamic shared memory.
+// streams, events, sticky errors, device properties and attributes,
+// occupancy queries, pitched 2-D memory, registered host memory, and
+// launches with 3-D grids and blocks and dynamic shared memory.
 #include <cstdio>
 #include <cstring>
 
@@ -39,6 +40,13 @@ __global__ void ids(int *out) {
   int mirror = perBlock - 1 - t;
   out[b * perBlock + mirror] = scratch[mirror] * weights[(b + t) % 8];
   atomicAdd(&visits, 1ull);
+}
+
+// Adds 1 to every element of a pitched 2-D array.
+__global__ void bump(float *a, size_t pitch, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < width && y < height)
+    reinterpret_cast<float *>(reinterpret_cast<char *>(a) + y * pitch)[x] += 1;
 }
 
 int main() {
@@ -123,6 +131,55 @@ int main() {
   // A copy past the end of a symbol is an invalid value.
   EXPECT(cudaMemcpyToSymbol(weights, w, 2 * sizeof w) == cudaErrorInvalidValue);
   cudaGetLastError();
+
+  // Attributes and occupancy (cudaOccupancyMaxPotentialBlockSize is a
+  // template over these).
+  int attr = 0, version = 0;
+  CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrWarpSize, 0));
+  EXPECT(attr == 32);
+  CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrMaxSharedMemoryPerBlock, 0));
+  EXPECT(attr >= 48 * 1024);
+  CHECK(cudaRuntimeGetVersion(&version));
+  EXPECT(version > 0);
+  cudaFuncAttributes fa;
+  CHECK(cudaFuncGetAttributes(&fa, ids));
+  EXPECT(fa.maxThreadsPerBlock >= 1024);
+  int minGrid = 0, bestBlock = 0;
+  CHECK(cudaOccupancyMaxPotentialBlockSize(&minGrid, &bestBlock, bump));
+  EXPECT(bestBlock > 0 && bestBlock <= 1024 && minGrid > 0);
+
+  // Pitched 2-D memory: set, copy in, bump on the device, copy out.
+  const int cols = 37, rows = 5;
+  float grid2[rows][cols];
+  for (int y = 0; y < rows; ++y)
+    for (int x = 0; x < cols; ++x)
+      grid2[y][x] = float(y * 100 + x);
+  float *pitched;
+  size_t pitch = 0;
+  CHECK(cudaMallocPitch((void **)&pitched, &pitch, cols * sizeof(float), rows));
+  EXPECT(pitch >= cols * sizeof(float));
+  CHECK(cudaMemset2D(pitched, pitch, 0, cols * sizeof(float), rows));
+  CHECK(cudaMemcpy2D(pitched, pitch, grid2, cols * sizeof(float),
+                     cols * sizeof(float), rows, cudaMemcpyHostToDevice));
+  bump<<<dim3((cols + 31) / 32, rows), 32>>>(pitched, pitch, cols, rows);
+  CHECK(cudaGetLastError());
+  float back2[rows][cols];
+  CHECK(cudaMemcpy2D(back2, cols * sizeof(float), pitched, pitch,
+                     cols * sizeof(float), rows, cudaMemcpyDeviceToHost));
+  for (int y = 0; y < rows; ++y)
+    for (int x = 0; x < cols; ++x)
+      EXPECT(back2[y][x] == grid2[y][x] + 1);
+
+  // Registered host memory is usable by kernels.
+  static float pinned[64];
+  CHECK(cudaHostRegister(pinned, sizeof pinned, 0));
+  float *alias;
+  CHECK(cudaHostGetDevicePointer((void **)&alias, pinned, 0));
+  bump<<<2, 32>>>(alias, sizeof pinned, 64, 1);
+  CHECK(cudaDeviceSynchronize());
+  EXPECT(pinned[0] == 1 && pinned[63] == 1);
+  CHECK(cudaHostUnregister(pinned));
+  CHECK(cudaFree(pitched));
 
   CHECK(cudaEventDestroy(start));
   CHECK(cudaEventDestroy(stop));
