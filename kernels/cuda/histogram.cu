@@ -32,17 +32,7 @@
 #include <cstring>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t Err_ = (call);                                                 \
-    if (Err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
-                   #call, cudaGetErrorString(Err_));                           \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_LAUNCH() CHECK(cudaGetLastError())
+#include "include/cuda_check.h"
 
 constexpr int NUM_BINS = 256;
 constexpr int BLOCK = 256;
@@ -54,8 +44,7 @@ constexpr int SEEN_THRESHOLD = (1 << 19) - 2000;
 /// Deterministic 32-bit LCG (Numerical Recipes).
 static unsigned Seed = 99u;
 static unsigned nextRandom() {
-  Seed = 1664525u * Seed + 1013904223u;
-  return Seed;
+  return nextLcgBits(Seed);
 }
 
 __global__ void __launch_bounds__(BLOCK)

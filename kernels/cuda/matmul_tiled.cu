@@ -26,23 +26,12 @@
 #include <cstring>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t Err_ = (call);                                                 \
-    if (Err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
-                   #call, cudaGetErrorString(Err_));                           \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_LAUNCH() CHECK(cudaGetLastError())
+#include "include/cuda_check.h"
 
 /// Deterministic inputs in [-1, 1): a 32-bit LCG (Numerical Recipes).
 static unsigned Seed = 2024u;
 static float nextSigned() {
-  Seed = 1664525u * Seed + 1013904223u;
-  return static_cast<float>((Seed >> 8) * (2.0 / 16777216.0) - 1.0);
+  return static_cast<float>(nextLcg(Seed) * 2.0 - 1.0);
 }
 
 constexpr int TILE = 16;

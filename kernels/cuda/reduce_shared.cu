@@ -25,29 +25,19 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t Err_ = (call);                                                 \
-    if (Err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
-                   #call, cudaGetErrorString(Err_));                           \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_LAUNCH() CHECK(cudaGetLastError())
+#include "include/cuda_check.h"
 
 /// Deterministic inputs in [0, 1): a 32-bit LCG (Numerical Recipes).
 static unsigned Seed = 12345u;
 static double nextUniform() {
-  Seed = 1664525u * Seed + 1013904223u;
-  return (Seed >> 8) * (1.0 / 16777216.0);
+  return nextLcg(Seed);
 }
 
-/// Sums in[0, n) into partial[blockIdx.x]; BLOCK threads, BLOCK a power of 2.
+/// This thread's grid-stride share of in[0, n), then the block's sum by a
+/// tree in shared memory (BLOCK threads, BLOCK a power of 2); the sum is
+/// valid in thread 0.
 template <typename T, int BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-    reduceStatic(const T *in, T *partial, int n) {
+__device__ T blockSum(const T *in, int n) {
   __shared__ T sdata[BLOCK];
   unsigned tid = threadIdx.x;
   T sum = 0;
@@ -60,28 +50,25 @@ __global__ void __launch_bounds__(BLOCK)
       sdata[tid] += sdata[tid + s];
     __syncthreads();
   }
-  if (tid == 0)
-    partial[blockIdx.x] = sdata[0];
+  return sdata[0];
+}
+
+/// Sums in[0, n) into partial[blockIdx.x].
+template <typename T, int BLOCK>
+__global__ void __launch_bounds__(BLOCK)
+    reduceStatic(const T *in, T *partial, int n) {
+  T sum = blockSum<T, BLOCK>(in, n);
+  if (threadIdx.x == 0)
+    partial[blockIdx.x] = sum;
 }
 
 /// Same reduction, each block adding its partial into *total atomically.
 template <typename T, int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
     reduceAtomic(const T *in, T *total, int n) {
-  __shared__ T sdata[BLOCK];
-  unsigned tid = threadIdx.x;
-  T sum = 0;
-  for (int i = blockIdx.x * BLOCK + tid; i < n; i += BLOCK * gridDim.x)
-    sum += in[i];
-  sdata[tid] = sum;
-  __syncthreads();
-  for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {
-    if (tid < s)
-      sdata[tid] += sdata[tid + s];
-    __syncthreads();
-  }
-  if (tid == 0)
-    atomicAdd(total, sdata[0]);
+  T sum = blockSum<T, BLOCK>(in, n);
+  if (threadIdx.x == 0)
+    atomicAdd(total, sum);
 }
 
 /// Shared buffer of blockDim.x elements sized at launch; blockDim.x need not

@@ -29,17 +29,7 @@
 #include <utility>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t Err_ = (call);                                                 \
-    if (Err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
-                   #call, cudaGetErrorString(Err_));                           \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_LAUNCH() CHECK(cudaGetLastError())
+#include "include/cuda_check.h"
 
 constexpr int RADIUS = 3;
 constexpr int WIDTH = 2 * RADIUS + 1;
@@ -51,8 +41,7 @@ __device__ unsigned PointsUpdated;
 /// Deterministic inputs in [0, 1): a 32-bit LCG (Numerical Recipes).
 static unsigned Seed = 31337u;
 static float nextUniform() {
-  Seed = 1664525u * Seed + 1013904223u;
-  return (Seed >> 8) * (1.0f / 16777216.0f);
+  return static_cast<float>(nextLcg(Seed));
 }
 
 __device__ __forceinline__ int wrap(int I, int N) { return (I % N + N) % N; }

@@ -37,17 +37,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t Err_ = (call);                                                 \
-    if (Err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
-                   #call, cudaGetErrorString(Err_));                           \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_LAUNCH() CHECK(cudaGetLastError())
+#include "include/cuda_check.h"
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
 constexpr int BLOCK = 128;
@@ -55,8 +45,7 @@ constexpr int BLOCK = 128;
 /// Deterministic inputs in [0, 1000): a 32-bit LCG (Numerical Recipes).
 static unsigned Seed = 7u;
 static int nextValue() {
-  Seed = 1664525u * Seed + 1013904223u;
-  return static_cast<int>((Seed >> 8) % 1000u);
+  return static_cast<int>((nextLcgBits(Seed) >> 8) % 1000u);
 }
 
 __device__ int warpReduceSum(int V) {
