@@ -23,14 +23,6 @@
 
 #include <gpuad/gpuad.h>
 
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <initializer_list>
-#include <vector>
-
 // y[i] = x[i-1] - 2 x[i] + x[i+1] + c[i] * x[i]^2 for interior i.
 __device__ void stencil(const double *x, const double *c, double *y, int i,
                         int n) {
@@ -83,86 +75,7 @@ __global__ void pointers_float(const float *a, const float *da, float *out,
 // shadow direction; the primal stores against the host copies themselves.
 // The outputs start as 777 so an element left unwritten shows.
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
-                   cudaGetErrorString(err_));                                  \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-namespace {
-
-const char *const kFile = "pointers.cu";
-
-// A tolerance class: a value passes when |got - want| <= rtol * max(|want|,
-// 1); the largest such error is reported.
-struct Tol {
-  const char *name;
-  double rtol;
-  double maxErr = 0;
-};
-
-int failures = 0;
-
-// True for a finite v, by its bits: -ffast-math may assume NaN away in
-// comparisons, not in integer tests.
-bool isFinite(double v) {
-  uint64_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  return (bits >> 52 & 0x7ff) != 0x7ff;
-}
-
-void expectNear(Tol &t, const char *what, int i, double got, double want) {
-  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
-  if (!isFinite(got) || !isFinite(want) || !(err <= t.rtol)) {
-    if (++failures <= 10)
-      std::printf("%s: FAIL %s[%d]: got %.17g expected %.17g (rel err %.3g > "
-                  "%s tolerance %.3g)\n",
-                  kFile, what, i, got, want, err, t.name, t.rtol);
-    return;
-  }
-  t.maxErr = std::fmax(t.maxErr, err);
-}
-
-std::vector<void *> allocations;
-
-template <class T> T *deviceCopy(const std::vector<T> &host) {
-  T *p;
-  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
-  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T),
-                   cudaMemcpyHostToDevice));
-  allocations.push_back(p);
-  return p;
-}
-
-template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
-  std::vector<T> host(n);
-  CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return host;
-}
-
-// Frees the buffers, prints the one-line verdict and returns the exit code.
-int finish(const char *checked, std::initializer_list<const Tol *> tols) {
-  for (void *p : allocations)
-    CHECK(cudaFree(p));
-  if (failures) {
-    std::printf("%s: FAIL (%d mismatches)\n", kFile, failures);
-    return 1;
-  }
-  std::printf("%s: PASS (%s; max rel err", kFile, checked);
-  const char *sep = " ";
-  for (const Tol *t : tols) {
-    std::printf("%s%.2g %s (tol %.0e)", sep, t->maxErr, t->name, t->rtol);
-    sep = ", ";
-  }
-  std::printf(")\n");
-  return 0;
-}
-
-} // namespace
+#include "include/devcheck.h"
 
 static double hostStencil(const std::vector<double> &x,
                           const std::vector<double> &c, int i) {
