@@ -266,12 +266,27 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
   if (Name == "llvm.amdgcn.wave.barrier" || Name == "llvm.amdgcn.s.waitcnt" ||
       Name.starts_with("llvm.amdgcn.sched.") || Name == "llvm.amdgcn.s.sleep")
     return nullptr;
+  if (Name.starts_with("llvm.read_register")) {
+    // The exec mask: the lanes active here (HIP's __activemask).
+    auto *MD = cast<MetadataAsValue>(Call.getArgOperand(0))->getMetadata();
+    StringRef Reg = cast<MDString>(cast<MDNode>(MD)->getOperand(0))->getString();
+    if (Reg != "exec" && Reg != "exec_lo" && Reg != "exec_hi") {
+      Handled = false;
+      return nullptr;
+    }
+    Value *Exec = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
+                          {B.getInt32(site()), B.getInt32(3), B.getInt32(1)});
+    if (Reg == "exec_hi")
+      Exec = B.CreateLShr(Exec, 32);
+    return B.CreateTrunc(Exec, Call.getType());
+  }
   if (Name == "llvm.amdgcn.ds.bpermute")
     return runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(),
-                   {Call.getArgOperand(0), Call.getArgOperand(1)});
+                   {B.getInt32(site()), Call.getArgOperand(0),
+                    Call.getArgOperand(1)});
   if (Name.starts_with("llvm.amdgcn.ballot")) {
     Value *R = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                       {B.getInt32(3), B.getInt64(~uint64_t(0)),
+                       {B.getInt32(site()), B.getInt32(3),
                         B.CreateZExt(Call.getArgOperand(0), B.getInt32Ty())});
     return B.CreateZExtOrTrunc(R, Call.getType());
   }
@@ -288,7 +303,7 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     Value *Holds = B.CreateCmp(CmpInst::Predicate(Pred->getZExtValue()),
                                Call.getArgOperand(0), Call.getArgOperand(1));
     Value *R = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                       {B.getInt32(3), B.getInt64(~uint64_t(0)),
+                       {B.getInt32(site()), B.getInt32(3),
                         B.CreateZExt(Holds, B.getInt32Ty())});
     return B.CreateZExtOrTrunc(R, Call.getType());
   }
@@ -310,13 +325,14 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
                   B.CreateBinaryIntrinsic(
                       Intrinsic::cttz,
                       runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                              {B.getInt32(3), B.getInt64(~uint64_t(0)),
+                              {B.getInt32(site()), B.getInt32(3),
                                B.getInt32(1)}),
                       B.getTrue()),
                   B.getInt32Ty());
     Value *Address = B.CreateShl(Lane, 2);
     auto Read = [&](Value *Word) {
-      return runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(), {Address, Word});
+      return runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(),
+                     {B.getInt32(site()), Address, Word});
     };
     Type *IntTy = B.getIntNTy(Bits);
     Value *AsInt = Ty->isPointerTy() ? B.CreatePtrToInt(V, IntTy)
@@ -400,7 +416,9 @@ bool lowerTargetIntrinsics(Module &M, bool IsAMDGPU,
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallInst>(&I))
         if (Function *Callee = Call->getCalledFunction();
-            Callee && Callee->getName().starts_with(Prefix))
+            Callee && (Callee->getName().starts_with(Prefix) ||
+                       (IsAMDGPU && Callee->getIntrinsicID() ==
+                                        Intrinsic::read_register)))
           Calls.push_back(Call);
   for (CallInst *Call : Calls) {
     StringRef Name = Call->getCalledFunction()->getName();

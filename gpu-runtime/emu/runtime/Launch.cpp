@@ -80,10 +80,13 @@ struct Thread {
   Block *Owner = nullptr;
 };
 
-/// Lanes meeting in one shuffle or vote: those of one mask.  Lanes with
-/// disjoint masks (the halves of a diverged warp) meet separately.
+/// Lanes meeting in one shuffle or vote.  NVPTX names them with a mask:
+/// lanes with disjoint masks (the halves of a diverged warp) meet
+/// separately.  An AMDGPU wavefront has no masks: the lanes that reach the
+/// operation's call site are its active lanes, the others having diverged.
 struct Gathering {
   uint64_t Arrived = 0, Mask = 0;
+  uint32_t Site = 0; // AMDGPU
   int32_t Kind = 0, C = 0;
   int64_t In[64] = {}, Arg[64] = {};
 };
@@ -154,17 +157,30 @@ void releaseBarrier(Block &B) {
 /// arrived): each lane's result, then the waiting lanes run again.
 void completeWarpOp(Block &B, uint32_t WarpIndex, const Gathering &G);
 
-/// Whether \p G has all the live lanes of its mask.
-bool gatheringComplete(const Gathering &G, uint64_t Live) {
-  uint64_t Expected = G.Mask & Live;
-  return G.Arrived && (G.Arrived & Expected) == Expected;
+/// Whether \p G can complete: NVPTX, all the live lanes of its mask have
+/// arrived; AMDGPU, every live lane that has not arrived waits elsewhere (at
+/// a barrier or another operation), so it cannot be active here.
+bool gatheringComplete(const Block &B, const WarpSync &W, const Gathering &G) {
+  if (!G.Arrived)
+    return false;
+  if (B.WarpSize == 32) {
+    uint64_t Expected = G.Mask & W.Live;
+    return (G.Arrived & Expected) == Expected;
+  }
+  uint64_t Elsewhere = W.Live & ~G.Arrived;
+  uint32_t WarpIndex = uint32_t(&W - B.Warps.data());
+  for (uint32_t L = 0; L < B.WarpSize; ++L)
+    if ((Elsewhere >> L & 1) &&
+        B.Threads[WarpIndex * B.WarpSize + L].State == Wait::Running)
+      return false;
+  return true;
 }
 
 /// Completes every gathering of warp \p WarpIndex that is complete.
 void completeReadyWarpOps(Block &B, uint32_t WarpIndex) {
   WarpSync &W = B.Warps[WarpIndex];
   for (size_t I = 0; I < W.Open.size();) {
-    if (!gatheringComplete(W.Open[I], W.Live)) {
+    if (!gatheringComplete(B, W, W.Open[I])) {
       ++I;
       continue;
     }
@@ -227,6 +243,8 @@ void barrier(uint32_t Site, int32_t Op, int32_t Pred) {
     return;
   }
   T.State = Wait::Barrier;
+  if (B.WarpSize == 64) // its wavefront's operations no longer wait for it
+    completeReadyWarpOps(B, T.WarpIndex);
   waitUntilReleased(T, B.Concurrent ? &Lock.L : nullptr);
 }
 
@@ -306,7 +324,8 @@ void completeWarpOp(Block &B, uint32_t WarpIndex, const Gathering &G) {
     B.CV.notify_all();
 }
 
-int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C) {
+int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C,
+               uint32_t Site = 0) {
   Thread &T = *Current;
   Block &B = *T.Owner;
   BlockLock Lock(B);
@@ -314,12 +333,14 @@ int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C) {
   uint64_t Full = B.WarpSize == 64 ? ~uint64_t(0) : (uint64_t(1) << B.WarpSize) - 1;
   Mask &= Full;
   Mask |= uint64_t(1) << T.Lane; // a lane always takes part
-  auto Open = std::find_if(W.Open.begin(), W.Open.end(),
-                           [&](const Gathering &G) { return G.Mask == Mask; });
+  auto Open = std::find_if(W.Open.begin(), W.Open.end(), [&](const Gathering &G) {
+    return B.WarpSize == 64 ? G.Site == Site : G.Mask == Mask;
+  });
   if (Open == W.Open.end()) {
     W.Open.emplace_back();
     Open = W.Open.end() - 1;
     Open->Mask = Mask;
+    Open->Site = Site;
     Open->Kind = Kind;
     Open->C = C;
   } else if (Open->Kind != Kind) {
@@ -642,8 +663,8 @@ uint32_t __gpuad_emu_vote(int32_t Op, uint32_t Mask, int32_t Pred) {
   return uint32_t(warpOp(Vote, Mask, Pred != 0, Op, 0));
 }
 
-uint64_t __gpuad_emu_vote64(int32_t Op, uint64_t Mask, int32_t Pred) {
-  return uint64_t(warpOp(Vote, Mask, Pred != 0, Op, 0));
+uint64_t __gpuad_emu_vote64(uint32_t Site, int32_t Op, int32_t Pred) {
+  return uint64_t(warpOp(Vote, ~uint64_t(0), Pred != 0, Op, 0, Site));
 }
 
 uint32_t __gpuad_emu_activemask(void) {
@@ -653,8 +674,9 @@ uint32_t __gpuad_emu_activemask(void) {
 
 uint32_t __gpuad_emu_laneid(void) { return Current ? Current->Lane : 0; }
 
-int32_t __gpuad_emu_bpermute(int32_t Addr, int32_t Value) {
-  return int32_t(warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0));
+int32_t __gpuad_emu_bpermute(uint32_t Site, int32_t Addr, int32_t Value) {
+  return int32_t(
+      warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0, Site));
 }
 
 } // extern "C"

@@ -1,5 +1,6 @@
 // HIP on the emulator: 64-lane wavefronts (ballots, any/all, shuffles,
-// lane ids), thread and block ids through ockl, static and dynamic shared
+// lane ids, and the same in diverged code, where only the lanes that reach
+// an operation are active), thread and block ids through ockl, static and dynamic shared
 // memory with barriers, __constant__ memory, float/int atomics, ocml math,
 // and the hip* API; every result checked against a host computation.
 #include <hip/hip_runtime.h>
@@ -40,6 +41,24 @@ __global__ void wave(WaveResult *out) {
   r.sum = v;
   r.broadcast = __shfl(t * 10, 5);
   out[blockIdx.x * blockDim.x + t] = r;
+}
+
+// Diverged wavefronts: lanes below 10 ballot alone (the others are
+// inactive there, so the ballot is 0x3ff); lanes 0-31 reduce among
+// themselves by shuffles while lanes 32-63 wait at the barrier, the pattern
+// of a last-warp reduction written for 32 lanes.
+__global__ void diverged(unsigned long long *ballots, int *sums) {
+  int lane = __lane_id();
+  unsigned long long b = 0;
+  if (lane < 10)
+    b = __ballot(1);
+  int v = lane;
+  if (lane < 32)
+    for (int offset = 16; offset > 0; offset /= 2)
+      v += __shfl_xor(v, offset);
+  __syncthreads();
+  ballots[threadIdx.x] = b;
+  sums[threadIdx.x] = v;
 }
 
 // A block sum in dynamic shared memory, then sin() of it scaled, added into
@@ -87,6 +106,28 @@ int main() {
     }
   }
 
+  unsigned long long *db;
+  int *ds;
+  CHECK(hipMalloc(&db, 64 * sizeof(unsigned long long)));
+  CHECK(hipMalloc(&ds, 64 * sizeof(int)));
+  hipLaunchKernelGGL(diverged, dim3(1), dim3(64), 0, 0, db, ds);
+  CHECK(hipGetLastError());
+  unsigned long long hb[64];
+  int hs[64];
+  CHECK(hipMemcpy(hb, db, sizeof hb, hipMemcpyDeviceToHost));
+  CHECK(hipMemcpy(hs, ds, sizeof hs, hipMemcpyDeviceToHost));
+  for (int l = 0; l < 64; ++l) {
+    unsigned long long wantBallot = l < 10 ? 0x3ffull : 0;
+    int wantSum = l < 32 ? 31 * 32 / 2 : l;
+    if (hb[l] != wantBallot || hs[l] != wantSum) {
+      printf("diverged: lane %d: ballot %llx (want %llx), sum %d (want %d)\n",
+             l, hb[l], wantBallot, hs[l], wantSum);
+      return 1;
+    }
+  }
+  CHECK(hipFree(db));
+  CHECK(hipFree(ds));
+
   const int n = 1000, rblocks = (n + threads - 1) / threads;
   float hx[n];
   for (int i = 0; i < n; ++i)
@@ -128,7 +169,8 @@ int main() {
   CHECK(hipFree(x));
   CHECK(hipFree(total));
   CHECK(hipFree(parity));
-  printf("wave64: PASS (%d wave results, block sums within %g)\n",
+  printf("wave64: PASS (%d wave results, diverged ballot and shuffles, block "
+         "sums within %g)\n",
          blocks * threads, tolerance);
   return 0;
 }
