@@ -63,17 +63,17 @@ int32_t __gpuad_emu_shfl_in_range(int32_t mode, int32_t lane_or_delta,
                                   int32_t c);
 /* Votes among the lanes in `mask`: op 0 all, 1 any, 2 uni, 3 ballot. */
 uint32_t __gpuad_emu_vote(int32_t op, uint32_t mask, int32_t pred);
-/* AMDGPU: a vote of the wavefront's active lanes, those that reach the
- * operation at call site `site` (a wavefront has no explicit masks: lanes
- * that diverged to other code are inactive here). */
-uint64_t __gpuad_emu_vote64(uint32_t site, int32_t op, int32_t pred);
+/* AMDGPU: a vote of the wavefront's active lanes: those that reach this
+ * point of the program (the same call chain) together.  A wavefront has
+ * no explicit masks; lanes that diverged to other code are inactive here. */
+uint64_t __gpuad_emu_vote64(int32_t op, int32_t pred);
 /* The lanes of the warp that have not exited. */
 uint32_t __gpuad_emu_activemask(void);
 /* This thread's lane in its warp. */
 uint32_t __gpuad_emu_laneid(void);
-/* AMDGPU ds_bpermute at call site `site`: the value of the lane at byte
- * address `addr` / 4 (among the active lanes, as for vote64). */
-int32_t __gpuad_emu_bpermute(uint32_t site, int32_t addr, int32_t value);
+/* AMDGPU ds_bpermute: the value of the lane at byte address `addr` / 4
+ * (among the active lanes, as for vote64). */
+int32_t __gpuad_emu_bpermute(int32_t addr, int32_t value);
 
 /* An access of `size` bytes at `p` (write: nonzero); out of every device
  * allocation, this thread's stack and its block's shared memory it stops

@@ -227,7 +227,16 @@ int buildGpuSource(const EmulationCommand &Cmd, const Input &In,
     return RC;
   std::string DeviceObject = Tmp.file(Stem + ".device.o");
   ArgList Lower = chooseClang(true);
-  Lower.insert(Lower.end(), {Cmd.OptLevel, "-c", HostBC, "-o", DeviceObject});
+  // The emulator tells where an AMDGPU lane is in the program (its wave
+  // operations have no masks) by the return addresses on its stack: keep
+  // frame pointers, and one call instruction per call in the IR (no tail
+  // merging or duplication of the blocks around a wave operation).
+  Lower.insert(Lower.end(),
+               {Cmd.OptLevel, "-fno-omit-frame-pointer",
+                "-mno-omit-leaf-frame-pointer", "-mllvm",
+                "-enable-tail-merge=false", "-mllvm", "-disable-tail-duplicate",
+                "-mllvm", "-tail-dup-placement=false", "-c", HostBC, "-o",
+                DeviceObject});
   for (const std::string &A : Cmd.CompileFlags)
     if (A == "-g" || startsWith(A, "-fsanitize=") || A == "-fPIC")
       Lower.push_back(A);

@@ -69,7 +69,12 @@ Value *Lowering::runtime(IRBuilderBase &B, StringRef Fn, Type *Ret,
     Types.push_back(A->getType());
   FunctionCallee F =
       M.getOrInsertFunction(Fn, FunctionType::get(Ret, Types, false));
-  return B.CreateCall(F, Args);
+  // Barriers and warp operations stay where they are: the host optimizer
+  // must not merge the copies in two branches (lanes there meet apart).
+  cast<Function>(F.getCallee())->addFnAttr(Attribute::Convergent);
+  CallInst *Call = B.CreateCall(F, Args);
+  Call->addFnAttr(Attribute::Convergent);
+  return Call;
 }
 
 /// Arithmetic and conversion forms: the host's (approximations exact).
@@ -275,18 +280,17 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
       return nullptr;
     }
     Value *Exec = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                          {B.getInt32(site()), B.getInt32(3), B.getInt32(1)});
+                          {B.getInt32(3), B.getInt32(1)});
     if (Reg == "exec_hi")
       Exec = B.CreateLShr(Exec, 32);
     return B.CreateTrunc(Exec, Call.getType());
   }
   if (Name == "llvm.amdgcn.ds.bpermute")
     return runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(),
-                   {B.getInt32(site()), Call.getArgOperand(0),
-                    Call.getArgOperand(1)});
+                   {Call.getArgOperand(0), Call.getArgOperand(1)});
   if (Name.starts_with("llvm.amdgcn.ballot")) {
     Value *R = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                       {B.getInt32(site()), B.getInt32(3),
+                       {B.getInt32(3),
                         B.CreateZExt(Call.getArgOperand(0), B.getInt32Ty())});
     return B.CreateZExtOrTrunc(R, Call.getType());
   }
@@ -303,7 +307,7 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     Value *Holds = B.CreateCmp(CmpInst::Predicate(Pred->getZExtValue()),
                                Call.getArgOperand(0), Call.getArgOperand(1));
     Value *R = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                       {B.getInt32(site()), B.getInt32(3),
+                       {B.getInt32(3),
                         B.CreateZExt(Holds, B.getInt32Ty())});
     return B.CreateZExtOrTrunc(R, Call.getType());
   }
@@ -325,14 +329,14 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
                   B.CreateBinaryIntrinsic(
                       Intrinsic::cttz,
                       runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                              {B.getInt32(site()), B.getInt32(3),
+                              {B.getInt32(3),
                                B.getInt32(1)}),
                       B.getTrue()),
                   B.getInt32Ty());
     Value *Address = B.CreateShl(Lane, 2);
     auto Read = [&](Value *Word) {
       return runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(),
-                     {B.getInt32(site()), Address, Word});
+                     {Address, Word});
     };
     Type *IntTy = B.getIntNTy(Bits);
     Value *AsInt = Ty->isPointerTy() ? B.CreatePtrToInt(V, IntTy)

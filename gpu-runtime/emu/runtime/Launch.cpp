@@ -77,16 +77,21 @@ struct Thread {
   int64_t WarpResult = 0; // this lane's result of its last warp operation
   void *SP = nullptr;   // fibers: saved stack pointer
   char *StackLo = nullptr, *StackHi = nullptr;
+  void *OuterFrame = nullptr; // runThreadBody's frame: the walk stops there
   Block *Owner = nullptr;
 };
+
+/// Where a lane is in the program: the return addresses of its call chain,
+/// outermost first (device code and the runtime keep frame pointers).
+using ProgramPoint = std::vector<uintptr_t>;
 
 /// Lanes meeting in one shuffle or vote.  NVPTX names them with a mask:
 /// lanes with disjoint masks (the halves of a diverged warp) meet
 /// separately.  An AMDGPU wavefront has no masks: the lanes that reach the
-/// operation's call site are its active lanes, the others having diverged.
+/// same program point are its active lanes, the others having diverged.
 struct Gathering {
   uint64_t Arrived = 0, Mask = 0;
-  uint32_t Site = 0; // AMDGPU
+  ProgramPoint Where; // AMDGPU
   int32_t Kind = 0, C = 0;
   int64_t In[64] = {}, Arg[64] = {};
 };
@@ -157,36 +162,51 @@ void releaseBarrier(Block &B) {
 /// arrived): each lane's result, then the waiting lanes run again.
 void completeWarpOp(Block &B, uint32_t WarpIndex, const Gathering &G);
 
-/// Whether \p G can complete: NVPTX, all the live lanes of its mask have
-/// arrived; AMDGPU, every live lane that has not arrived waits elsewhere (at
-/// a barrier or another operation), so it cannot be active here.
-bool gatheringComplete(const Block &B, const WarpSync &W, const Gathering &G) {
-  if (!G.Arrived)
-    return false;
-  if (B.WarpSize == 32) {
-    uint64_t Expected = G.Mask & W.Live;
-    return (G.Arrived & Expected) == Expected;
-  }
-  uint64_t Elsewhere = W.Live & ~G.Arrived;
-  uint32_t WarpIndex = uint32_t(&W - B.Warps.data());
-  for (uint32_t L = 0; L < B.WarpSize; ++L)
-    if ((Elsewhere >> L & 1) &&
-        B.Threads[WarpIndex * B.WarpSize + L].State == Wait::Running)
-      return false;
-  return true;
+/// NVPTX: whether all the live lanes of \p G's mask have arrived.
+bool maskComplete(const WarpSync &W, const Gathering &G) {
+  uint64_t Expected = G.Mask & W.Live;
+  return G.Arrived && (G.Arrived & Expected) == Expected;
 }
 
-/// Completes every gathering of warp \p WarpIndex that is complete.
+/// AMDGPU: the gathering to complete now, or null.  Without masks, the
+/// active lanes of an operation are those that reach it before the
+/// wavefront can go no further: when every live lane waits (at an
+/// operation or a barrier), the operation earliest in the program (lowest
+/// code address, outermost frame first) runs with the lanes that reached
+/// it.  Earliest first stands in for the hardware's reconvergence: lanes
+/// still inside an `if` finish it before the lanes waiting after it go on
+/// without them.
+Gathering *stalledWaveOp(Block &B, WarpSync &W) {
+  uint32_t WarpIndex = uint32_t(&W - B.Warps.data());
+  for (uint32_t L = 0; L < B.WarpSize; ++L)
+    if ((W.Live >> L & 1) &&
+        B.Threads[WarpIndex * B.WarpSize + L].State == Wait::Running)
+      return nullptr;
+  Gathering *First = nullptr;
+  for (Gathering &G : W.Open)
+    if (!First || G.Where < First->Where)
+      First = &G;
+  return First;
+}
+
+/// Completes the gatherings of warp \p WarpIndex that can complete.
 void completeReadyWarpOps(Block &B, uint32_t WarpIndex) {
   WarpSync &W = B.Warps[WarpIndex];
+  auto Complete = [&](Gathering *G) {
+    Gathering Done = *G;
+    W.Open.erase(W.Open.begin() + (G - W.Open.data()));
+    completeWarpOp(B, WarpIndex, Done);
+  };
+  if (B.WarpSize == 64) {
+    if (Gathering *G = stalledWaveOp(B, W))
+      Complete(G);
+    return;
+  }
   for (size_t I = 0; I < W.Open.size();) {
-    if (!gatheringComplete(B, W, W.Open[I])) {
+    if (maskComplete(W, W.Open[I]))
+      Complete(&W.Open[I]);
+    else
       ++I;
-      continue;
-    }
-    Gathering G = W.Open[I];
-    W.Open.erase(W.Open.begin() + I);
-    completeWarpOp(B, WarpIndex, G);
   }
 }
 
@@ -324,8 +344,28 @@ void completeWarpOp(Block &B, uint32_t WarpIndex, const Gathering &G) {
     B.CV.notify_all();
 }
 
-int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C,
-               uint32_t Site = 0) {
+/// The calling lane's program point: the frame-pointer chain on its stack.
+__attribute__((noinline)) ProgramPoint programPoint(const Thread &T) {
+  ProgramPoint Chain;
+  auto *Frame = static_cast<uintptr_t *>(__builtin_frame_address(0));
+  // Only the frames between here and runThreadBody's: those are device
+  // code and the runtime, built with frame pointers.
+  auto Inside = [&](const uintptr_t *P) {
+    return reinterpret_cast<const char *>(P) >= T.StackLo &&
+           static_cast<const void *>(P) < T.OuterFrame;
+  };
+  while (Frame && Inside(Frame) && Chain.size() < 256) {
+    Chain.push_back(Frame[1]);
+    auto *Next = reinterpret_cast<uintptr_t *>(Frame[0]);
+    if (Next <= Frame) // frames grow towards higher addresses
+      break;
+    Frame = Next;
+  }
+  std::reverse(Chain.begin(), Chain.end());
+  return Chain;
+}
+
+int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C) {
   Thread &T = *Current;
   Block &B = *T.Owner;
   BlockLock Lock(B);
@@ -333,14 +373,17 @@ int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C,
   uint64_t Full = B.WarpSize == 64 ? ~uint64_t(0) : (uint64_t(1) << B.WarpSize) - 1;
   Mask &= Full;
   Mask |= uint64_t(1) << T.Lane; // a lane always takes part
+  ProgramPoint Where;
+  if (B.WarpSize == 64)
+    Where = programPoint(T);
   auto Open = std::find_if(W.Open.begin(), W.Open.end(), [&](const Gathering &G) {
-    return B.WarpSize == 64 ? G.Site == Site : G.Mask == Mask;
+    return B.WarpSize == 64 ? G.Where == Where : G.Mask == Mask;
   });
   if (Open == W.Open.end()) {
     W.Open.emplace_back();
     Open = W.Open.end() - 1;
     Open->Mask = Mask;
-    Open->Site = Site;
+    Open->Where = std::move(Where);
     Open->Kind = Kind;
     Open->C = C;
   } else if (Open->Kind != Kind) {
@@ -388,7 +431,8 @@ const KernelInfo *Running = nullptr;
 void **RunningArgs = nullptr;
 uint64_t CurrentSharedBytes = 0;
 
-void runThreadBody(Thread &T) {
+__attribute__((noinline)) void runThreadBody(Thread &T) {
+  T.OuterFrame = __builtin_frame_address(0);
   Current = &T;
   __gpuad_emu_thread = T.Regs;
   Running->Launch(RunningArgs);
@@ -663,8 +707,8 @@ uint32_t __gpuad_emu_vote(int32_t Op, uint32_t Mask, int32_t Pred) {
   return uint32_t(warpOp(Vote, Mask, Pred != 0, Op, 0));
 }
 
-uint64_t __gpuad_emu_vote64(uint32_t Site, int32_t Op, int32_t Pred) {
-  return uint64_t(warpOp(Vote, ~uint64_t(0), Pred != 0, Op, 0, Site));
+uint64_t __gpuad_emu_vote64(int32_t Op, int32_t Pred) {
+  return uint64_t(warpOp(Vote, ~uint64_t(0), Pred != 0, Op, 0));
 }
 
 uint32_t __gpuad_emu_activemask(void) {
@@ -674,9 +718,8 @@ uint32_t __gpuad_emu_activemask(void) {
 
 uint32_t __gpuad_emu_laneid(void) { return Current ? Current->Lane : 0; }
 
-int32_t __gpuad_emu_bpermute(uint32_t Site, int32_t Addr, int32_t Value) {
-  return int32_t(
-      warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0, Site));
+int32_t __gpuad_emu_bpermute(int32_t Addr, int32_t Value) {
+  return int32_t(warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0));
 }
 
 } // extern "C"

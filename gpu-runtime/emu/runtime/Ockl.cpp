@@ -20,16 +20,6 @@ namespace {
 uint32_t component(const uint32_t *V, uint32_t Dim) { return Dim < 3 ? V[Dim] : 0; }
 const gpuad_emu_thread_t &self() { return __gpuad_emu_thread; }
 
-/// Call sites of the wave votes below, apart from the retarget pass's
-/// (which count up from 1): the lanes that call one ockl function together
-/// are its active lanes.
-enum : uint32_t {
-  SiteWfAny = 0x80000000u,
-  SiteWfAll,
-  SiteWfSame,
-  SiteActiveLane = SiteWfSame + 2,
-};
-
 } // namespace
 
 extern "C" {
@@ -61,19 +51,19 @@ size_t __ockl_get_local_linear_id(void) {
 uint32_t __ockl_get_work_dim(void) { return 3; }
 
 int32_t __ockl_wfany_i32(int32_t P) {
-  return __gpuad_emu_vote64(SiteWfAny, 1, P) != 0;
+  return __gpuad_emu_vote64(1, P) != 0;
 }
 int32_t __ockl_wfall_i32(int32_t P) {
-  return __gpuad_emu_vote64(SiteWfAll, 0, P) != 0;
+  return __gpuad_emu_vote64(0, P) != 0;
 }
 int32_t __ockl_wfsame_i32(int32_t P) {
-  uint64_t Live = __gpuad_emu_vote64(SiteWfSame, 3, 1);
-  uint64_t Set = __gpuad_emu_vote64(SiteWfSame + 1, 3, P);
+  uint64_t Live = __gpuad_emu_vote64(3, 1);
+  uint64_t Set = __gpuad_emu_vote64(3, P);
   return Set == 0 || Set == Live;
 }
 uint32_t __ockl_lane_u32(void) { return __gpuad_emu_laneid(); }
 uint32_t __ockl_activelane_u32(void) {
-  uint64_t Live = __gpuad_emu_vote64(SiteActiveLane, 3, 1);
+  uint64_t Live = __gpuad_emu_vote64(3, 1);
   uint32_t Lane = __gpuad_emu_laneid();
   uint64_t Below = Lane >= 64 ? ~0ull : (uint64_t(1) << Lane) - 1;
   return uint32_t(__builtin_popcountll(Live & Below));

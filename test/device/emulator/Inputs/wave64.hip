@@ -46,12 +46,18 @@ __global__ void wave(WaveResult *out) {
 // Diverged wavefronts: lanes below 10 ballot alone (the others are
 // inactive there, so the ballot is 0x3ff); lanes 0-31 reduce among
 // themselves by shuffles while lanes 32-63 wait at the barrier, the pattern
-// of a last-warp reduction written for 32 lanes.
-__global__ void diverged(unsigned long long *ballots, int *sums) {
+// of a last-warp reduction written for 32 lanes; odd and even lanes ballot
+// separately in the two sides of an if/else.
+__global__ void diverged(unsigned long long *ballots, int *sums,
+                         unsigned long long *parity) {
   int lane = __lane_id();
   unsigned long long b = 0;
   if (lane < 10)
     b = __ballot(1);
+  if (lane & 1)
+    parity[threadIdx.x] = __ballot(lane < 20);
+  else
+    parity[threadIdx.x] = __ballot(lane < 40);
   int v = lane;
   if (lane < 32)
     for (int offset = 16; offset > 0; offset /= 2)
@@ -106,26 +112,34 @@ int main() {
     }
   }
 
-  unsigned long long *db;
+  unsigned long long *db, *dp;
   int *ds;
   CHECK(hipMalloc(&db, 64 * sizeof(unsigned long long)));
+  CHECK(hipMalloc(&dp, 64 * sizeof(unsigned long long)));
   CHECK(hipMalloc(&ds, 64 * sizeof(int)));
-  hipLaunchKernelGGL(diverged, dim3(1), dim3(64), 0, 0, db, ds);
+  hipLaunchKernelGGL(diverged, dim3(1), dim3(64), 0, 0, db, ds, dp);
   CHECK(hipGetLastError());
-  unsigned long long hb[64];
+  unsigned long long hb[64], hpar[64], odd = 0, even = 0;
   int hs[64];
   CHECK(hipMemcpy(hb, db, sizeof hb, hipMemcpyDeviceToHost));
+  CHECK(hipMemcpy(hpar, dp, sizeof hpar, hipMemcpyDeviceToHost));
   CHECK(hipMemcpy(hs, ds, sizeof hs, hipMemcpyDeviceToHost));
+  for (int l = 0; l < 64; ++l)
+    if (l & 1 ? l < 20 : l < 40)
+      (l & 1 ? odd : even) |= 1ull << l;
   for (int l = 0; l < 64; ++l) {
     unsigned long long wantBallot = l < 10 ? 0x3ffull : 0;
+    unsigned long long wantParity = l & 1 ? odd : even;
     int wantSum = l < 32 ? 31 * 32 / 2 : l;
-    if (hb[l] != wantBallot || hs[l] != wantSum) {
-      printf("diverged: lane %d: ballot %llx (want %llx), sum %d (want %d)\n",
-             l, hb[l], wantBallot, hs[l], wantSum);
+    if (hb[l] != wantBallot || hs[l] != wantSum || hpar[l] != wantParity) {
+      printf("diverged: lane %d: ballot %llx (want %llx), sum %d (want %d), "
+             "parity ballot %llx (want %llx)\n",
+             l, hb[l], wantBallot, hs[l], wantSum, hpar[l], wantParity);
       return 1;
     }
   }
   CHECK(hipFree(db));
+  CHECK(hipFree(dp));
   CHECK(hipFree(ds));
 
   const int n = 1000, rblocks = (n + threads - 1) / threads;
