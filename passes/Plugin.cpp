@@ -19,7 +19,8 @@
 ///     code generation.
 /// At PipelineStart a guard keeps functions that have derivative rules
 /// (libdevice's `__nv_sin`, ocml) from being inlined before gpuad sees them
-/// (see RuleFunctionGuard.h).
+/// (see RuleFunctionGuard.h), and AMDGPU modules get a body for HIP's
+/// `__atomic_work_item_fence` (see HipWorkItemFence.h).
 /// It runs for every module clang compiles -- host, nvptx64 and amdgcn --
 /// and leaves modules without requests untouched.
 //===----------------------------------------------------------------------===//
@@ -28,6 +29,7 @@
 #include "Core/RuleFunctionGuard.h"
 #include "GpuadPass.h"
 #include "Options.h"
+#include "Target/HipWorkItemFence.h"
 
 #include "../gpu-runtime/emu/retarget/Emulate.h"
 
@@ -101,6 +103,7 @@ void registerCallbacks(PassBuilder &PB) {
         if (gpuad::GpuadOptions::fromCommandLine().Emulation)
           MPM.addPass(gpuad::emu::KeepLibraryCallsPass());
         MPM.addPass(gpuad::ProtectRuleFunctionsPass());
+        MPM.addPass(gpuad::DefineWorkItemFencePass());
       });
   PB.registerOptimizerEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {

@@ -7,11 +7,12 @@
 //   - __syncthreads() and __shared__ memory in the surrounding kernel only
 //
 // Debian's ROCm 5.2 headers implement __syncthreads() with
-// __atomic_work_item_fence, which lives in opencl.bc and which clang 22 does
-// not link for HIP, so any HIP program using __syncthreads() fails to link
-// here, with or without gpuad.  The kernels therefore use block_sync(), the
+// __atomic_work_item_fence, which no device library defines under that name;
+// gpuad gives it a body at the start of the pipeline
+// (Target/HipWorkItemFence.cpp), so programs using it link
+// (native-link.test).  The kernels use block_sync(), the
 // fence/s_barrier/fence sequence newer HIP headers expand __syncthreads() to;
-// -DUSE_SYNCTHREADS compiles the real __syncthreads() to assembly only.
+// -DUSE_SYNCTHREADS compiles the real __syncthreads() instead.
 //
 // REQUIRES: hip
 // RUN: %gpuad-cc -x hip --cuda-device-only -O0 -S %s -o %t.O0.s
