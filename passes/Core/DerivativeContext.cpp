@@ -26,7 +26,9 @@ namespace gpuad {
 
 DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts)
     : M(M), Options(std::move(Opts)),
-      Target(makeTargetHooks(M, Options, Diags)) {}
+      Target(makeTargetHooks(M, Options, Diags)) {
+  Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
+}
 
 DerivativeContext::~DerivativeContext() = default;
 

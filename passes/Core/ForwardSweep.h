@@ -101,6 +101,8 @@ protected:
   virtual void emitMemSet(llvm::CallBase &Call) {}
   /// An atomic read-modify-write on shadowed memory.
   virtual void emitAtomicRMW(llvm::AtomicRMWInst &I) {}
+  /// A warp shuffle of operand \p Operand (TargetHooks::shuffledOperand).
+  virtual void emitShuffle(llvm::CallBase &Call, unsigned Operand) {}
   /// free/delete of shadowed memory.
   virtual void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow);
   /// realloc of shadowed memory (default: realloc the shadow too).

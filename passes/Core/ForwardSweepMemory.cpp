@@ -290,6 +290,8 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
                       "'): nested differentiation is not supported");
   if (Act->isInactiveCall(Call))
     return;
+  if (std::optional<unsigned> Op = Ctx.target().shuffledOperand(Call))
+    return emitShuffle(Call, *Op);
   if (isa<MemTransferInst>(Call))
     return emitMemTransfer(Call);
   if (isa<MemSetInst>(Call)) {

@@ -47,12 +47,17 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   Clone->removeFnAttr(Attribute::NoInline);
   Originals[Clone] = &F;
 
-  FunctionPassManager FPM;
-  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-  FPM.addPass(EarlyCSEPass());
-  FPM.addPass(InstSimplifyPass());
-  FPM.addPass(SimplifyCFGPass());
-  run(FPM, *Clone);
+  // A few rounds: the target may inline its idioms' functions first.
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    FunctionPassManager FPM;
+    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    FPM.addPass(EarlyCSEPass());
+    FPM.addPass(InstSimplifyPass());
+    FPM.addPass(SimplifyCFGPass());
+    run(FPM, *Clone);
+    if (!TargetNormalizer || !TargetNormalizer(*Clone))
+      break;
+  }
   return *Clone;
 }
 

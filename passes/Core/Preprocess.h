@@ -22,12 +22,20 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 
+#include <functional>
+
 namespace gpuad {
 
 class Preprocessor {
 public:
   Preprocessor();
   ~Preprocessor();
+
+  /// Target idioms to rewrite in every clone (TargetHooks::normalize; true:
+  /// clean up and call again).
+  void setTargetNormalizer(std::function<bool(llvm::Function &)> Fn) {
+    TargetNormalizer = std::move(Fn);
+  }
 
   /// The normalised clone of \p F (made once).
   llvm::Function &normalized(llvm::Function &F);
@@ -55,6 +63,7 @@ private:
   llvm::Function &makeClone(llvm::Function &F, llvm::StringRef Suffix);
 
   llvm::DenseMap<llvm::Function *, llvm::Function *> Clones;
+  std::function<bool(llvm::Function &)> TargetNormalizer;
   llvm::DenseMap<llvm::Function *, llvm::Function *> ReverseClones;
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Originals;
 };

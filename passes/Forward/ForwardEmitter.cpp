@@ -177,6 +177,25 @@ void ForwardEmitter::emitAtomicRMW(AtomicRMWInst &I) {
   setShadow(&I, L.pack(B, I.getType(), Lanes));
 }
 
+void ForwardEmitter::emitShuffle(CallBase &Call, unsigned Operand) {
+  // Linear in the value: the tangent takes the same way between lanes.
+  // Every lane that runs the shuffle shuffles its tangent too.
+  if (!hasShadow(&Call))
+    return;
+  Value *V = Call.getArgOperand(Operand);
+  if (Call.getType() != V->getType())
+    return fail(Call, "cannot differentiate the shuffle '" + describe(Call) +
+                          "': its result is not the value it moves");
+  Value *S = shadowOperand(V, Call);
+  SmallVector<Value *, 4> Lanes;
+  for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
+    auto *T = cast<CallBase>(Call.clone());
+    T->setArgOperand(Operand, L.extract(B, S, V->getType(), Lane));
+    Lanes.push_back(B.Insert(T));
+  }
+  setShadow(&Call, L.pack(B, Call.getType(), Lanes));
+}
+
 void ForwardEmitter::rewriteReturns() {
   SmallVector<ReturnInst *, 4> Returns;
   for (BasicBlock &BB : D)

@@ -41,6 +41,7 @@ private:
   void emitDerivativeCall(llvm::CallBase &Call) override;
   void emitMemSet(llvm::CallBase &Call) override;
   void emitAtomicRMW(llvm::AtomicRMWInst &I) override;
+  void emitShuffle(llvm::CallBase &Call, unsigned Operand) override;
 
   void emitElementwise(llvm::Instruction &I, const DerivativeRule &Rule);
   /// sincos and friends: each output's tangent, returned or stored to the

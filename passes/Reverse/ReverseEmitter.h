@@ -116,6 +116,8 @@ private:
   void reverseMemTransfer(llvm::MemTransferInst &I);
   void reverseMemSet(llvm::MemSetInst &I);
   void reverseAtomic(llvm::AtomicRMWInst &I, llvm::Value *DI);
+  /// The transpose of a warp shuffle of operand \p Operand.
+  void reverseShuffle(llvm::CallBase &Call, unsigned Operand, llvm::Value *DI);
   void reverseCall(llvm::CallBase &Call, llvm::Value *DI);
   void reverseDerivativeCall(llvm::CallBase &AugCall);
 

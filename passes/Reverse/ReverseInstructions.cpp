@@ -493,9 +493,28 @@ void ReverseEmitter::reverseMultipleOutputs(CallBase &Call,
   }
 }
 
+void ReverseEmitter::reverseShuffle(CallBase &Call, unsigned Operand,
+                                    Value *DI) {
+  Value *X = Call.getArgOperand(Operand);
+  if (!isActive(X))
+    return;
+  Type *Ty = X->getType();
+  SmallVector<Value *, 4> Lanes;
+  for (unsigned Lane = 0; Lane < Key.Width; ++Lane)
+    Lanes.push_back(Ctx.target().emitShuffleTranspose(
+        B, Call, [&](unsigned K) { return lookup(Call.getArgOperand(K)); },
+        L.extract(B, DI, Ty, Lane)));
+  addAdjoint(X, L.pack(B, Ty, Lanes));
+}
+
 void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
   if (Act->isInactiveCall(Call))
     return;
+  if (std::optional<unsigned> Op = Ctx.target().shuffledOperand(Call)) {
+    if (DI)
+      reverseShuffle(Call, *Op, DI);
+    return;
+  }
   if (const DerivativeRule *R = findRule(Call)) {
     if (R->Kind == RuleKind::MultipleOutputs)
       return reverseMultipleOutputs(Call, *R, DI);

@@ -79,7 +79,18 @@ public:
     return calleeHasPrefix(
         Call, {"llvm.amdgcn.workitem.id.", "llvm.amdgcn.workgroup.id.",
                "llvm.amdgcn.s.barrier", "llvm.amdgcn.implicitarg.ptr",
-               "llvm.amdgcn.dispatch.ptr", "llvm.amdgcn.wave.barrier"});
+               "llvm.amdgcn.dispatch.ptr", "llvm.amdgcn.wave.barrier",
+               "llvm.amdgcn.ballot", "llvm.amdgcn.icmp", "llvm.amdgcn.fcmp",
+               "llvm.amdgcn.mbcnt."});
+  }
+
+  std::optional<unsigned> shuffledOperand(const CallBase &Call) const override {
+    return amdgpuShuffledOperand(Call);
+  }
+  Value *emitShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
+                              function_ref<Value *(unsigned)> Operand,
+                              Value *Adjoint) override {
+    return emitAMDGPUShuffleTranspose(B, Call, Operand, Adjoint);
   }
 
   GridValue classifyGridValue(const Value &V) const override {

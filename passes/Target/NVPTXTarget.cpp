@@ -113,7 +113,17 @@ public:
     return calleeHasPrefix(
         Call, {"llvm.nvvm.read.ptx.sreg.", "llvm.nvvm.barrier",
                "llvm.nvvm.bar.", "llvm.nvvm.membar", "llvm.nvvm.fence",
-               "__nvvm_reflect"});
+               "llvm.nvvm.vote.", "llvm.nvvm.activemask", "__nvvm_reflect"});
+  }
+
+  bool normalize(Function &F) override { return normalizeNVPTXShuffles(F); }
+  std::optional<unsigned> shuffledOperand(const CallBase &Call) const override {
+    return nvptxShuffledOperand(Call);
+  }
+  Value *emitShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
+                              function_ref<Value *(unsigned)> Operand,
+                              Value *Adjoint) override {
+    return emitNVPTXShuffleTranspose(B, Call, Operand, Adjoint);
   }
 
   GridValue classifyGridValue(const Value &V) const override {

@@ -19,10 +19,14 @@
 
 #include "Rules/DerivativeRules.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <memory>
+#include <optional>
 
 namespace llvm {
 class CallBase;
+class Function;
 class IRBuilderBase;
 class Module;
 class Value;
@@ -63,6 +67,30 @@ public:
   /// computes) a plain read-add-write.
   virtual void emitAccumulate(llvm::IRBuilderBase &B, llvm::Value *Ptr,
                               llvm::Value *Delta, bool ThreadPrivate);
+
+  /// Rewrites target idioms in a clone gpuad is about to differentiate into
+  /// forms it differentiates (e.g. a 64-bit shuffle done as two 32-bit ones).
+  /// Returns true to have the clone cleaned up (SROA, CSE) and be called
+  /// again.
+  virtual bool normalize(llvm::Function &F) { return false; }
+  /// A warp shuffle (a cross-lane copy, linear in the value it copies): the
+  /// index of that operand, or none for any other call.  Forward mode
+  /// shuffles the tangent the same way.
+  virtual std::optional<unsigned>
+  shuffledOperand(const llvm::CallBase &Call) const {
+    return std::nullopt;
+  }
+  /// Reverse mode: the transpose of shuffle \p Call applied to each lane's
+  /// adjoint \p Adjoint of its result -- every adjoint sent back to the lane
+  /// it was read from, summed there -- which is this lane's contribution to
+  /// the adjoint of the shuffled operand.  \p Operand gives Call's operands
+  /// at the reverse position.  Every lane that ran the shuffle runs this.
+  virtual llvm::Value *
+  emitShuffleTranspose(llvm::IRBuilderBase &B, const llvm::CallBase &Call,
+                       llvm::function_ref<llvm::Value *(unsigned)> Operand,
+                       llvm::Value *Adjoint) {
+    return nullptr;
+  }
 
   /// The sync scope of device-wide atomics ("" on the host).
   virtual llvm::StringRef deviceScope() const { return ""; }

@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
+
 namespace llvm {
 class CallBase;
 class Function;
@@ -42,6 +44,21 @@ emitScalarized(llvm::IRBuilderBase &B, llvm::ArrayRef<llvm::Value *> Args,
 /// \p Prefixes.
 bool calleeHasPrefix(const llvm::CallBase &Call,
                      llvm::ArrayRef<llvm::StringRef> Prefixes);
+
+/// Warp shuffles (WarpShuffles.cpp): the operand a target's shuffle copies,
+/// and its transpose for reverse mode (see TargetHooks).
+std::optional<unsigned> nvptxShuffledOperand(const llvm::CallBase &Call);
+llvm::Value *emitNVPTXShuffleTranspose(
+    llvm::IRBuilderBase &B, const llvm::CallBase &Call,
+    llvm::function_ref<llvm::Value *(unsigned)> Operand, llvm::Value *Adjoint);
+/// Rewrites CUDA's 64-bit shuffles (two 32-bit halves) in \p F as one;
+/// first inlines CUDA's shuffle functions, returning true when it did (the
+/// caller cleans up and calls again).
+bool normalizeNVPTXShuffles(llvm::Function &F);
+std::optional<unsigned> amdgpuShuffledOperand(const llvm::CallBase &Call);
+llvm::Value *emitAMDGPUShuffleTranspose(
+    llvm::IRBuilderBase &B, const llvm::CallBase &Call,
+    llvm::function_ref<llvm::Value *(unsigned)> Operand, llvm::Value *Adjoint);
 
 /// The base name of a MathFn in C libraries ("sin", "pow", ...).
 llvm::StringRef libraryBaseName(MathFn Fn);

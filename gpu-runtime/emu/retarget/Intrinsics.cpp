@@ -231,7 +231,7 @@ Value *Lowering::nvptx(CallInst &Call, StringRef Name, IRBuilderBase &B) {
                : Rest.starts_with("up")   ? 1
                : Rest.starts_with("down") ? 2
                                           : 3;
-    return shuffle(Call, Mode, Rest.contains(".p"), B);
+    return shuffle(Call, Mode, Rest.ends_with("p"), B); // .f32p, .i32p
   }
   if (Name.starts_with("llvm.nvvm.vote.")) {
     StringRef Rest = Name.drop_front(strlen("llvm.nvvm.vote."));
