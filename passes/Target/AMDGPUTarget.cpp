@@ -84,6 +84,7 @@ public:
                "llvm.amdgcn.mbcnt."});
   }
 
+  bool normalize(Function &F) override { return normalizeAMDGPUShuffles(F); }
   std::optional<unsigned> shuffledOperand(const CallBase &Call) const override {
     return amdgpuShuffledOperand(Call);
   }

@@ -52,9 +52,11 @@ llvm::Value *emitNVPTXShuffleTranspose(
     llvm::IRBuilderBase &B, const llvm::CallBase &Call,
     llvm::function_ref<llvm::Value *(unsigned)> Operand, llvm::Value *Adjoint);
 /// Rewrites CUDA's 64-bit shuffles (two 32-bit halves) in \p F as one;
-/// first inlines CUDA's shuffle functions, returning true when it did (the
+/// first inlines the headers' shuffle functions, returning true when it did (the
 /// caller cleans up and calls again).
 bool normalizeNVPTXShuffles(llvm::Function &F);
+/// The same for HIP's (ds_bpermute) shuffles.
+bool normalizeAMDGPUShuffles(llvm::Function &F);
 std::optional<unsigned> amdgpuShuffledOperand(const llvm::CallBase &Call);
 llvm::Value *emitAMDGPUShuffleTranspose(
     llvm::IRBuilderBase &B, const llvm::CallBase &Call,

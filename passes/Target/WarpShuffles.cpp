@@ -189,14 +189,22 @@ Value *emitNVPTXShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
 
 namespace {
 
-/// \p V as `shfl.sync.<kind>.i32(mask, trunc(X >> Shift), b, c)`: the
-/// shuffle call and X.
-std::pair<CallBase *, Value *> halfShuffle(Value *V, unsigned Shift) {
+/// A target's shuffle as the 64-bit normalization sees it.
+struct ShuffleForm {
+  function_ref<bool(const CallBase &)> IsShuffle;
+  unsigned ValueOperand;
+  /// The 64-bit helper standing for two 32-bit shuffles like \p Half.
+  function_ref<Function *(Module &, const CallBase &Half)> Helper;
+};
+
+/// \p V as a 32-bit shuffle of `trunc(X >> Shift)`: the shuffle and X.
+std::pair<CallBase *, Value *> halfShuffle(const ShuffleForm &Form, Value *V,
+                                           unsigned Shift) {
   auto *Call = dyn_cast<CallBase>(V);
-  if (!Call || !nvptxShuffleKind(*Call) ||
-      !Call->getType()->isIntegerTy(32) || !Call->hasOneUse())
+  if (!Call || !Form.IsShuffle(*Call) || !Call->getType()->isIntegerTy(32) ||
+      !Call->hasOneUse())
     return {nullptr, nullptr};
-  auto *Trunc = dyn_cast<TruncInst>(Call->getArgOperand(1));
+  auto *Trunc = dyn_cast<TruncInst>(Call->getArgOperand(Form.ValueOperand));
   if (!Trunc || !Trunc->getSrcTy()->isIntegerTy(64))
     return {nullptr, nullptr};
   Value *X = Trunc->getOperand(0);
@@ -213,40 +221,33 @@ std::pair<CallBase *, Value *> halfShuffle(Value *V, unsigned Shift) {
   return {Call, X};
 }
 
-/// The 64-bit shuffle helper for \p Kind's callee \p Half (one of the two
-/// 32-bit shuffles it replaces): `double (mask, value, b, c)`, inlined
-/// after differentiation.
-Function *shuffle64Helper(Module &M, const Function &Half) {
-  StringRef Kind = Half.getName().drop_front(strlen("llvm.nvvm.shfl.sync."))
-                       .split('.').first;
-  std::string Name = ("gpuad.nvptx.shfl.sync." + Kind + ".f64").str();
+/// A helper `double Name(<Half's operands, value a double>)` whose body
+/// \p Body builds from its arguments; inlined after differentiation.
+Function *makeShuffle64Helper(Module &M, StringRef Name, const CallBase &Half,
+                              unsigned ValueOperand,
+                              function_ref<Value *(IRBuilderBase &, Function &)> Body) {
   if (Function *F = M.getFunction(Name))
     return F;
   LLVMContext &C = M.getContext();
-  Type *I32 = Type::getInt32Ty(C), *F64 = Type::getDoubleTy(C);
-  auto *F = Function::Create(FunctionType::get(F64, {I32, F64, I32, I32}, false),
-                             GlobalValue::InternalLinkage, Name, M);
+  SmallVector<Type *, 4> Params;
+  for (const Use &A : Half.args())
+    Params.push_back(A.getOperandNo() == ValueOperand ? Type::getDoubleTy(C)
+                                                      : A->getType());
+  auto *F = Function::Create(
+      FunctionType::get(Type::getDoubleTy(C), Params, false),
+      GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::AlwaysInline);
   F->addFnAttr(Attribute::Convergent);
   F->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  NVPTXShuffle K = StringSwitch<NVPTXShuffle>(Kind)
-                       .Case("bfly", NVPTXShuffle::Bfly)
-                       .Case("down", NVPTXShuffle::Down)
-                       .Case("up", NVPTXShuffle::Up)
-                       .Default(NVPTXShuffle::Idx);
-  B.CreateRet(nvptxShuffle(B, K, F->getArg(0), F->getArg(1), F->getArg(2),
-                           F->getArg(3))
-                  .first);
+  B.CreateRet(Body(B, *F));
   return F;
 }
 
-} // namespace
-
-/// Whether \p F is one of CUDA's shuffle functions (clang's
-/// __clang_cuda_intrinsics.h: __shfl_sync, __shfl_xor_sync, ... for int,
-/// float, long long, double and the rest), not inlined at -O0.
-static bool isCudaShuffleWrapper(const Function &F) {
+/// Whether \p F is one of the shuffle functions of CUDA's and HIP's
+/// headers (__shfl_sync, __shfl_xor_sync, ..., __shfl, __shfl_xor, ... for
+/// int, float, long long, double), which -O0 leaves as calls.
+bool isShuffleWrapper(const Function &F) {
   if (F.isDeclaration() || !F.getName().starts_with("_Z"))
     return false;
   std::string Plain = demangle(F.getName());
@@ -257,14 +258,37 @@ static bool isCudaShuffleWrapper(const Function &F) {
          Name == "__shfl_xor";
 }
 
-bool normalizeNVPTXShuffles(Function &F) {
-  // At -O0 CUDA's shuffle functions are calls: inline them (the caller
-  // then cleans up and asks again) so their 32-bit halves show.
+/// Whether \p A and \p B compute the same value: the same, or the same
+/// side-effect-free instruction of operands that are (to \p Depth levels;
+/// -O0 code inlined late repeats the lane arithmetic of each half).
+bool sameValue(const Value *A, const Value *B, unsigned Depth) {
+  if (A == B)
+    return true;
+  const auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
+  if (!IA || !IB || !Depth || !IA->isSameOperationAs(IB))
+    return false;
+  // Pure, or HIP's lane id (a plain call at -O0).
+  const auto *Call = dyn_cast<CallBase>(IA);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  bool LaneId = Callee && Callee == cast<CallBase>(IB)->getCalledFunction() &&
+                demangle(Callee->getName()) == "__lane_id()";
+  if (!LaneId && (IA->mayHaveSideEffects() || IA->mayReadFromMemory()))
+    return false;
+  for (unsigned K = 0; K < IA->getNumOperands(); ++K)
+    if (!sameValue(IA->getOperand(K), IB->getOperand(K), Depth - 1))
+      return false;
+  return true;
+}
+
+/// The 64-bit normalization, for either target.
+bool normalizeShuffles(Function &F, const ShuffleForm &Form) {
+  // At -O0 the headers' shuffle functions are calls: inline them (the
+  // caller then cleans up and asks again) so their 32-bit halves show.
   SmallVector<CallBase *, 4> Wrappers;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (Function *Callee = Call->getCalledFunction();
-          Callee && isCudaShuffleWrapper(*Callee))
+          Callee && isShuffleWrapper(*Callee))
         Wrappers.push_back(Call);
   bool Inlined = false;
   for (CallBase *Call : Wrappers) {
@@ -274,8 +298,8 @@ bool normalizeNVPTXShuffles(Function &F) {
   if (Inlined)
     return true;
 
-  // CUDA's headers shuffle a double (or long long) as two 32-bit halves,
-  // joined by `(zext hi << 32) | zext lo`; the halves' derivatives are not
+  // The headers shuffle a double (or long long) as two 32-bit halves,
+  // joined by `(ext hi << 32) | zext lo`; the halves' derivatives are not
   // halves of anything, so gpuad sees one 64-bit shuffle instead.
   SmallVector<Instruction *, 4> Joins;
   for (Instruction &I : instructions(F))
@@ -294,36 +318,95 @@ bool normalizeNVPTXShuffles(Function &F) {
         LoPart = Op;
     }
     // The high half may be sign-extended (shifted out); the low one not.
-    auto *HiZ = dyn_cast_or_null<CastInst>(HiPart);
-    auto *LoZ = dyn_cast_or_null<ZExtInst>(LoPart);
-    if (!HiZ || !LoZ || (!isa<ZExtInst>(HiZ) && !isa<SExtInst>(HiZ)))
+    auto *HiExt = dyn_cast_or_null<CastInst>(HiPart);
+    auto *LoExt = dyn_cast_or_null<ZExtInst>(LoPart);
+    if (!HiExt || !LoExt || (!isa<ZExtInst>(HiExt) && !isa<SExtInst>(HiExt)))
       continue;
-    auto [Hi, HiX] = halfShuffle(HiZ->getOperand(0), 32);
-    auto [Lo, LoX] = halfShuffle(LoZ->getOperand(0), 0);
+    auto [Hi, HiX] = halfShuffle(Form, HiExt->getOperand(0), 32);
+    auto [Lo, LoX] = halfShuffle(Form, LoExt->getOperand(0), 0);
     if (!Hi || !Lo || HiX != LoX ||
         Hi->getCalledFunction() != Lo->getCalledFunction())
       continue;
     bool SameArgs = true;
-    for (unsigned K : {0u, 2u, 3u})
-      SameArgs &= Hi->getArgOperand(K) == Lo->getArgOperand(K);
+    for (unsigned K = 0; K < Lo->arg_size(); ++K)
+      SameArgs &= K == Form.ValueOperand ||
+                  sameValue(Hi->getArgOperand(K), Lo->getArgOperand(K), 8);
     if (!SameArgs)
       continue;
     // The helper goes where the later half is, when all its operands exist.
-    Instruction *At = Lo->comesBefore(Hi) ? Hi : Lo;
-    IRBuilder<> B(At);
-    Function *Helper = shuffle64Helper(*F.getParent(), *Lo->getCalledFunction());
-    Value *Shuffled = B.CreateCall(
-        Helper, {Lo->getArgOperand(0), B.CreateBitCast(LoX, B.getDoubleTy()),
-                 Lo->getArgOperand(2), Lo->getArgOperand(3)});
+    IRBuilder<> B(Lo->comesBefore(Hi) ? Hi : Lo);
+    SmallVector<Value *, 4> Args(Lo->args());
+    Args[Form.ValueOperand] = B.CreateBitCast(LoX, B.getDoubleTy());
+    Value *Shuffled = B.CreateCall(Form.Helper(*F.getParent(), *Lo), Args);
     B.SetInsertPoint(Join);
     Join->replaceAllUsesWith(B.CreateBitCast(Shuffled, Join->getType()));
   }
   return false;
 }
 
+/// ds_bpermute of a 32- or 64-bit value.
+Value *bpermute(IRBuilderBase &B, Value *Address, Value *V) {
+  Type *Ty = V->getType();
+  auto Word = [&](Value *W) {
+    return B.CreateIntrinsic(Intrinsic::amdgcn_ds_bpermute, {}, {Address, W});
+  };
+  if (Ty->getPrimitiveSizeInBits() == 64) {
+    Value *Bits = B.CreateBitCast(V, B.getInt64Ty());
+    Value *Lo = Word(B.CreateTrunc(Bits, B.getInt32Ty()));
+    Value *Hi = Word(B.CreateTrunc(B.CreateLShr(Bits, 32), B.getInt32Ty()));
+    return B.CreateBitCast(
+        B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
+                   B.CreateZExt(Lo, B.getInt64Ty())),
+        Ty);
+  }
+  Value *R = Word(Ty->isIntegerTy(32) ? V : B.CreateBitCast(V, B.getInt32Ty()));
+  return Ty->isIntegerTy(32) ? R : B.CreateBitCast(R, Ty);
+}
+
+} // namespace
+
+bool normalizeNVPTXShuffles(Function &F) {
+  auto Helper = [](Module &M, const CallBase &Half) {
+    StringRef Kind = Half.getCalledFunction()
+                         ->getName()
+                         .drop_front(strlen("llvm.nvvm.shfl.sync."))
+                         .split('.')
+                         .first;
+    NVPTXShuffle K = StringSwitch<NVPTXShuffle>(Kind)
+                         .Case("bfly", NVPTXShuffle::Bfly)
+                         .Case("down", NVPTXShuffle::Down)
+                         .Case("up", NVPTXShuffle::Up)
+                         .Default(NVPTXShuffle::Idx);
+    return makeShuffle64Helper(
+        M, ("gpuad.nvptx.shfl.sync." + Kind + ".f64").str(), Half, 1,
+        [&](IRBuilderBase &B, Function &H) {
+          return nvptxShuffle(B, K, H.getArg(0), H.getArg(1), H.getArg(2),
+                              H.getArg(3))
+              .first;
+        });
+  };
+  return normalizeShuffles(
+      F, {[](const CallBase &C) { return nvptxShuffleKind(C).has_value(); }, 1,
+          Helper});
+}
+
+bool normalizeAMDGPUShuffles(Function &F) {
+  auto Helper = [](Module &M, const CallBase &Half) {
+    return makeShuffle64Helper(M, "gpuad.amdgcn.ds.bpermute.f64", Half, 1,
+                               [](IRBuilderBase &B, Function &H) {
+                                 return bpermute(B, H.getArg(0), H.getArg(1));
+                               });
+  };
+  return normalizeShuffles(
+      F, {[](const CallBase &C) { return amdgpuShuffledOperand(C).has_value(); },
+          1, Helper});
+}
+
 std::optional<unsigned> amdgpuShuffledOperand(const CallBase &Call) {
   const auto *II = dyn_cast<IntrinsicInst>(&Call);
-  if (II && II->getIntrinsicID() == Intrinsic::amdgcn_ds_bpermute)
+  const Function *Callee = Call.getCalledFunction();
+  if ((II && II->getIntrinsicID() == Intrinsic::amdgcn_ds_bpermute) ||
+      (Callee && Callee->getName() == "gpuad.amdgcn.ds.bpermute.f64"))
     return 1; // (byte address of the source lane, value)
   return std::nullopt;
 }
@@ -340,15 +423,9 @@ Value *emitAMDGPUShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
        B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
                          {B.getInt32(~0u), B.getInt32(0)})});
   Value *Source = B.CreateAnd(B.CreateLShr(Operand(0), 2), 63);
-  Type *Ty = Adjoint->getType();
   return sumAddressedAdjoints(
       B, Adjoint, Source, Lane, Active, 64, [&](Value *V, unsigned K) {
-        Value *Word = V->getType()->isIntegerTy(32)
-                          ? V
-                          : B.CreateBitCast(V, B.getInt32Ty());
-        Value *R = B.CreateIntrinsic(Intrinsic::amdgcn_ds_bpermute, {},
-                                     {B.getInt32(4 * K), Word});
-        return V->getType() == R->getType() ? R : B.CreateBitCast(R, Ty);
+        return bpermute(B, B.getInt32(4 * K), V);
       });
 }
 

@@ -148,7 +148,7 @@ int main() {
   check<double, idx_gather>("idx_gather", fdDouble, dotDouble, 1e-6);
   check<float, xor_width16>("xor_width16", fdFloat, dotFloat, 1e-2);
   check<float, down_width8>("down_width8", fdFloat, dotFloat, 1e-2);
-  return finish("6 shuffle functions x 64 lanes: forward vs FD, reverse vs "
+  return finish("6 shuffle functions, 2 warps: forward vs FD, reverse vs "
                 "forward (dot product)",
                 {&fdDouble, &fdFloat, &dotDouble, &dotFloat});
 }

@@ -328,12 +328,18 @@ void Retarget::registerModule() {
   // Internal everything defined: the host half defines the same names (host
   // stubs of kernels, host shadows of variables, __host__ __device__
   // functions).
+  // Out of their comdats too: a template kernel's group has the name of
+  // its host stub's, and the linker would keep only one of the two.
   for (Function &F : M)
-    if (!F.isDeclaration() && !F.getName().starts_with("llvm."))
+    if (!F.isDeclaration() && !F.getName().starts_with("llvm.")) {
       F.setLinkage(GlobalValue::InternalLinkage);
+      F.setComdat(nullptr);
+    }
   for (GlobalVariable &GV : M.globals())
-    if (!GV.isDeclaration() && !GV.getName().starts_with("llvm."))
+    if (!GV.isDeclaration() && !GV.getName().starts_with("llvm.")) {
       GV.setLinkage(GlobalValue::InternalLinkage);
+      GV.setComdat(nullptr);
+    }
 
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C),
        *I64 = Type::getInt64Ty(C);
