@@ -240,10 +240,28 @@ void ForwardSweep::visitAtomicRMWInst(AtomicRMWInst &I) {
 }
 
 void ForwardSweep::visitAtomicCmpXchgInst(AtomicCmpXchgInst &I) {
+  // A CAS loop on a float stored as an integer (atomicCAS on
+  // __double_as_longlong(...), the usual atomic max/min of floats) moves
+  // the bits of an active value: still a derivative gpuad cannot give.
+  auto CarriesActive = [&](const Value *V) {
+    // Varied is enough: the CAS itself is what would make it useful.
+    for (unsigned Depth = 0; Depth < 4; ++Depth) {
+      if (Act->isVaried(V))
+        return true;
+      const auto *Cast = dyn_cast<CastInst>(V);
+      if (!Cast)
+        return false;
+      V = Cast->getOperand(0);
+    }
+    return false;
+  };
   if (needsShadow(I.getPointerOperand()) &&
-      (isActive(I.getNewValOperand()) || isActive(I.getCompareOperand())))
+      (CarriesActive(I.getNewValOperand()) ||
+       CarriesActive(I.getCompareOperand())))
     fail(I, "cannot differentiate compare-and-swap on differentiated memory "
-            "('" + describe(I) + "')");
+            "('" + describe(I) + "'): an atomicCAS loop (e.g. an atomic max of "
+            "floats) has no derivative rule; write it with atomicAdd, or keep "
+            "that memory out of the derivative (enzyme_const)");
 }
 
 void ForwardSweep::emitMemTransfer(CallBase &Call) {
