@@ -74,6 +74,7 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
     }
     D = EP.Mode == DiffMode::ReverseAugmented ? H.Augmented : H.Backward;
   } else {
+    Ctx.noteRequested(Req->Key);
     D = Ctx.getOrCreate(Req->Key);
   }
   DebugLoc Loc = Call.getDebugLoc();
@@ -149,6 +150,8 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (CallBase *Call : innermostFirst(std::move(Calls)))
     processEntryCall(*Call, Ctx);
   bool InlineDerivatives = Ctx.finish();
+  if (Ctx.diags().numErrors())
+    Ctx.discardDerivatives();
   eraseDeadMarkerReferences(M);
   // The entry points were never meant to exist; drop their declarations.
   for (Function &F : make_early_inc_range(M))

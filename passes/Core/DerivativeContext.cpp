@@ -171,6 +171,22 @@ DerivativeContext::signatureOf(const Function &Derivative) const {
   return It->second;
 }
 
+void DerivativeContext::discardDerivatives() {
+  SmallVector<Function *, 16> All;
+  for (auto &[Key, D] : Generated)
+    if (D)
+      All.push_back(D);
+  for (Function *D : All)
+    D->deleteBody();
+  for (Function *D : All) {
+    if (D->use_empty())
+      D->eraseFromParent();
+    else
+      stubOut(*D);
+  }
+  Generated.clear();
+}
+
 GlobalVariable *DerivativeContext::zeroShadowOf(GlobalVariable &GV) {
   GlobalVariable *&Shadow = ZeroShadows[&GV];
   if (!Shadow)
@@ -180,6 +196,24 @@ GlobalVariable *DerivativeContext::zeroShadowOf(GlobalVariable &GV) {
         Constant::getNullValue(GV.getValueType()),
         GV.getName() + ".gpuad.zero", nullptr, GV.getThreadLocalMode(),
         GV.getAddressSpace());
+  return Shadow;
+}
+
+GlobalVariable *DerivativeContext::sharedShadowOf(GlobalVariable &GV,
+                                                 unsigned Lane) {
+  GlobalVariable *&Shadow = SharedShadows[{&GV, Lane}];
+  if (!Shadow) {
+    std::string Name = (GV.getName() + ".gpuad.shadow").str();
+    if (Lane)
+      Name += "." + std::to_string(Lane);
+    // Shared memory has no initializer; the reverse sweep zeroes it.
+    Shadow = new GlobalVariable(M, GV.getValueType(), /*isConstant=*/false,
+                                GlobalValue::InternalLinkage,
+                                UndefValue::get(GV.getValueType()), Name,
+                                nullptr, GlobalValue::NotThreadLocal,
+                                GV.getAddressSpace());
+    Shadow->setAlignment(GV.getAlign());
+  }
   return Shadow;
 }
 

@@ -26,6 +26,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
+#include <set>
 #include <memory>
 
 namespace llvm {
@@ -56,6 +57,16 @@ public:
   /// null if \p Key's mode is not implemented.  A derivative whose emission
   /// failed (errors were reported) is a stub that returns poison.
   llvm::Function *getOrCreate(const DerivativeKey &Key);
+  /// After errors: every generated derivative goes (bodies first, so none
+  /// keeps another alive), except ones still called, which keep a stub.
+  /// Nothing half-made reaches code generation.
+  void discardDerivatives();
+  /// A derivative a user request names directly (not one made for a call
+  /// inside another derivative): only those own the block's shared shadows.
+  void noteRequested(const DerivativeKey &Key) { Requested.insert(Key); }
+  bool isRequested(const DerivativeKey &Key) const {
+    return Requested.count(Key);
+  }
   const DerivativeSignature &signatureOf(const llvm::Function &Derivative) const;
   /// The augmented and backward halves for \p Key (whose mode is ignored),
   /// emitting them on first use.
@@ -74,6 +85,9 @@ public:
   /// The read-only all-zero shadow of a constant global (a table of
   /// coefficients indexed together with active memory).
   llvm::GlobalVariable *zeroShadowOf(llvm::GlobalVariable &GV);
+  /// The shadow of block-shared variable \p GV for batch lane \p Lane:
+  /// another block-shared variable of the same type (made once).
+  llvm::GlobalVariable *sharedShadowOf(llvm::GlobalVariable &GV, unsigned Lane);
 
   /// Finishes the run: links target libraries, cleans up generated
   /// functions, erases clones.  On GPU targets generated functions are marked
@@ -88,10 +102,14 @@ private:
   std::unique_ptr<TargetHooks> Target;
   Preprocessor Pre;
   std::map<DerivativeKey, llvm::Function *> Generated;
+  std::set<DerivativeKey> Requested;
   /// Node-based: emitters hold references while nested derivatives are
   /// added.
   std::map<const llvm::Function *, DerivativeSignature> Signatures;
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ZeroShadows;
+  llvm::DenseMap<std::pair<llvm::GlobalVariable *, unsigned>,
+                 llvm::GlobalVariable *>
+      SharedShadows;
   llvm::DenseMap<const llvm::Function *, bool> Recursive;
   std::map<const llvm::Function *, llvm::SmallVector<TypeTree, 8>> ArgTypes;
   TypeSummaries Summaries;

@@ -26,6 +26,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstVisitor.h"
 
@@ -183,6 +184,9 @@ protected:
   const DerivativeKey &Key;
   llvm::Function &D;
   Lanes L;
+  /// The block-shared shadows this derivative uses (the reverse sweep
+  /// zeroes them before it accumulates).
+  llvm::SetVector<llvm::GlobalVariable *> SharedShadows;
   std::unique_ptr<TypeInfo> TI;
   std::unique_ptr<ActivityAnalysis> Act;
   llvm::IRBuilder<> B;

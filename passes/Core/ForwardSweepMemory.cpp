@@ -51,6 +51,15 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {
     if (GV->isConstant())
       return L.splat(B, Ctx.zeroShadowOf(*GV));
+    if (Ctx.target().isBlockShared(*GV)) {
+      SmallVector<Value *, 4> Lanes;
+      for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+        GlobalVariable *S = Ctx.sharedShadowOf(*GV, Lane);
+        SharedShadows.insert(S);
+        Lanes.push_back(S);
+      }
+      return L.pack(B, Ty, Lanes);
+    }
     fail(At, "global variable '" + GV->getName() +
                  "' would need a shadow to carry derivatives, and globals "
                  "have none; pass its data as an argument instead");

@@ -60,6 +60,7 @@ bool ReverseEmitter::run() {
         if (isPrimal(&I) || AugCalls.count(&I))
           Primal.insert(&I);
     buildReverse();
+    zeroSharedShadows();
   }
   finishSweep();
   return Ok && !failed() && verifyGenerated("reverse");

@@ -119,6 +119,9 @@ private:
   /// The transpose of a warp shuffle of operand \p Operand.
   void reverseShuffle(llvm::CallBase &Call, unsigned Operand, llvm::Value *DI);
   void reverseCall(llvm::CallBase &Call, llvm::Value *DI);
+  /// Zeroes the block-shared shadows at the start, for the whole block
+  /// (ReverseShared.cpp).
+  void zeroSharedShadows();
   void reverseDerivativeCall(llvm::CallBase &AugCall);
 
   // Shadow heap blocks (ReverseHeap.cpp).

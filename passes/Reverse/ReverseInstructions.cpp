@@ -508,6 +508,10 @@ void ReverseEmitter::reverseShuffle(CallBase &Call, unsigned Operand,
 }
 
 void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
+  // A barrier is mirrored: adjoints other threads add to shared shadows
+  // before it (the reverse of what followed it) are complete after it.
+  if (Ctx.target().isBlockBarrier(Call))
+    return Ctx.target().emitBlockBarrier(B, Call);
   if (Act->isInactiveCall(Call))
     return;
   if (std::optional<unsigned> Op = Ctx.target().shuffledOperand(Call)) {

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Process.h"
@@ -72,6 +73,14 @@ public:
     addRuleAliases(AMDGCNMathAliases);
   }
 
+  /// The work-group size in dimension \p Dim: code object v5's hidden
+  /// arguments (i16 at 12, 14, 16).
+  Value *groupSize(IRBuilderBase &B, unsigned Dim) {
+    Value *Args = B.CreateIntrinsic(Intrinsic::amdgcn_implicitarg_ptr, {});
+    Value *Slot = B.CreateConstGEP1_64(B.getInt8Ty(), Args, 12 + 2 * Dim);
+    return B.CreateZExt(B.CreateLoad(B.getInt16Ty(), Slot), B.getInt32Ty());
+  }
+
   StringRef name() const override { return "amdgpu"; }
   bool isGPU() const override { return true; }
 
@@ -82,6 +91,34 @@ public:
                "llvm.amdgcn.dispatch.ptr", "llvm.amdgcn.wave.barrier",
                "llvm.amdgcn.ballot", "llvm.amdgcn.icmp", "llvm.amdgcn.fcmp",
                "llvm.amdgcn.mbcnt."});
+  }
+
+  bool isBlockShared(const GlobalVariable &GV) const override {
+    return GV.getAddressSpace() == 3;
+  }
+  bool isBlockBarrier(const CallBase &Call) const override {
+    // The intrinsic, or HIP's __syncthreads() still a call (at -O0).
+    const Function *Callee = Call.getCalledFunction();
+    return calleeHasPrefix(Call, {"llvm.amdgcn.s.barrier"}) ||
+           (Callee && Callee->getName() == "_Z13__syncthreadsv");
+  }
+  void emitBlockBarrier(IRBuilderBase &B, const CallBase &Like) override {
+    // __syncthreads: work-group fences around s_barrier (HIP's expansion).
+    SyncScope::ID WG = B.getContext().getOrInsertSyncScopeID("workgroup");
+    B.CreateFence(AtomicOrdering::Release, WG);
+    B.Insert(Like.clone());
+    B.CreateFence(AtomicOrdering::Acquire, WG);
+  }
+  Value *emitLinearThreadId(IRBuilderBase &B) override {
+    Value *X = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_x, {});
+    Value *Y = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_y, {});
+    Value *Z = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_z, {});
+    Value *NX = groupSize(B, 0), *NY = groupSize(B, 1);
+    return B.CreateAdd(X, B.CreateMul(NX, B.CreateAdd(Y, B.CreateMul(NY, Z))));
+  }
+  Value *emitBlockThreadCount(IRBuilderBase &B) override {
+    return B.CreateMul(groupSize(B, 0),
+                       B.CreateMul(groupSize(B, 1), groupSize(B, 2)));
   }
 
   bool normalize(Function &F) override { return normalizeAMDGPUShuffles(F); }

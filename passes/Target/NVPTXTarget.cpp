@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Process.h"
 
@@ -114,6 +115,32 @@ public:
         Call, {"llvm.nvvm.read.ptx.sreg.", "llvm.nvvm.barrier",
                "llvm.nvvm.bar.", "llvm.nvvm.membar", "llvm.nvvm.fence",
                "llvm.nvvm.vote.", "llvm.nvvm.activemask", "__nvvm_reflect"});
+  }
+
+  bool isBlockShared(const GlobalVariable &GV) const override {
+    return GV.getAddressSpace() == 3;
+  }
+  bool isBlockBarrier(const CallBase &Call) const override {
+    return calleeHasPrefix(Call, {"llvm.nvvm.barrier0", "llvm.nvvm.barrier.sync",
+                                  "llvm.nvvm.barrier.cta.sync",
+                                  "llvm.nvvm.bar.sync"}) &&
+           !calleeHasPrefix(Call, {"llvm.nvvm.barrier0.", "llvm.nvvm.barrier.cta.red"});
+  }
+  Value *emitLinearThreadId(IRBuilderBase &B) override {
+    auto Sreg = [&](Intrinsic::ID ID) { return B.CreateIntrinsic(ID, {}); };
+    Value *X = Sreg(Intrinsic::nvvm_read_ptx_sreg_tid_x);
+    Value *Y = Sreg(Intrinsic::nvvm_read_ptx_sreg_tid_y);
+    Value *Z = Sreg(Intrinsic::nvvm_read_ptx_sreg_tid_z);
+    Value *NX = Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+    Value *NY = Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+    return B.CreateAdd(X, B.CreateMul(NX, B.CreateAdd(Y, B.CreateMul(NY, Z))));
+  }
+  Value *emitBlockThreadCount(IRBuilderBase &B) override {
+    auto Sreg = [&](Intrinsic::ID ID) { return B.CreateIntrinsic(ID, {}); };
+    return B.CreateMul(
+        Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+        B.CreateMul(Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                    Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_z)));
   }
 
   bool normalize(Function &F) override { return normalizeNVPTXShuffles(F); }

@@ -88,6 +88,10 @@ void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
   Add(Ptr, Delta);
 }
 
+void TargetHooks::emitBlockBarrier(IRBuilderBase &B, const CallBase &Like) {
+  B.Insert(Like.clone());
+}
+
 Value *addAdjoints(IRBuilderBase &B, Value *A, Value *Bv) {
   Type *Ty = A->getType();
   if (Ty->isFPOrFPVectorTy())

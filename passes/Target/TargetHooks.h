@@ -27,6 +27,7 @@
 namespace llvm {
 class CallBase;
 class Function;
+class GlobalVariable;
 class IRBuilderBase;
 class Module;
 class Value;
@@ -67,6 +68,28 @@ public:
   /// computes) a plain read-add-write.
   virtual void emitAccumulate(llvm::IRBuilderBase &B, llvm::Value *Ptr,
                               llvm::Value *Delta, bool ThreadPrivate);
+
+  /// Block-shared memory (`__shared__`): a variable every thread of a block
+  /// sees.  Its shadow is another such variable.
+  virtual bool isBlockShared(const llvm::GlobalVariable &GV) const {
+    return false;
+  }
+  /// A barrier of the whole block (__syncthreads).
+  virtual bool isBlockBarrier(const llvm::CallBase &Call) const {
+    return false;
+  }
+  /// Emits a block barrier, with the memory ordering __syncthreads has, at
+  /// \p B (\p Like: a barrier of the primal to copy).
+  virtual void emitBlockBarrier(llvm::IRBuilderBase &B,
+                                const llvm::CallBase &Like);
+  /// This thread's index in its block (x fastest) and the block's thread
+  /// count, as i32.
+  virtual llvm::Value *emitLinearThreadId(llvm::IRBuilderBase &B) {
+    return nullptr;
+  }
+  virtual llvm::Value *emitBlockThreadCount(llvm::IRBuilderBase &B) {
+    return nullptr;
+  }
 
   /// Rewrites target idioms in a clone gpuad is about to differentiate into
   /// forms it differentiates (e.g. a 64-bit shuffle done as two 32-bit ones).

@@ -119,6 +119,8 @@ struct Block {
 thread_local Thread *Current = nullptr;
 thread_local void *SchedulerSP = nullptr;
 std::string CurrentKernel;
+/// The running launch's AMDGPU hidden arguments and dispatch packet.
+const void *CurrentImplicit = nullptr, *CurrentDispatch = nullptr;
 
 [[noreturn]] void deadlock(Block &B);
 
@@ -574,6 +576,9 @@ bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block_, void **Args,
   Dispatch[4] = Grid.y * Block_.y;
   Dispatch[5] = Grid.z * Block_.z;
 
+  CurrentImplicit = Implicit;
+  CurrentDispatch = Dispatch;
+
   std::mt19937_64 Rng(getenv("GPUAD_EMU_SEED")
                           ? strtoull(getenv("GPUAD_EMU_SEED"), nullptr, 10)
                           : 0x9e3779b97f4a7c15ull + launchCount);
@@ -656,6 +661,14 @@ static std::string kernelDisplayName(const std::string &Symbol) {
   std::string Name = Plain;
   free(Plain);
   return Name;
+}
+
+bool inLaunchArguments(const void *P, uint64_t Bytes) {
+  auto Within = [&](const void *Base) {
+    auto *C = static_cast<const char *>(P), *B = static_cast<const char *>(Base);
+    return Base && C >= B && C + Bytes <= B + 16 * sizeof(uint32_t);
+  };
+  return Within(CurrentImplicit) || Within(CurrentDispatch);
 }
 
 [[noreturn]] void fatal(const std::string &Msg) {

@@ -92,7 +92,7 @@ extern "C" {
 
 void __gpuad_emu_check(const void *P, uint64_t Size, int32_t Write) {
   if (!checksEnabled() || onThreadStack(P, Size) || inBlockShared(P, Size) ||
-      isDeviceMemory(P, Size))
+      inLaunchArguments(P, Size) || isDeviceMemory(P, Size))
     return;
   char Buf[160];
   snprintf(Buf, sizeof Buf,

@@ -58,6 +58,9 @@ void registerRegion(const void *P, uint64_t Bytes);
 /// shared memory (Launch.cpp).
 bool onThreadStack(const void *P, uint64_t Bytes);
 bool inBlockShared(const void *P, uint64_t Bytes);
+/// Whether [P, P+Bytes) is the running launch's AMDGPU hidden kernel
+/// arguments or dispatch packet.
+bool inLaunchArguments(const void *P, uint64_t Bytes);
 
 /// Reports a fatal error in device code (the kernel's name, the thread) and
 /// exits.

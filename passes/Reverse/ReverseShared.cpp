@@ -1,0 +1,101 @@
+//===- ReverseShared.cpp - Block-shared memory in the reverse sweep -------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A `__shared__` variable's shadow is another `__shared__` variable
+/// (DerivativeContext::sharedShadowOf).  The reverse sweep accumulates
+/// adjoints into it from every thread of the block, so:
+///   - it starts at zero: the threads of the block zero it together (each a
+///     strided share of words) at the start of the derivative, followed by a
+///     barrier;
+///   - every barrier of the forward code is mirrored at the same point of
+///     the reverse sweep, so what other threads add before it is complete
+///     after it (the reverse of `tile[t] = f(x); sync; ... tile[t+1]` reads
+///     the adjoint of tile[t] only once thread t-1 has added to it).
+/// Zeroing needs a barrier, and a barrier needs the whole block: a function
+/// with shared shadows but no barrier of its own is an error.
+//===----------------------------------------------------------------------===//
+
+#include "Reverse/ReverseEmitter.h"
+
+#include "Core/DerivativeContext.h"
+#include "Target/TargetHooks.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+/// The first block barrier among the forward code, or null.
+static CallBase *firstBlockBarrier(Function &D, TargetHooks &Target) {
+  for (BasicBlock &BB : D)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Target.isBlockBarrier(*Call))
+        return Call;
+  return nullptr;
+}
+
+void ReverseEmitter::zeroSharedShadows() {
+  if (SharedShadows.empty())
+    return;
+  TargetHooks &Target = Ctx.target();
+  StringRef Var = SharedShadows.front()->getName().drop_back(
+      strlen(".gpuad.shadow"));
+  if (Split || !Ctx.isRequested(Key)) {
+    // Zeroing here could wipe adjoints the caller's reverse sweep has
+    // already added; callers do not yet zero their callees' shadows.
+    Instruction &At = *D.getEntryBlock().getFirstNonPHIOrDbg();
+    return fail(At, "__shared__ variable '" + Var +
+                        "' carries derivatives in a function called from the "
+                        "differentiated one (or in split mode): not "
+                        "supported yet; differentiate the function that uses "
+                        "it directly");
+  }
+  CallBase *Barrier = firstBlockBarrier(D, Target);
+  if (!Barrier) {
+    Instruction &At = *D.getEntryBlock().getFirstNonPHIOrDbg();
+    return fail(At, "__shared__ variable '" + Var +
+                        "' carries derivatives, but the function has no "
+                        "__syncthreads: its shadow cannot be zeroed for the "
+                        "whole block (call the derivative from every thread "
+                        "of the block, with a barrier in the function)");
+  }
+  // Zeroing goes after the entry block's allocas, before the forward code.
+  BasicBlock *Entry = &D.getEntryBlock();
+  BasicBlock::iterator At = Entry->getFirstNonPHIOrDbgOrAlloca();
+  BasicBlock *Rest = Entry->splitBasicBlock(At, "gpuad.shared.zeroed");
+  Entry->getTerminator()->eraseFromParent();
+  IRBuilder<> ZB(Entry);
+  Value *Tid = Target.emitLinearThreadId(ZB);
+  Value *Threads = Target.emitBlockThreadCount(ZB);
+  const DataLayout &DL = D.getParent()->getDataLayout();
+  for (GlobalVariable *S : SharedShadows) {
+    uint64_t Bytes = DL.getTypeAllocSize(S->getValueType());
+    Type *Word = Bytes % 8 == 0   ? ZB.getInt64Ty()
+                 : Bytes % 4 == 0 ? ZB.getInt32Ty()
+                                  : ZB.getInt8Ty();
+    uint64_t Words = Bytes / DL.getTypeAllocSize(Word);
+    // for (w = tid; w < Words; w += threads) ((Word *)S)[w] = 0;
+    BasicBlock *Pre = ZB.GetInsertBlock();
+    BasicBlock *Loop = BasicBlock::Create(D.getContext(), "gpuad.zero", &D, Rest);
+    BasicBlock *Done = BasicBlock::Create(D.getContext(), "gpuad.zero.done", &D, Rest);
+    ZB.CreateCondBr(ZB.CreateICmpULT(Tid, ZB.getInt32(Words)), Loop, Done);
+    ZB.SetInsertPoint(Loop);
+    PHINode *W = ZB.CreatePHI(ZB.getInt32Ty(), 2);
+    W->addIncoming(Tid, Pre);
+    ZB.CreateStore(Constant::getNullValue(Word),
+                   ZB.CreateGEP(Word, S, ZB.CreateZExt(W, ZB.getInt64Ty())));
+    Value *Next = ZB.CreateAdd(W, Threads);
+    W->addIncoming(Next, Loop);
+    ZB.CreateCondBr(ZB.CreateICmpULT(Next, ZB.getInt32(Words)), Loop, Done);
+    ZB.SetInsertPoint(Done);
+  }
+  Target.emitBlockBarrier(ZB, *Barrier);
+  ZB.CreateBr(Rest);
+}
+
+} // namespace gpuad

@@ -1,0 +1,40 @@
+// __shared__ memory that carries derivatives where gpuad cannot (yet) give
+// its shadow a safe start: a clear error naming the variable, never a wrong
+// derivative.
+//   -DNOBARRIER  the function has no __syncthreads, so the block cannot
+//                zero the shadow together;
+//   -DCALLEE     the shared array is used in a function called from the
+//                differentiated one (its zeroing could wipe the caller's
+//                adjoints).
+//
+// REQUIRES: cuda
+// RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O0 -c -DNOBARRIER %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBARRIER
+// RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O0 -c -DCALLEE %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CALLEE
+// NOBARRIER: error: gpuad: __shared__ variable '_ZZ{{.*}}E4slot' carries derivatives, but the function has no __syncthreads
+// CALLEE: error: gpuad: __shared__ variable '_ZZ{{.*}}E4tile' carries derivatives in a function called from the differentiated one (or in split mode): not supported yet
+
+#include <gpuad/gpuad.h>
+
+#ifdef NOBARRIER
+__device__ double own_slot(const double *x) {
+  __shared__ double slot[64];
+  slot[threadIdx.x] = x[threadIdx.x] * x[threadIdx.x];
+  return slot[threadIdx.x % 64]; // the same slot, not provably
+}
+__global__ void grad(const double *x, double *dx) {
+  __enzyme_autodiff<void>((void *)own_slot, enzyme_dup, x, dx);
+}
+#endif
+
+#ifdef CALLEE
+__device__ __noinline__ double neighbour(const double *x) {
+  __shared__ double tile[64];
+  tile[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  return tile[(threadIdx.x + 1) % 64] * x[threadIdx.x];
+}
+__device__ double outer(const double *x) { return 2.0 * neighbour(x); }
+__global__ void grad(const double *x, double *dx) {
+  __enzyme_autodiff<void>((void *)outer, enzyme_dup, x, dx);
+}
+#endif
