@@ -198,6 +198,7 @@ public:
   }
 
   StringRef deviceScope() const override { return "agent"; }
+  StringRef blockScope() const override { return "workgroup"; }
 
   /// ockl's device allocator (global memory), as a generic pointer.
   Value *emitAlloc(IRBuilderBase &B, Value *Bytes) override {

@@ -180,6 +180,7 @@ public:
   bool finalize() override { return Lib.finalize(Diags); }
   // Device malloc/free are the defaults; atomics at GPU scope.
   StringRef deviceScope() const override { return "device"; }
+  StringRef blockScope() const override { return "block"; }
 
 private:
   Value *emitScalar(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) {

@@ -8,6 +8,7 @@
 
 #include "Target/Targets.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -49,13 +50,15 @@ void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
     B.CreateStore(addAdjoints(B, Old, Delta), Ptr);
     return;
   }
-  // One atomic add per scalar, at the device scope.
+  // One atomic add per scalar, at the narrowest scope that sees the memory.
+  const auto *Object = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+  SyncScope::ID Scope = B.getContext().getOrInsertSyncScopeID(
+      Object && isBlockShared(*Object) ? blockScope() : deviceScope());
   std::function<void(Value *, Value *)> Add = [&](Value *P, Value *V) {
     Type *VT = V->getType();
     if (VT->isFloatingPointTy()) {
       B.CreateAtomicRMW(AtomicRMWInst::FAdd, P, V, MaybeAlign(),
-                        AtomicOrdering::Monotonic,
-                        B.getContext().getOrInsertSyncScopeID(deviceScope()));
+                        AtomicOrdering::Monotonic, Scope);
       return;
     }
     const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();

@@ -63,7 +63,8 @@ public:
   virtual llvm::Value *emitUsableSize(llvm::IRBuilderBase &B, llvm::Value *Ptr);
 
   /// `*Ptr += Delta` for an adjoint in shadow memory.  On a GPU, memory that
-  /// other threads may update gets an atomic add at device scope;
+  /// other threads may update gets an atomic add at device scope (block
+  /// scope for a block-shared shadow: only its block sees it);
   /// \p ThreadPrivate memory (a local, or an address only this thread
   /// computes) a plain read-add-write.
   virtual void emitAccumulate(llvm::IRBuilderBase &B, llvm::Value *Ptr,
@@ -117,6 +118,8 @@ public:
 
   /// The sync scope of device-wide atomics ("" on the host).
   virtual llvm::StringRef deviceScope() const { return ""; }
+  /// The sync scope of atomics among the threads of one block.
+  virtual llvm::StringRef blockScope() const { return deviceScope(); }
 
   /// Called once after all derivatives of the module are generated, to
   /// supply library functions the derivative code uses (e.g. libdevice's

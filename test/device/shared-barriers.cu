@@ -11,11 +11,13 @@
 // RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
 // RUN: FileCheck %s --input-file=%t.ptx
 // The gradient kernel: the shadow tile is zeroed, then the forward
-// barrier, then the mirrored one.
+// barrier, the adjoints of neighbours' slots added to the shadow tile by
+// shared-memory atomics (block scope), then the mirrored barrier.
 // CHECK-LABEL: .entry _Z9grad_haloPKdPdS0_i(
 // CHECK: st.shared.b64 {{.*}}, 0;
 // CHECK: bar.sync 0;
 // CHECK: bar.sync 0;
+// CHECK: atom.shared.add.f64
 // CHECK: bar.sync 0;
 // CHECK: tile_$_gpuad_$_shadow
 // CHECK: ret;

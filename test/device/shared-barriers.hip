@@ -15,6 +15,7 @@
 // CHECK: ds_write_b64
 // CHECK: s_barrier
 // CHECK: s_barrier
+// CHECK: ds_add_f64
 // CHECK: s_barrier
 // CHECK: s_endpgm
 
