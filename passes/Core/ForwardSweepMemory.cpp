@@ -52,6 +52,14 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
     if (GV->isConstant())
       return L.splat(B, Ctx.zeroShadowOf(*GV));
     if (Ctx.target().isBlockShared(*GV)) {
+      const DataLayout &DL = GV->getParent()->getDataLayout();
+      if (GV->isDeclaration() || DL.getTypeAllocSize(GV->getValueType()) == 0) {
+        // Its size is the launch's; the shadow would need as much again.
+        fail(At, "dynamic (extern) __shared__ memory '" + GV->getName() +
+                     "' carries derivatives: not supported yet; use a "
+                     "__shared__ array of fixed size");
+        return PoisonValue::get(L.shadowType(Ty));
+      }
       SmallVector<Value *, 4> Lanes;
       for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
         GlobalVariable *S = Ctx.sharedShadowOf(*GV, Lane);

@@ -5,12 +5,15 @@
 //                zero the shadow together;
 //   -DCALLEE     the shared array is used in a function called from the
 //                differentiated one (its zeroing could wipe the caller's
-//                adjoints).
+//                adjoints);
+//   -DDYNAMIC    extern (dynamic) shared memory, whose size is the launch's.
 //
 // REQUIRES: cuda
 // RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O0 -c -DNOBARRIER %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBARRIER
 // RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O0 -c -DCALLEE %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CALLEE
+// RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O2 -c -DDYNAMIC %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // NOBARRIER: error: gpuad: __shared__ variable '_ZZ{{.*}}E4slot' carries derivatives, but the function has no __syncthreads
+// DYNAMIC: error: gpuad: dynamic (extern) __shared__ memory 'dyn' carries derivatives: not supported yet
 // CALLEE: error: gpuad: __shared__ variable '_ZZ{{.*}}E4tile' carries derivatives in a function called from the differentiated one (or in split mode): not supported yet
 
 #include <gpuad/gpuad.h>
@@ -36,5 +39,17 @@ __device__ __noinline__ double neighbour(const double *x) {
 __device__ double outer(const double *x) { return 2.0 * neighbour(x); }
 __global__ void grad(const double *x, double *dx) {
   __enzyme_autodiff<void>((void *)outer, enzyme_dup, x, dx);
+}
+#endif
+
+#ifdef DYNAMIC
+__device__ double from_dynamic(const double *x) {
+  extern __shared__ double dyn[];
+  dyn[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  return dyn[(threadIdx.x + 1) % blockDim.x] * x[threadIdx.x];
+}
+__global__ void grad(const double *x, double *dx) {
+  __enzyme_autodiff<void>((void *)from_dynamic, enzyme_dup, x, dx);
 }
 #endif
