@@ -197,6 +197,15 @@ public:
     });
   }
 
+  Value *emitWholeWarpActive(IRBuilderBase &B) override {
+    return amdgpuWholeWarpActive(B);
+  }
+  Value *emitWarpSum(IRBuilderBase &B, Value *V) override {
+    return amdgpuWarpSum(B, V);
+  }
+  Value *emitIsWarpLeader(IRBuilderBase &B) override {
+    return amdgpuIsWarpLeader(B);
+  }
   StringRef deviceScope() const override { return "agent"; }
   StringRef blockScope() const override { return "workgroup"; }
 

@@ -179,6 +179,15 @@ public:
 
   bool finalize() override { return Lib.finalize(Diags); }
   // Device malloc/free are the defaults; atomics at GPU scope.
+  Value *emitWholeWarpActive(IRBuilderBase &B) override {
+    return nvptxWholeWarpActive(B);
+  }
+  Value *emitWarpSum(IRBuilderBase &B, Value *V) override {
+    return nvptxWarpSum(B, V);
+  }
+  Value *emitIsWarpLeader(IRBuilderBase &B) override {
+    return nvptxIsWarpLeader(B);
+  }
   StringRef deviceScope() const override { return "device"; }
   StringRef blockScope() const override { return "block"; }
 

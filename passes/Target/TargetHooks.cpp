@@ -42,6 +42,56 @@ Value *TargetHooks::emitUsableSize(IRBuilderBase &B, Value *Ptr) {
   return B.CreateCall(Usable, {Ptr}, "usable");
 }
 
+/// Whether \p V is the same in every lane: built only from constants and
+/// arguments (no thread ids, no loads), to \p Depth levels.
+static bool isWarpUniform(const Value *V, unsigned Depth) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || !Depth ||
+      !(isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
+        isa<BinaryOperator>(I) || isa<SelectInst>(I)))
+    return false;
+  return all_of(I->operands(),
+                [&](const Value *Op) { return isWarpUniform(Op, Depth - 1); });
+}
+
+void TargetHooks::emitWarpAggregatedAdd(IRBuilderBase &B, Value *P, Value *V,
+                                        SyncScope::ID Scope) {
+  Value *Whole = emitWholeWarpActive(B);
+  if (!Whole) {
+    B.CreateAtomicRMW(AtomicRMWInst::FAdd, P, V, MaybeAlign(),
+                      AtomicOrdering::Monotonic, Scope);
+    return;
+  }
+  // if (whole warp) { s = warp sum; if (lane 0) atomic(s) } else atomic(v)
+  LLVMContext &C = B.getContext();
+  BasicBlock *Cur = B.GetInsertBlock();
+  Function *F = Cur->getParent();
+  BasicBlock *Done;
+  if (B.GetInsertPoint() == Cur->end()) {
+    Done = BasicBlock::Create(C, "gpuad.acc.done", F);
+  } else {
+    Done = Cur->splitBasicBlock(B.GetInsertPoint(), "gpuad.acc.done");
+    Cur->getTerminator()->eraseFromParent();
+    B.SetInsertPoint(Cur);
+  }
+  BasicBlock *Warp = BasicBlock::Create(C, "gpuad.acc.warp", F, Done);
+  BasicBlock *Leader = BasicBlock::Create(C, "gpuad.acc.leader", F, Done);
+  BasicBlock *Each = BasicBlock::Create(C, "gpuad.acc.each", F, Done);
+  B.CreateCondBr(Whole, Warp, Each);
+  B.SetInsertPoint(Warp);
+  Value *Sum = emitWarpSum(B, V);
+  B.CreateCondBr(emitIsWarpLeader(B), Leader, Done);
+  for (auto [BB, X] : {std::pair<BasicBlock *, Value *>{Leader, Sum}, {Each, V}}) {
+    B.SetInsertPoint(BB);
+    B.CreateAtomicRMW(AtomicRMWInst::FAdd, P, X, MaybeAlign(),
+                      AtomicOrdering::Monotonic, Scope);
+    B.CreateBr(Done);
+  }
+  B.SetInsertPoint(Done, Done->begin());
+}
+
 void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
                                  bool ThreadPrivate) {
   Type *Ty = Delta->getType();
@@ -54,9 +104,12 @@ void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
   const auto *Object = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
   SyncScope::ID Scope = B.getContext().getOrInsertSyncScopeID(
       Object && isBlockShared(*Object) ? blockScope() : deviceScope());
+  bool Aggregate = isWarpUniform(Ptr, 8);
   std::function<void(Value *, Value *)> Add = [&](Value *P, Value *V) {
     Type *VT = V->getType();
     if (VT->isFloatingPointTy()) {
+      if (Aggregate)
+        return emitWarpAggregatedAdd(B, P, V, Scope);
       B.CreateAtomicRMW(AtomicRMWInst::FAdd, P, V, MaybeAlign(),
                         AtomicOrdering::Monotonic, Scope);
       return;

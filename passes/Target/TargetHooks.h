@@ -20,6 +20,7 @@
 #include "Rules/DerivativeRules.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/LLVMContext.h"
 
 #include <memory>
 #include <optional>
@@ -64,7 +65,9 @@ public:
 
   /// `*Ptr += Delta` for an adjoint in shadow memory.  On a GPU, memory that
   /// other threads may update gets an atomic add at device scope (block
-  /// scope for a block-shared shadow: only its block sees it);
+  /// scope for a block-shared shadow: only its block sees it); an address
+  /// the same in every lane (a shared weight) is summed in the warp first
+  /// when the whole warp is active, and added by lane 0 alone;
   /// \p ThreadPrivate memory (a local, or an address only this thread
   /// computes) a plain read-add-write.
   virtual void emitAccumulate(llvm::IRBuilderBase &B, llvm::Value *Ptr,
@@ -116,6 +119,20 @@ public:
     return nullptr;
   }
 
+  /// Warp aggregation of adjoints (one atomic per warp for an address the
+  /// whole warp adds to): whether every lane of the warp is active here,
+  /// the sum of \p V over the (whole) warp, and whether this is its lane 0.
+  /// Null where the target has no warps.
+  virtual llvm::Value *emitWholeWarpActive(llvm::IRBuilderBase &B) {
+    return nullptr;
+  }
+  virtual llvm::Value *emitWarpSum(llvm::IRBuilderBase &B, llvm::Value *V) {
+    return nullptr;
+  }
+  virtual llvm::Value *emitIsWarpLeader(llvm::IRBuilderBase &B) {
+    return nullptr;
+  }
+
   /// The sync scope of device-wide atomics ("" on the host).
   virtual llvm::StringRef deviceScope() const { return ""; }
   /// The sync scope of atomics among the threads of one block.
@@ -126,6 +143,12 @@ public:
   /// `__nv_cos` for the derivative of `__nv_sin`).  Returns false after
   /// reporting an error.
   virtual bool finalize() { return true; }
+
+private:
+  /// An atomic add of \p V to \p P, summed in the warp first when every
+  /// lane is active (emitAccumulate, for warp-uniform addresses).
+  void emitWarpAggregatedAdd(llvm::IRBuilderBase &B, llvm::Value *P,
+                             llvm::Value *V, llvm::SyncScope::ID Scope);
 };
 
 /// The sum of two adjoints of the same type: floats added, integers that

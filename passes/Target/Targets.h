@@ -62,6 +62,15 @@ llvm::Value *emitAMDGPUShuffleTranspose(
     llvm::IRBuilderBase &B, const llvm::CallBase &Call,
     llvm::function_ref<llvm::Value *(unsigned)> Operand, llvm::Value *Adjoint);
 
+/// Warp aggregation (WarpShuffles.cpp): whole warp active, the sum over
+/// the whole warp, lane 0 (see TargetHooks::emitWholeWarpActive).
+llvm::Value *nvptxWholeWarpActive(llvm::IRBuilderBase &B);
+llvm::Value *nvptxWarpSum(llvm::IRBuilderBase &B, llvm::Value *V);
+llvm::Value *nvptxIsWarpLeader(llvm::IRBuilderBase &B);
+llvm::Value *amdgpuWholeWarpActive(llvm::IRBuilderBase &B);
+llvm::Value *amdgpuWarpSum(llvm::IRBuilderBase &B, llvm::Value *V);
+llvm::Value *amdgpuIsWarpLeader(llvm::IRBuilderBase &B);
+
 /// The base name of a MathFn in C libraries ("sin", "pow", ...).
 llvm::StringRef libraryBaseName(MathFn Fn);
 

@@ -429,4 +429,51 @@ Value *emitAMDGPUShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
       });
 }
 
+// ---- Warp aggregation of adjoints -------------------------------------------
+
+Value *nvptxWholeWarpActive(IRBuilderBase &B) {
+  return B.CreateICmpEQ(B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}),
+                        B.getInt32(~0u));
+}
+
+Value *nvptxWarpSum(IRBuilderBase &B, Value *V) {
+  // A butterfly over the whole warp: every lane ends with the sum.
+  for (unsigned Offset = 16; Offset > 0; Offset /= 2)
+    V = addAdjoints(B, V,
+                    nvptxShuffle(B, NVPTXShuffle::Bfly, B.getInt32(~0u), V,
+                                 B.getInt32(Offset), B.getInt32(0x1f))
+                        .first);
+  return V;
+}
+
+Value *nvptxIsWarpLeader(IRBuilderBase &B) {
+  return B.CreateICmpEQ(
+      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}), B.getInt32(0));
+}
+
+static Value *amdgpuLane(IRBuilderBase &B) {
+  return B.CreateIntrinsic(
+      Intrinsic::amdgcn_mbcnt_hi, {},
+      {B.getInt32(~0u), B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
+                                          {B.getInt32(~0u), B.getInt32(0)})});
+}
+
+Value *amdgpuWholeWarpActive(IRBuilderBase &B) {
+  Value *Exec = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {B.getInt64Ty()},
+                                  {B.getTrue()});
+  return B.CreateICmpEQ(Exec, B.getInt64(~uint64_t(0)));
+}
+
+Value *amdgpuWarpSum(IRBuilderBase &B, Value *V) {
+  Value *Lane = amdgpuLane(B);
+  for (unsigned Offset = 32; Offset > 0; Offset /= 2)
+    V = addAdjoints(
+        B, V, bpermute(B, B.CreateShl(B.CreateXor(Lane, Offset), 2), V));
+  return V;
+}
+
+Value *amdgpuIsWarpLeader(IRBuilderBase &B) {
+  return B.CreateICmpEQ(amdgpuLane(B), B.getInt32(0));
+}
+
 } // namespace gpuad

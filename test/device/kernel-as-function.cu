@@ -9,10 +9,15 @@
 // RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
 // RUN: FileCheck %s --input-file=%t.ptx
 // With restrict parameters, x's adjoint slot is this thread's alone (a
-// plain add) and only the shared weight's adjoint is an atomic.
+// plain add).  The shared weight's adjoint is summed in the warp first when
+// the whole warp is active (activemask, butterfly, lane 0 adds), else
+// added by each lane: the only atomics.
 // CHECK-LABEL: .entry _Z4gradPKdPdS0_S1_S1_S1_i(
+// (The backend merges the two atomic adds into one instruction.)
+// CHECK: activemask.b32
 // CHECK: atom.global.add.f64
 // CHECK-NOT: atom.global
+// CHECK: shfl.sync.bfly.b32
 // CHECK: ret;
 
 #include <gpuad/gpuad.h>

@@ -91,7 +91,8 @@ using ProgramPoint = std::vector<uintptr_t>;
 /// same program point are its active lanes, the others having diverged.
 struct Gathering {
   uint64_t Arrived = 0, Mask = 0;
-  ProgramPoint Where; // AMDGPU
+  bool ByPoint = false; // AMDGPU, and NVPTX's activemask: lanes that meet
+  ProgramPoint Where;   //   at this program point
   int32_t Kind = 0, C = 0;
   int64_t In[64] = {}, Arg[64] = {};
 };
@@ -186,7 +187,7 @@ Gathering *stalledWaveOp(Block &B, WarpSync &W) {
       return nullptr;
   Gathering *First = nullptr;
   for (Gathering &G : W.Open)
-    if (!First || G.Where < First->Where)
+    if (G.ByPoint && (!First || G.Where < First->Where))
       First = &G;
   return First;
 }
@@ -199,17 +200,14 @@ void completeReadyWarpOps(Block &B, uint32_t WarpIndex) {
     W.Open.erase(W.Open.begin() + (G - W.Open.data()));
     completeWarpOp(B, WarpIndex, Done);
   };
-  if (B.WarpSize == 64) {
-    if (Gathering *G = stalledWaveOp(B, W))
-      Complete(G);
-    return;
-  }
   for (size_t I = 0; I < W.Open.size();) {
-    if (maskComplete(W, W.Open[I]))
+    if (!W.Open[I].ByPoint && maskComplete(W, W.Open[I]))
       Complete(&W.Open[I]);
     else
       ++I;
   }
+  if (Gathering *G = stalledWaveOp(B, W))
+    Complete(G);
 }
 
 void threadExited(Thread &T) {
@@ -265,8 +263,8 @@ void barrier(uint32_t Site, int32_t Op, int32_t Pred) {
     return;
   }
   T.State = Wait::Barrier;
-  if (B.WarpSize == 64) // its wavefront's operations no longer wait for it
-    completeReadyWarpOps(B, T.WarpIndex);
+  // Operations gathering by program point no longer wait for it.
+  completeReadyWarpOps(B, T.WarpIndex);
   waitUntilReleased(T, B.Concurrent ? &Lock.L : nullptr);
 }
 
@@ -367,7 +365,8 @@ __attribute__((noinline)) ProgramPoint programPoint(const Thread &T) {
   return Chain;
 }
 
-int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C) {
+int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C,
+               bool ByPoint) {
   Thread &T = *Current;
   Block &B = *T.Owner;
   BlockLock Lock(B);
@@ -376,15 +375,16 @@ int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C) {
   Mask &= Full;
   Mask |= uint64_t(1) << T.Lane; // a lane always takes part
   ProgramPoint Where;
-  if (B.WarpSize == 64)
+  if (ByPoint)
     Where = programPoint(T);
   auto Open = std::find_if(W.Open.begin(), W.Open.end(), [&](const Gathering &G) {
-    return B.WarpSize == 64 ? G.Where == Where : G.Mask == Mask;
+    return G.ByPoint == ByPoint && (ByPoint ? G.Where == Where : G.Mask == Mask);
   });
   if (Open == W.Open.end()) {
     W.Open.emplace_back();
     Open = W.Open.end() - 1;
     Open->Mask = Mask;
+    Open->ByPoint = ByPoint;
     Open->Where = std::move(Where);
     Open->Kind = Kind;
     Open->C = C;
@@ -707,7 +707,7 @@ int32_t __gpuad_emu_syncthreads_reduce(uint32_t Site, int32_t Op,
 
 int32_t __gpuad_emu_shfl(int32_t Mode, uint32_t Mask, int32_t Value,
                          int32_t LaneOrDelta, int32_t C) {
-  return int32_t(warpOp(Mode, Mask, uint32_t(Value), LaneOrDelta, C));
+  return int32_t(warpOp(Mode, Mask, uint32_t(Value), LaneOrDelta, C, false));
 }
 
 int32_t __gpuad_emu_shfl_in_range(int32_t Mode, int32_t LaneOrDelta,
@@ -717,22 +717,23 @@ int32_t __gpuad_emu_shfl_in_range(int32_t Mode, int32_t LaneOrDelta,
 }
 
 uint32_t __gpuad_emu_vote(int32_t Op, uint32_t Mask, int32_t Pred) {
-  return uint32_t(warpOp(Vote, Mask, Pred != 0, Op, 0));
+  return uint32_t(warpOp(Vote, Mask, Pred != 0, Op, 0, false));
 }
 
 uint64_t __gpuad_emu_vote64(int32_t Op, int32_t Pred) {
-  return uint64_t(warpOp(Vote, ~uint64_t(0), Pred != 0, Op, 0));
+  return uint64_t(warpOp(Vote, ~uint64_t(0), Pred != 0, Op, 0, true));
 }
 
 uint32_t __gpuad_emu_activemask(void) {
-  Thread &T = *Current;
-  return uint32_t(T.Owner->Warps[T.WarpIndex].Live);
+  // The lanes executing here together: a ballot of the lanes that reach
+  // this program point (lanes that diverged elsewhere are not active).
+  return uint32_t(warpOp(Vote, ~uint64_t(0), 1, 3, 0, true));
 }
 
 uint32_t __gpuad_emu_laneid(void) { return Current ? Current->Lane : 0; }
 
 int32_t __gpuad_emu_bpermute(int32_t Addr, int32_t Value) {
-  return int32_t(warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0));
+  return int32_t(warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0, true));
 }
 
 } // extern "C"

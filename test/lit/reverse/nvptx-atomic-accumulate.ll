@@ -49,8 +49,11 @@ define ptx_kernel void @k(ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %out, ptr %dout)
   ret void
 }
 
-; Exactly two atomic adds in the module: the two shared reads of x.
-; ATOM-COUNT-2: atomicrmw fadd
+; Three atomic adds in the module, for the two shared reads of x: x[0]'s
+; address is the same in every lane, so its adjoint is summed in the warp
+; first when the whole warp is active and added by lane 0 (one atomic),
+; else by each lane (the other); x[tid] is added by each thread.
+; ATOM-COUNT-3: atomicrmw fadd
 ; ATOM-NOT:     atomicrmw
 
 ; CHECK-LABEL: define ptx_kernel void @k(
@@ -72,7 +75,17 @@ define ptx_kernel void @k(ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %out, ptr %dout)
 ; CHECK:         [[B0:%.*]] = load double, ptr [[PYD]]
 ; CHECK-NEXT:    [[B1:%.*]] = fadd double [[B0]], [[YGD:%.*]]
 ; CHECK-NEXT:    store double [[B1]], ptr [[PYD]]
-; Reverse of the loads of x[0] and x[tid]: atomic.
-; CHECK:         atomicrmw fadd ptr %dx, double {{%.*}} syncscope("device") monotonic
+; Reverse of the loads of x[0] (warp-aggregated) and x[tid]: atomic.
+; CHECK:         [[ACTIVE:%.*]] = call i32 @llvm.nvvm.activemask()
+; CHECK-NEXT:    [[WHOLE:%.*]] = icmp eq i32 [[ACTIVE]], -1
+; CHECK-NEXT:    br i1 [[WHOLE]], label %gpuad.acc.warp{{.*}}, label %gpuad.acc.each
+; CHECK:       gpuad.acc.warp{{.*}}:
+; CHECK:         call { i32, i1 } @llvm.nvvm.shfl.sync.bfly.i32p(i32 -1, i32 {{%.*}}, i32 16, i32 31)
+; CHECK:         call { i32, i1 } @llvm.nvvm.shfl.sync.bfly.i32p(i32 -1, i32 {{%.*}}, i32 1, i32 31)
+; CHECK:         [[LANE:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+; CHECK:       gpuad.acc.leader{{.*}}:
+; CHECK-NEXT:    atomicrmw fadd ptr %dx, double {{%.*}} syncscope("device") monotonic
+; CHECK:       gpuad.acc.each{{.*}}:
+; CHECK-NEXT:    atomicrmw fadd ptr %dx, double {{%.*}} syncscope("device") monotonic
 ; CHECK:         atomicrmw fadd ptr [[PXD]], double {{%.*}} syncscope("device") monotonic
 ; CHECK:         ret void
