@@ -66,6 +66,7 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   if (isSplit(EP.Mode)) {
     // The user's two calls name one split derivative (the tape travels
     // between them; nothing is known of what happens in between).
+    Ctx.noteSplitRequested(Req->Key);
     SplitHalves H = Ctx.getSplit(Req->Key);
     if (EP.Mode == DiffMode::TapeSize) {
       lowerTapeSize(*Req, Ctx.signatureOf(*H.Augmented));

@@ -156,6 +156,8 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
   if (Ok) {
     Cut->emitAugmented(*H.Augmented, Signatures[H.Augmented], Boxed, *Target);
     Cut->emitBackward(*H.Backward, Signatures[H.Backward], Boxed, *Target);
+    noteSharedShadows(H.Backward, sharedShadowsOf(Combined));
+    SharedUses.erase(Combined);
   } else {
     stubOut(*H.Augmented);
     stubOut(*H.Backward);
@@ -179,6 +181,13 @@ void DerivativeContext::discardDerivatives() {
   for (Function *D : All)
     D->deleteBody();
   for (Function *D : All) {
+    // Calls left in the user's code go too: the build has failed, and a
+    // derivative's signature (an empty tape type) may not lower.
+    for (User *U : make_early_inc_range(D->users()))
+      if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledFunction() == D) {
+        Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
+        Call->eraseFromParent();
+      }
     if (D->use_empty())
       D->eraseFromParent();
     else

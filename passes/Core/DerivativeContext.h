@@ -58,9 +58,29 @@ public:
   /// failed (errors were reported) is a stub that returns poison.
   llvm::Function *getOrCreate(const DerivativeKey &Key);
   /// After errors: every generated derivative goes (bodies first, so none
-  /// keeps another alive), except ones still called, which keep a stub.
-  /// Nothing half-made reaches code generation.
+  /// keeps another alive), and the calls to them; nothing half-made reaches
+  /// code generation.
   void discardDerivatives();
+  /// The block-shared shadows derivative \p D (and what it calls) adds to;
+  /// the requested derivative that calls it zeroes them.
+  void noteSharedShadows(const llvm::Function *D,
+                         llvm::ArrayRef<llvm::GlobalVariable *> Shadows) {
+    SharedUses[D].assign(Shadows.begin(), Shadows.end());
+  }
+  llvm::ArrayRef<llvm::GlobalVariable *>
+  sharedShadowsOf(const llvm::Function *D) const {
+    auto It = SharedUses.find(D);
+    return It == SharedUses.end() ? llvm::ArrayRef<llvm::GlobalVariable *>()
+                                  : llvm::ArrayRef<llvm::GlobalVariable *>(
+                                        It->second);
+  }
+  /// A split-mode derivative a user names (__enzyme_augmentfwd/reverse).
+  void noteSplitRequested(const DerivativeKey &Key) {
+    SplitRequested.insert(Key);
+  }
+  bool isSplitRequested(const DerivativeKey &Key) const {
+    return SplitRequested.count(Key);
+  }
   /// A derivative a user request names directly (not one made for a call
   /// inside another derivative): only those own the block's shared shadows.
   void noteRequested(const DerivativeKey &Key) { Requested.insert(Key); }
@@ -102,7 +122,9 @@ private:
   std::unique_ptr<TargetHooks> Target;
   Preprocessor Pre;
   std::map<DerivativeKey, llvm::Function *> Generated;
-  std::set<DerivativeKey> Requested;
+  std::set<DerivativeKey> Requested, SplitRequested;
+  std::map<const llvm::Function *, llvm::SmallVector<llvm::GlobalVariable *, 2>>
+      SharedUses;
   /// Node-based: emitters hold references while nested derivatives are
   /// added.
   std::map<const llvm::Function *, DerivativeSignature> Signatures;

@@ -538,7 +538,8 @@ bool Parser::checkNoSplitArguments() {
   SmallVector<std::string, 8> Types = splitParameterList(Params);
   std::free(Params);
   unsigned IRArgs = numArgs() - (Req.ReturnSlot ? 1 : 0);
-  if (Types.size() == IRArgs || Types.empty())
+  // A variadic declaration (`(void *, ...)`) says nothing of its arguments.
+  if (Types.size() == IRArgs || Types.empty() || is_contained(Types, "..."))
     return true;
   std::string ByValue;
   for (const std::string &T : Types)

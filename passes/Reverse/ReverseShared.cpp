@@ -15,7 +15,11 @@
 ///     after it (the reverse of `tile[t] = f(x); sync; ... tile[t+1]` reads
 ///     the adjoint of tile[t] only once thread t-1 has added to it).
 /// Zeroing needs a barrier, and a barrier needs the whole block: a function
-/// with shared shadows but no barrier of its own is an error.
+/// with shared shadows but no barrier (its own or its callees') is an
+/// error.  Derivatives made for calls inside the requested one do not zero:
+/// they record their shadows, and the requested derivative zeroes them all
+/// at its start (zeroing in the callee could wipe adjoints the caller had
+/// already added).  User split mode is not supported yet.
 //===----------------------------------------------------------------------===//
 
 #include "Reverse/ReverseEmitter.h"
@@ -23,6 +27,7 @@
 #include "Core/DerivativeContext.h"
 #include "Target/TargetHooks.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 
@@ -39,31 +44,62 @@ static CallBase *firstBlockBarrier(Function &D, TargetHooks &Target) {
   return nullptr;
 }
 
+/// The shared shadows \p D adds to itself and through the derivatives it
+/// calls.
+static SetVector<GlobalVariable *>
+collectSharedShadows(Function &D, ArrayRef<GlobalVariable *> Own,
+                     DerivativeContext &Ctx) {
+  SetVector<GlobalVariable *> All(Own.begin(), Own.end());
+  for (BasicBlock &BB : D)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction())
+          for (GlobalVariable *S : Ctx.sharedShadowsOf(Callee))
+            All.insert(S);
+  return All;
+}
+
+/// A block barrier to copy: the derivative's own, else one the derivatives
+/// it calls contain (they run for the whole block too).
+static CallBase *blockBarrierFor(Function &D, TargetHooks &Target,
+                                 DerivativeContext &Ctx) {
+  if (CallBase *Own = firstBlockBarrier(D, Target))
+    return Own;
+  for (BasicBlock &BB : D)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && !Ctx.sharedShadowsOf(Callee).empty())
+          if (CallBase *Inner = firstBlockBarrier(*Callee, Target))
+            return Inner;
+  return nullptr;
+}
+
 void ReverseEmitter::zeroSharedShadows() {
-  if (SharedShadows.empty())
+  SetVector<GlobalVariable *> Shadows =
+      collectSharedShadows(D, SharedShadows.getArrayRef(), Ctx);
+  if (Shadows.empty())
     return;
   TargetHooks &Target = Ctx.target();
-  StringRef Var = SharedShadows.front()->getName().drop_back(
-      strlen(".gpuad.shadow"));
-  if (Split || !Ctx.isRequested(Key)) {
-    // Zeroing here could wipe adjoints the caller's reverse sweep has
-    // already added; callers do not yet zero their callees' shadows.
-    Instruction &At = *D.getEntryBlock().getFirstNonPHIOrDbg();
-    return fail(At, "__shared__ variable '" + Var +
-                        "' carries derivatives in a function called from the "
-                        "differentiated one (or in split mode): not "
-                        "supported yet; differentiate the function that uses "
-                        "it directly");
+  StringRef Var = Shadows.front()->getName().drop_back(strlen(".gpuad.shadow"));
+  Instruction &Start = *D.getEntryBlock().getFirstNonPHIOrDbg();
+  if (Split && Ctx.isSplitRequested(Key))
+    // Nothing runs before the user's backward half to zero them.
+    return fail(Start, "__shared__ variable '" + Var +
+                           "' carries derivatives in split mode: not "
+                           "supported yet");
+  if (!Ctx.isRequested(Key)) {
+    // A derivative called from another: the requested one zeroes them.
+    Ctx.noteSharedShadows(&D, Shadows.getArrayRef());
+    return;
   }
-  CallBase *Barrier = firstBlockBarrier(D, Target);
-  if (!Barrier) {
-    Instruction &At = *D.getEntryBlock().getFirstNonPHIOrDbg();
-    return fail(At, "__shared__ variable '" + Var +
-                        "' carries derivatives, but the function has no "
-                        "__syncthreads: its shadow cannot be zeroed for the "
-                        "whole block (call the derivative from every thread "
-                        "of the block, with a barrier in the function)");
-  }
+  CallBase *Barrier = blockBarrierFor(D, Target, Ctx);
+  if (!Barrier)
+    return fail(Start, "__shared__ variable '" + Var +
+                           "' carries derivatives, but the function has no "
+                           "__syncthreads: its shadow cannot be zeroed for the "
+                           "whole block (call the derivative from every thread "
+                           "of the block, with a barrier in the function)");
   // Zeroing goes after the entry block's allocas, before the forward code.
   BasicBlock *Entry = &D.getEntryBlock();
   BasicBlock::iterator At = Entry->getFirstNonPHIOrDbgOrAlloca();
@@ -73,7 +109,7 @@ void ReverseEmitter::zeroSharedShadows() {
   Value *Tid = Target.emitLinearThreadId(ZB);
   Value *Threads = Target.emitBlockThreadCount(ZB);
   const DataLayout &DL = D.getParent()->getDataLayout();
-  for (GlobalVariable *S : SharedShadows) {
+  for (GlobalVariable *S : Shadows) {
     uint64_t Bytes = DL.getTypeAllocSize(S->getValueType());
     Type *Word = Bytes % 8 == 0   ? ZB.getInt64Ty()
                  : Bytes % 4 == 0 ? ZB.getInt32Ty()

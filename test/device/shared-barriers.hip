@@ -53,6 +53,19 @@ __device__ float block_sum(const float *x, const float *w, int n) {
   return w[t] * part[0];
 }
 
+// The shared tile in a function the differentiated one calls (not inlined
+// at -O0): the requested derivative zeroes the callee's shadow.
+__device__ __noinline__ double rotate(const double *x, int n) {
+  __shared__ double ring[Block];
+  int t = threadIdx.x, i = blockIdx.x * Block + t;
+  ring[t] = i < n ? x[i] : 0.0;
+  __syncthreads();
+  return ring[(t + 1) % Block] * ring[t];
+}
+__device__ double outer(const double *x, const double *w, int n) {
+  return w[threadIdx.x] * rotate(x, n) + 0.5 * x[blockIdx.x * Block + threadIdx.x % 4];
+}
+
 #define GPUAD_KERNELS(NAME, T)                                                 \
   __global__ void primal_##NAME(const T *x, const T *w, T *y, int n) {         \
     y[blockIdx.x * Block + threadIdx.x] = NAME(x, w, n);                       \
@@ -68,6 +81,7 @@ __device__ float block_sum(const float *x, const float *w, int n) {
   }
 GPUAD_KERNELS(halo, double)
 GPUAD_KERNELS(block_sum, float)
+GPUAD_KERNELS(outer, double)
 
 // ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests-hip.cmake ----
 #include "include/devcheck.h"
@@ -127,8 +141,10 @@ int main() {
                 dotDouble, 1e-6);
   check<float>("block_sum", primal_block_sum, tangent_block_sum,
                grad_block_sum, fdFloat, dotFloat, 1e-3);
-  return finish("shared tile with halo (double) and shared tree reduction "
-                "with barriers in a loop (float): forward vs FD, reverse vs "
-                "forward",
+  check<double>("outer", primal_outer, tangent_outer, grad_outer, fdDouble,
+                dotDouble, 1e-6);
+  return finish("shared tile with halo (double), shared tree reduction "
+                "with barriers in a loop (float), shared tile in a callee "
+                "(double): forward vs FD, reverse vs forward",
                 {&fdDouble, &fdFloat, &dotDouble, &dotFloat});
 }
