@@ -215,6 +215,12 @@ Value *pRnormZ(RuleContext &R) {
 Value *pHypotX(RuleContext &R) { return div(R, x(R), r(R)); }
 Value *pHypotY(RuleContext &R) { return div(R, y(R), r(R)); }
 Value *pFabs(RuleContext &R) { return sign(R, x(R)); }
+// clamp(x, 0, 1): 1 strictly inside, 0 where it clamps (NaN gives 0).
+Value *pSaturate(RuleContext &R) {
+  Value *Inside = R.B.CreateAnd(R.B.CreateFCmpOGT(x(R), R.constant(0.0)),
+                                R.B.CreateFCmpOLT(x(R), R.constant(1.0)));
+  return R.B.CreateSelect(Inside, one(R), R.constant(0.0));
+}
 Value *pCopysign(RuleContext &R) {
   // |x| * sign(y): d/dx = sign(x) * sign(y), with copysign's view of signs.
   Value *SX = R.B.CreateBinaryIntrinsic(Intrinsic::copysign, one(R), x(R));
@@ -287,7 +293,8 @@ const std::vector<Family> &families() {
       {unary("sqrt", pSqrt, Res), "sqrt", "llvm.sqrt", nullptr,
        {"__nv_fsqrt_rn", "__nv_dsqrt_rn", "__ocml_native_sqrt_f32"}},
       {unary("rsqrt", pRsqrt, Res), nullptr, nullptr, "rsqrt",
-       {"__nv_rsqrt", "__nv_rsqrtf", "__ocml_native_rsqrt_f32"}},
+       {"__nv_rsqrt", "__nv_rsqrtf", "__nv_frsqrt_rn",
+        "__ocml_native_rsqrt_f32"}},
       {unary("cbrt", pCbrt, Res), "cbrt", nullptr, nullptr, {}},
       {unary("rcp", pRcp, Res), nullptr, nullptr, nullptr,
        {"__nv_drcp_rn", "__nv_drcp_rz", "__nv_drcp_rd", "__nv_drcp_ru",
@@ -335,6 +342,8 @@ const std::vector<Family> &families() {
       {unary("erfc", pErfc, X), "erfc", nullptr, nullptr, {}},
       // Sign, magnitude, fused operations.
       {unary("fabs", pFabs, X), "fabs", "llvm.fabs", nullptr, {}},
+      {unary("saturate", pSaturate, X), nullptr, nullptr, nullptr,
+       {"__nv_saturatef"}},
       {binary("copysign", {pCopysign, X | Y}, {}), "copysign", "llvm.copysign",
        nullptr, {}},
       {{"fma", RuleKind::Elementwise,
