@@ -206,6 +206,9 @@ public:
   Value *emitIsWarpLeader(IRBuilderBase &B) override {
     return amdgpuIsWarpLeader(B);
   }
+  Value *emitWarpAllSame(IRBuilderBase &B, Value *V) override {
+    return amdgpuWarpAllSame(B, V);
+  }
   StringRef deviceScope() const override { return "agent"; }
   StringRef blockScope() const override { return "workgroup"; }
 

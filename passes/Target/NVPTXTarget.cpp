@@ -191,6 +191,9 @@ public:
   Value *emitIsWarpLeader(IRBuilderBase &B) override {
     return nvptxIsWarpLeader(B);
   }
+  Value *emitWarpAllSame(IRBuilderBase &B, Value *V) override {
+    return nvptxWarpAllSame(B, V);
+  }
   StringRef deviceScope() const override { return "device"; }
   StringRef blockScope() const override { return "block"; }
 

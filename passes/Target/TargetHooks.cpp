@@ -42,18 +42,21 @@ Value *TargetHooks::emitUsableSize(IRBuilderBase &B, Value *Ptr) {
   return B.CreateCall(Usable, {Ptr}, "usable");
 }
 
-/// Whether \p V is the same in every lane: built only from constants and
-/// arguments (no thread ids, no loads), to \p Depth levels.
-static bool isWarpUniform(const Value *V, unsigned Depth) {
+/// Whether \p V may be the same in every lane: it does not depend on a
+/// thread id (to \p Depth levels; loads and calls may).  Aggregation checks
+/// at run time that it is.
+static bool mayBeWarpUniform(const Value *V, const TargetHooks &T,
+                             unsigned Depth) {
   if (isa<Constant>(V) || isa<Argument>(V))
     return true;
+  if (const auto *Call = dyn_cast<CallBase>(V))
+    return T.classifyGridValue(*Call) != TargetHooks::GridValue::ThreadIdX;
   const auto *I = dyn_cast<Instruction>(V);
-  if (!I || !Depth ||
-      !(isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
-        isa<BinaryOperator>(I) || isa<SelectInst>(I)))
-    return false;
-  return all_of(I->operands(),
-                [&](const Value *Op) { return isWarpUniform(Op, Depth - 1); });
+  if (!I || !Depth)
+    return true;
+  return all_of(I->operands(), [&](const Value *Op) {
+    return mayBeWarpUniform(Op, T, Depth - 1);
+  });
 }
 
 void TargetHooks::emitWarpAggregatedAdd(IRBuilderBase &B, Value *P, Value *V,
@@ -64,7 +67,8 @@ void TargetHooks::emitWarpAggregatedAdd(IRBuilderBase &B, Value *P, Value *V,
                       AtomicOrdering::Monotonic, Scope);
     return;
   }
-  // if (whole warp) { s = warp sum; if (lane 0) atomic(s) } else atomic(v)
+  // if (whole warp && same address in all lanes) { s = warp sum;
+  //   if (lane 0) atomic(s) } else atomic(v)
   LLVMContext &C = B.getContext();
   BasicBlock *Cur = B.GetInsertBlock();
   Function *F = Cur->getParent();
@@ -76,10 +80,14 @@ void TargetHooks::emitWarpAggregatedAdd(IRBuilderBase &B, Value *P, Value *V,
     Cur->getTerminator()->eraseFromParent();
     B.SetInsertPoint(Cur);
   }
+  BasicBlock *Check = BasicBlock::Create(C, "gpuad.acc.check", F, Done);
   BasicBlock *Warp = BasicBlock::Create(C, "gpuad.acc.warp", F, Done);
   BasicBlock *Leader = BasicBlock::Create(C, "gpuad.acc.leader", F, Done);
   BasicBlock *Each = BasicBlock::Create(C, "gpuad.acc.each", F, Done);
-  B.CreateCondBr(Whole, Warp, Each);
+  B.CreateCondBr(Whole, Check, Each);
+  B.SetInsertPoint(Check);
+  B.CreateCondBr(emitWarpAllSame(B, B.CreatePtrToInt(P, B.getInt64Ty())), Warp,
+                 Each);
   B.SetInsertPoint(Warp);
   Value *Sum = emitWarpSum(B, V);
   B.CreateCondBr(emitIsWarpLeader(B), Leader, Done);
@@ -104,7 +112,7 @@ void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
   const auto *Object = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
   SyncScope::ID Scope = B.getContext().getOrInsertSyncScopeID(
       Object && isBlockShared(*Object) ? blockScope() : deviceScope());
-  bool Aggregate = isWarpUniform(Ptr, 8);
+  bool Aggregate = mayBeWarpUniform(Ptr, *this, 8);
   std::function<void(Value *, Value *)> Add = [&](Value *P, Value *V) {
     Type *VT = V->getType();
     if (VT->isFloatingPointTy()) {

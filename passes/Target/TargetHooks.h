@@ -66,8 +66,8 @@ public:
   /// `*Ptr += Delta` for an adjoint in shadow memory.  On a GPU, memory that
   /// other threads may update gets an atomic add at device scope (block
   /// scope for a block-shared shadow: only its block sees it); an address
-  /// the same in every lane (a shared weight) is summed in the warp first
-  /// when the whole warp is active, and added by lane 0 alone;
+  /// the same in every lane (a shared weight; checked at run time) is summed
+  /// in the warp first when the whole warp is active, and added by lane 0;
   /// \p ThreadPrivate memory (a local, or an address only this thread
   /// computes) a plain read-add-write.
   virtual void emitAccumulate(llvm::IRBuilderBase &B, llvm::Value *Ptr,
@@ -130,6 +130,11 @@ public:
     return nullptr;
   }
   virtual llvm::Value *emitIsWarpLeader(llvm::IRBuilderBase &B) {
+    return nullptr;
+  }
+  /// Whether \p V (an integer) is the same in every lane of the (whole,
+  /// active) warp.
+  virtual llvm::Value *emitWarpAllSame(llvm::IRBuilderBase &B, llvm::Value *V) {
     return nullptr;
   }
 

@@ -67,9 +67,11 @@ llvm::Value *emitAMDGPUShuffleTranspose(
 llvm::Value *nvptxWholeWarpActive(llvm::IRBuilderBase &B);
 llvm::Value *nvptxWarpSum(llvm::IRBuilderBase &B, llvm::Value *V);
 llvm::Value *nvptxIsWarpLeader(llvm::IRBuilderBase &B);
+llvm::Value *nvptxWarpAllSame(llvm::IRBuilderBase &B, llvm::Value *V);
 llvm::Value *amdgpuWholeWarpActive(llvm::IRBuilderBase &B);
 llvm::Value *amdgpuWarpSum(llvm::IRBuilderBase &B, llvm::Value *V);
 llvm::Value *amdgpuIsWarpLeader(llvm::IRBuilderBase &B);
+llvm::Value *amdgpuWarpAllSame(llvm::IRBuilderBase &B, llvm::Value *V);
 
 /// The base name of a MathFn in C libraries ("sin", "pow", ...).
 llvm::StringRef libraryBaseName(MathFn Fn);

@@ -446,6 +446,14 @@ Value *nvptxWarpSum(IRBuilderBase &B, Value *V) {
   return V;
 }
 
+Value *nvptxWarpAllSame(IRBuilderBase &B, Value *V) {
+  Value *First = nvptxShuffle(B, NVPTXShuffle::Idx, B.getInt32(~0u), V,
+                              B.getInt32(0), B.getInt32(0x1f))
+                     .first;
+  return B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {},
+                           {B.getInt32(~0u), B.CreateICmpEQ(V, First)});
+}
+
 Value *nvptxIsWarpLeader(IRBuilderBase &B) {
   return B.CreateICmpEQ(
       B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}), B.getInt32(0));
@@ -470,6 +478,13 @@ Value *amdgpuWarpSum(IRBuilderBase &B, Value *V) {
     V = addAdjoints(
         B, V, bpermute(B, B.CreateShl(B.CreateXor(Lane, Offset), 2), V));
   return V;
+}
+
+Value *amdgpuWarpAllSame(IRBuilderBase &B, Value *V) {
+  Value *First = bpermute(B, B.getInt32(0), V);
+  Value *Same = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {B.getInt64Ty()},
+                                  {B.CreateICmpEQ(V, First)});
+  return B.CreateICmpEQ(Same, B.getInt64(~uint64_t(0)));
 }
 
 Value *amdgpuIsWarpLeader(IRBuilderBase &B) {

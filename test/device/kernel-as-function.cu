@@ -10,14 +10,13 @@
 // RUN: FileCheck %s --input-file=%t.ptx
 // With restrict parameters, x's adjoint slot is this thread's alone (a
 // plain add).  The shared weight's adjoint is summed in the warp first when
-// the whole warp is active (activemask, butterfly, lane 0 adds), else
-// added by each lane: the only atomics.
+// the whole warp is active and every lane adds to the same address
+// (activemask, a vote, a butterfly, lane 0 adds), else added by each lane.
 // CHECK-LABEL: .entry _Z4gradPKdPdS0_S1_S1_S1_i(
-// (The backend merges the two atomic adds into one instruction.)
 // CHECK: activemask.b32
-// CHECK: atom.global.add.f64
-// CHECK-NOT: atom.global
-// CHECK: shfl.sync.bfly.b32
+// CHECK: vote.sync.all.pred
+// CHECK-DAG: shfl.sync.bfly.b32
+// CHECK-DAG: atom.global.add.f64
 // CHECK: ret;
 
 #include <gpuad/gpuad.h>

@@ -50,9 +50,10 @@ define ptx_kernel void @k(ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %out, ptr %dout)
 }
 
 ; Three atomic adds in the module, for the two shared reads of x: x[0]'s
-; address is the same in every lane, so its adjoint is summed in the warp
-; first when the whole warp is active and added by lane 0 (one atomic),
-; else by each lane (the other); x[tid] is added by each thread.
+; address may be the same in every lane (it does not depend on the thread
+; id), so when the whole warp is active and a vote finds it the same in
+; every lane, the warp sums its adjoints and lane 0 adds once (one atomic),
+; else each lane adds (the other); x[tid] is added by each thread.
 ; ATOM-COUNT-3: atomicrmw fadd
 ; ATOM-NOT:     atomicrmw
 
@@ -78,11 +79,15 @@ define ptx_kernel void @k(ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %out, ptr %dout)
 ; Reverse of the loads of x[0] (warp-aggregated) and x[tid]: atomic.
 ; CHECK:         [[ACTIVE:%.*]] = call i32 @llvm.nvvm.activemask()
 ; CHECK-NEXT:    [[WHOLE:%.*]] = icmp eq i32 [[ACTIVE]], -1
-; CHECK-NEXT:    br i1 [[WHOLE]], label %gpuad.acc.warp{{.*}}, label %gpuad.acc.each
+; CHECK-NEXT:    br i1 [[WHOLE]], label %gpuad.acc.check{{.*}}, label %gpuad.acc.each
+; CHECK:       gpuad.acc.check{{.*}}:
+; CHECK:         call { i32, i1 } @llvm.nvvm.shfl.sync.idx.i32p(i32 -1, i32 {{%.*}}, i32 0, i32 31)
+; CHECK:         [[SAME:%.*]] = call i1 @llvm.nvvm.vote.all.sync(i32 -1, i1 {{%.*}})
+; CHECK-NEXT:    br i1 [[SAME]], label %gpuad.acc.warp{{.*}}, label %gpuad.acc.each
 ; CHECK:       gpuad.acc.warp{{.*}}:
 ; CHECK:         call { i32, i1 } @llvm.nvvm.shfl.sync.bfly.i32p(i32 -1, i32 {{%.*}}, i32 16, i32 31)
 ; CHECK:         call { i32, i1 } @llvm.nvvm.shfl.sync.bfly.i32p(i32 -1, i32 {{%.*}}, i32 1, i32 31)
-; CHECK:         [[LANE:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+; CHECK:         call i32 @llvm.nvvm.read.ptx.sreg.laneid()
 ; CHECK:       gpuad.acc.leader{{.*}}:
 ; CHECK-NEXT:    atomicrmw fadd ptr %dx, double {{%.*}} syncscope("device") monotonic
 ; CHECK:       gpuad.acc.each{{.*}}:
