@@ -128,10 +128,7 @@ void check(const char *name, void (*primal)(const T *, const T *, T *, int),
   grad<<<Blocks, Block>>>(deviceCopy(x), xbar, dW, N);
   CHECK(DEVCHECK_API(GetLastError)());
   std::vector<T> g = hostCopy(xbar, N);
-  double dot = 0;
-  for (int i = 0; i < N; ++i)
-    dot += double(g[i]) * double(dx[i]);
-  expectNear(dotTol, name, -1, dot, sumYdot);
+  expectNear(dotTol, name, -1, dotProduct(g, dx), sumYdot);
 }
 
 int main() {

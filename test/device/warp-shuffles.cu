@@ -130,10 +130,7 @@ void check(const char *name, Tol &fdTol, Tol &dotTol, double h) {
   gradient<T, G><<<1, Threads>>>(dV, dW, out);
   CHECK(DEVCHECK_API(GetLastError)());
   std::vector<T> vbar = hostCopy(out, Threads);
-  double dot = 0;
-  for (int i = 0; i < Threads; ++i)
-    dot += double(vbar[i]) * double(dv[i]);
-  expectNear(dotTol, name, -1, dot, sumDy);
+  expectNear(dotTol, name, -1, dotProduct(vbar, dv), sumDy);
 }
 
 int main() {

@@ -24,6 +24,7 @@
 ///                              `<file>: FAIL dy[i]: got ... expected ...`.
 ///   deviceCopy(hostVector)     a device copy, freed by finish().
 ///   hostCopy(devicePtr, n)     a host vector of the first n elements.
+///   dotProduct(a, b)           sum of a[i] * b[i] in double.
 ///   return finish("what was checked", {&fd, &primal});
 ///                              frees the device copies, prints
 ///                              `<file>: PASS (what; max rel err ...)` or
@@ -143,6 +144,16 @@ template <class T> std::vector<T> hostCopy(const T *p, size_t n) {
   std::vector<T> host(n);
   CHECK(devCopyToHost(host.data(), p, n * sizeof(T)));
   return host;
+}
+
+// sum_i a[i] * b[i], in double (the dot-product test of reverse against
+// forward mode).
+template <class A, class B>
+double dotProduct(const std::vector<A> &a, const std::vector<B> &b) {
+  double sum = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    sum += double(a[i]) * double(b[i]);
+  return sum;
 }
 
 // Frees the buffers, prints the one-line verdict and returns the exit code.
