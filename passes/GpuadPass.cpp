@@ -11,6 +11,7 @@
 #include "Requests/Markers.h"
 #include "Requests/RequestLowering.h"
 #include "Requests/RequestParser.h"
+#include "Tape/TapePlacement.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -153,6 +154,8 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   bool InlineDerivatives = Ctx.finish();
   if (Ctx.diags().numErrors())
     Ctx.discardDerivatives();
+  else
+    placeTapesInSharedMemory(M, Ctx.target(), Options.TapePlacement);
   eraseDeadMarkerReferences(M);
   // The entry points were never meant to exist; drop their declarations.
   for (Function &F : make_early_inc_range(M))

@@ -6,7 +6,10 @@
 
 #include "Options.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -31,9 +34,34 @@ static cl::opt<bool> LastIterationOpt(
     "gpuad-last-iteration-cache", cl::init(true),
     cl::desc("Keep values loops leave behind once, not per iteration"));
 
-static cl::opt<bool> EmulationOpt(
-    "gpuad-emulation", cl::init(false),
-    cl::desc("Compile device code for gpuad's CPU emulator"));
+static cl::opt<bool>
+    EmulationOpt("gpuad-emulation", cl::init(false),
+                 cl::desc("Compile device code for gpuad's CPU emulator"));
+
+static cl::opt<TapePlacementChoice> TapePlacementOpt(
+    "gpuad-tape-placement", cl::init(TapePlacementChoice::Auto),
+    cl::desc("Where reverse-mode tapes of compile-time size live"),
+    cl::values(clEnumValN(TapePlacementChoice::Auto, "auto",
+                          "shared slots, else local, else the tape pool"),
+               clEnumValN(TapePlacementChoice::Local, "local",
+                          "thread-local memory"),
+               clEnumValN(TapePlacementChoice::Shared, "shared",
+                          "shared-memory slots where the block size is known"),
+               clEnumValN(TapePlacementChoice::Pool, "pool",
+                          "the global tape pool the host provides"),
+               clEnumValN(TapePlacementChoice::Heap, "heap",
+                          "heap arrays (device malloc) for every loop")));
+
+/// The value of `tape-placement=`, if it names one.
+static std::optional<TapePlacementChoice> parsePlacement(StringRef Name) {
+  return StringSwitch<std::optional<TapePlacementChoice>>(Name)
+      .Case("auto", TapePlacementChoice::Auto)
+      .Case("local", TapePlacementChoice::Local)
+      .Case("shared", TapePlacementChoice::Shared)
+      .Case("pool", TapePlacementChoice::Pool)
+      .Case("heap", TapePlacementChoice::Heap)
+      .Default(std::nullopt);
+}
 
 GpuadOptions GpuadOptions::fromCommandLine() {
   GpuadOptions O;
@@ -43,6 +71,7 @@ GpuadOptions GpuadOptions::fromCommandLine() {
   O.LastIterationCache = LastIterationOpt;
   O.LibDevice = LibDeviceOpt;
   O.RocmDeviceLibs = RocmLibsOpt;
+  O.TapePlacement = TapePlacementOpt;
   return O;
 }
 
@@ -59,6 +88,8 @@ Expected<GpuadOptions> GpuadOptions::parse(StringRef Params) {
     } else if (Key == "last-iteration-cache" ||
                Key == "no-last-iteration-cache") {
       O.LastIterationCache = Key == "last-iteration-cache";
+    } else if (Key == "tape-placement" && parsePlacement(Value)) {
+      O.TapePlacement = *parsePlacement(Value);
     } else if (Key == "libdevice") {
       O.LibDevice = Value.str();
     } else if (Key == "rocm-device-libs") {

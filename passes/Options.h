@@ -24,6 +24,13 @@ class raw_ostream;
 
 namespace gpuad {
 
+/// Where reverse-mode tapes of compile-time size live (Tape/TapePlacement.h).
+/// Auto: shared-memory slots when the calling kernels' block size is known
+/// and they fit, else thread-local memory within the target's budget, else
+/// the global tape pool.  The others force one place (Heap: no fixed-size
+/// regions at all, every loop's frames on the heap -- device malloc).
+enum class TapePlacementChoice { Auto, Local, Shared, Pool, Heap };
+
 struct GpuadOptions {
   /// Run gpuad's own clean-up pipeline (SROA, EarlyCSE, InstCombine,
   /// SimplifyCFG) on every generated function.
@@ -48,6 +55,7 @@ struct GpuadOptions {
   /// `gpuad-cc --emulate`): device library functions stay calls, and none
   /// are linked in; the emulator's runtime supplies them.
   bool Emulation = false;
+  TapePlacementChoice TapePlacement = TapePlacementChoice::Auto;
   /// Where print<gpuad-tape> wants each reverse-mode tape's layout (null:
   /// nowhere).
   llvm::raw_ostream *TapeLayout = nullptr;

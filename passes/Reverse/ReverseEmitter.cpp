@@ -66,7 +66,8 @@ bool ReverseEmitter::run() {
   return Ok && !failed() && verifyGenerated("reverse");
 }
 
-// ---- Forward sweep hooks -----------------------------------------------------
+// ---- Forward sweep hooks
+// -----------------------------------------------------
 
 bool ReverseEmitter::storesShadowOf(const Value *Val) const {
   // Shadow memory holds adjoints, which the reverse sweep fills; the forward
@@ -82,7 +83,8 @@ void ReverseEmitter::emitMemTransfer(CallBase &Call) {
     ForwardSweep::emitMemTransfer(Call);
 }
 
-// ---- The reverse sweep -------------------------------------------------------
+// ---- The reverse sweep
+// -------------------------------------------------------
 
 /// Whether memory behind \p A and \p B may overlap, for pointers in
 /// different classes: objects this function allocates (stack, heap) are
@@ -99,7 +101,8 @@ bool ReverseEmitter::mayOverlap(const Value *A, const Value *B) const {
     return true;
   const unsigned Own = OriginLocal | OriginHeap;
   if ((MC.origins(CA) & ~Own) == 0 || (MC.origins(CB) & ~Own) == 0 ||
-      MC.origins(CA) == OriginConstGlobal || MC.origins(CB) == OriginConstGlobal)
+      MC.origins(CA) == OriginConstGlobal ||
+      MC.origins(CB) == OriginConstGlobal)
     return false;
   const Value *UA = getUnderlyingObject(A), *UB = getUnderlyingObject(B);
   if (UA == UB)
@@ -143,8 +146,9 @@ bool ReverseEmitter::overwrittenAfterCall(const CallBase &Call,
     return true;
   if (!Split) {
     const Value *U = getUnderlyingObject(P);
-    bool Known = isa<Argument>(U) || isa<AllocaInst>(U) ||
-                 (isa<GlobalVariable>(U) && cast<GlobalVariable>(U)->isConstant());
+    bool Known =
+        isa<Argument>(U) || isa<AllocaInst>(U) ||
+        (isa<GlobalVariable>(U) && cast<GlobalVariable>(U)->isConstant());
     if (const auto *C = dyn_cast<CallBase>(U))
       Known |= classifyHeapCall(*C).has_value();
     if (!Known)
@@ -241,10 +245,13 @@ void ReverseEmitter::buildReverse() {
         [this](const Value *A, const Value *B) { return mayOverlap(A, B); },
         [this](const Value *P) { return needsShadow(P); }, Ctx.target(),
         D.getParent()->getDataLayout());
-  TheTape = std::make_unique<Tape>(
-      D, *FS, Ctx.target(),
-      [this](const LoadInst &LI) { return isReadOnlyLoad(LI); });
+  TheTape =
+      std::make_unique<Tape>(D, *FS, Ctx.target(), [this](const LoadInst &LI) {
+        return isReadOnlyLoad(LI);
+      });
   TheTape->setLastIterationCache(Ctx.options().LastIterationCache);
+  TheTape->setPersistent(Split);
+  TheTape->setPlacementChoice(Ctx.options().TapePlacement);
   LLVMContext &C = D.getContext();
   Exit = BasicBlock::Create(C, "reverse.exit", &D);
   for (BasicBlock *FB : FS->blocks())
@@ -281,6 +288,31 @@ void ReverseEmitter::reportTape() {
       break;
     }
   TheTape->remark(ORE, Where);
+  warnAboutTapePlace(Where);
+}
+
+/// A tape that needs device malloc, or a pool the program does not declare,
+/// deserves more than a remark: the kernel may fail at run time.
+void ReverseEmitter::warnAboutTapePlace(const Instruction *Where) {
+  if (!Ctx.target().isGPU())
+    return;
+  DebugLoc Loc = Where ? Where->getDebugLoc() : DebugLoc();
+  for (const Loop *L : TheTape->heapLoops())
+    Ctx.diags().warning(
+        *Key.Fn, L->getStartLoc() ? L->getStartLoc() : Loc,
+        "the tape of this loop is allocated with device malloc: " +
+            Twine(Split ? "the tape outlives the call (split mode)"
+                        : "its trip count has no compile-time bound") +
+            "; device malloc can run out of heap (raise it with "
+            "cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...))");
+  if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Pool &&
+      !programDeclaresTapePool(*D.getParent()))
+    Ctx.diags().warning(
+        *Key.Fn, Loc,
+        "the tape (" + Twine(TheTape->regionBytes()) +
+            " bytes per thread) is in the global tape pool, which the program "
+            "does not declare: include <gpuad/tape_pool.h> and call "
+            "gpuad::setTapePool before the launch, or the kernel traps");
 }
 
 Value *ReverseEmitter::lookup(Value *V) {
@@ -322,9 +354,8 @@ void ReverseEmitter::reverseBlock(BasicBlock *FB) {
 }
 
 BasicBlock *ReverseEmitter::edge(BasicBlock *FB, BasicBlock *Pred) {
-  BasicBlock *E = BasicBlock::Create(D.getContext(),
-                                     FB->getName() + ".from." + Pred->getName(),
-                                     &D);
+  BasicBlock *E = BasicBlock::Create(
+      D.getContext(), FB->getName() + ".from." + Pred->getName(), &D);
   IRBuilderBase::InsertPointGuard Guard(B);
   B.SetInsertPoint(E);
   // PHIs: the adjoint goes to the value that came in on this edge.
@@ -410,8 +441,7 @@ void ReverseEmitter::finishReturn() {
   for (unsigned ArgNo : Sig.AdjointArgs) {
     Argument *A = D.getArg(Sig.PrimalParam[ArgNo]);
     // + 0.0 turns an empty sum's -0.0 into the +0.0 a caller expects.
-    Adjoints.push_back(
-        addAdjoints(B, Adj->take(B, A), L.zero(A->getType())));
+    Adjoints.push_back(addAdjoints(B, Adj->take(B, A), L.zero(A->getType())));
   }
   Value *Result = Sig.packAdjoints(B, RV, Adjoints);
   if (Result)

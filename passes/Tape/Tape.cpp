@@ -46,14 +46,24 @@ void Tape::analyzeLoops() {
   AssumptionCache AC(F);
   ScalarEvolution SE(F, TLI, AC, FS.dominators(), FS.loops());
   SCEVExpander Expander(SE, "gpuad.trip");
+  // Constant bounds, for fixed frame arrays.  Bounds from the range of the
+  // counter's type (2^31 for `i < n`) are no use: a nest of more than 2^16
+  // iterations keeps heap arrays sized by the actual trip counts.
+  for (Loop *L : FS.loops().getLoopsInPreorder()) {
+    uint64_t Max = SE.getSmallConstantMaxTripCount(L);
+    const Loop *P = L->getParentLoop();
+    uint64_t Outer = P ? NestTrips.lookup(P) : 1;
+    MaxTrips[L] = Max;
+    NestTrips[L] =
+        Max && Outer && Outer <= (uint64_t(1) << 16) / Max ? Outer * Max : 0;
+  }
   for (Loop *L : FS.loops().getLoopsInPreorder()) {
     BasicBlock *Pre = L->getLoopPreheader();
     const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
     if (!Pre || isa<SCEVCouldNotCompute>(BTC) || !Expander.isSafeToExpand(BTC))
       continue;
-    Value *Count =
-        Expander.expandCodeFor(BTC, Type::getInt64Ty(F.getContext()),
-                               Pre->getTerminator());
+    Value *Count = Expander.expandCodeFor(BTC, Type::getInt64Ty(F.getContext()),
+                                          Pre->getTerminator());
     IRBuilder<> B(Pre->getTerminator());
     TripCounts[L] = B.CreateAdd(B.CreateZExtOrTrunc(Count, B.getInt64Ty()),
                                 B.getInt64(1), "trip");
@@ -74,10 +84,10 @@ void Tape::analyzeLoops() {
       if (!SE.isLoopInvariant(Start, L) || !SE.isLoopInvariant(Step, L) ||
           !Expander.isSafeToExpand(Start) || !Expander.isSafeToExpand(Step))
         continue;
-      Type *StepTy = PN.getType()->isPointerTy()
-                         ? F.getParent()->getDataLayout().getIndexType(
-                               PN.getType())
-                         : PN.getType();
+      Type *StepTy =
+          PN.getType()->isPointerTy()
+              ? F.getParent()->getDataLayout().getIndexType(PN.getType())
+              : PN.getType();
       Instruction *At = Pre->getTerminator();
       Affine[&PN] = {Expander.expandCodeFor(Start, PN.getType(), At),
                      Expander.expandCodeFor(Step, StepTy, At)};
@@ -132,9 +142,9 @@ bool Tape::recomputable(const Instruction *I) const {
     return !isa<CallBase>(EV->getAggregateOperand());
   if (isa<BinaryOperator>(I) || isa<UnaryOperator>(I) || isa<CastInst>(I) ||
       isa<GetElementPtrInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
-      isa<InsertValueInst>(I) ||
-      isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
-      isa<ShuffleVectorInst>(I) || isa<FreezeInst>(I))
+      isa<InsertValueInst>(I) || isa<ExtractElementInst>(I) ||
+      isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I) ||
+      isa<FreezeInst>(I))
     return true;
   if (const auto *II = dyn_cast<IntrinsicInst>(I))
     return isCheapIntrinsic(II->getIntrinsicID());
@@ -157,8 +167,7 @@ Tape::Strategy Tape::strategy(const Value *V) const {
     return Strategy::Cache;
   const BasicBlock *BB = I->getParent();
   const Loop *L = FS.loops().getLoopFor(BB);
-  if (!L && FS.returnBlock() &&
-      FS.dominators().dominates(BB, FS.returnBlock()))
+  if (!L && FS.returnBlock() && FS.dominators().dominates(BB, FS.returnBlock()))
     return Strategy::Available;
   if (recomputable(I))
     return Strategy::Recompute;
@@ -193,10 +202,10 @@ Value *Tape::lookup(Value *V, IRBuilderBase &B, const BasicBlock *Context) {
       break;
     }
     Slot &Sl = slotFor(V);
-    Value *Addr = Sl.Local ? static_cast<Value *>(Sl.Local)
-                           : B.CreateConstGEP1_64(
-                                 B.getInt8Ty(), frameAddress(Sl.L, B, true),
-                                 Sl.Offset);
+    Value *Addr =
+        Sl.Local ? static_cast<Value *>(Sl.Local)
+                 : B.CreateConstGEP1_64(B.getInt8Ty(),
+                                        frameAddress(Sl.L, B, true), Sl.Offset);
     Result = B.CreateLoad(V->getType(), Addr, V->getName() + ".tape");
     break;
   }
@@ -225,10 +234,10 @@ Value *Tape::lookupAtExit(PHINode *V, IRBuilderBase &B,
   KeptPerIteration.insert(In);
   Slot &S = slotFor(In);
   Value *Iter = lookup(FS.exitIteration(L, V->getParent()), B, Context);
-  return B.CreateLoad(V->getType(),
-                      B.CreateConstGEP1_64(B.getInt8Ty(), frameAt(L, Iter, B),
-                                           S.Offset),
-                      V->getName() + ".tape");
+  return B.CreateLoad(
+      V->getType(),
+      B.CreateConstGEP1_64(B.getInt8Ty(), frameAt(L, Iter, B), S.Offset),
+      V->getName() + ".tape");
 }
 
 Value *Tape::recompute(Instruction *I, IRBuilderBase &B,
@@ -275,7 +284,9 @@ Tape::Frame &Tape::frameOf(const Loop *L) {
     Fr.SizePlaceholder = new GlobalVariable(
         *F.getParent(), I64, /*isConstant=*/true, GlobalValue::InternalLinkage,
         ConstantInt::get(I64, 0), "gpuad.frame.size");
-    if (const Loop *P = L->getParentLoop())
+    if (isFixed(L))
+      ; // reached by offset, not through a pointer
+    else if (const Loop *P = L->getParentLoop())
       Fr.ParentField = addField(P, PointerType::get(F.getContext(), 0));
     else
       Fr.ArrayLocal = entryAlloca(PointerType::get(F.getContext(), 0),
@@ -296,7 +307,8 @@ uint64_t Tape::addField(const Loop *L, Type *Ty) {
 
 uint64_t Tape::frameBytes(const Loop *L) const {
   auto It = Frames.find(L);
-  return It == Frames.end() ? 0 : alignTo(It->second.Bytes, It->second.MaxAlign);
+  return It == Frames.end() ? 0
+                            : alignTo(It->second.Bytes, It->second.MaxAlign);
 }
 
 Value *Tape::frameSize(const Loop *L, IRBuilderBase &B) {
@@ -312,20 +324,47 @@ Value *Tape::arraySlotAddress(const Loop *L, IRBuilderBase &B, bool Reverse) {
                               Fr.ParentField);
 }
 
+bool Tape::isFixed(const Loop *L) const {
+  return !Persistent && Choice != TapePlacementChoice::Heap &&
+         NestTrips.lookup(L) != 0;
+}
+
+Value *Tape::frameArray(const Loop *L, IRBuilderBase &B, bool Reverse) {
+  LLVMContext &C = F.getContext();
+  if (!FrameArrayPlaceholder)
+    FrameArrayPlaceholder = Function::Create(
+        FunctionType::get(PointerType::get(C, 0),
+                          {Type::getInt64Ty(C), Type::getInt1Ty(C)}, false),
+        GlobalValue::ExternalLinkage, "gpuad.tape.frames", F.getParent());
+  auto *It = find(LoopNumbers, L);
+  if (It == LoopNumbers.end())
+    It = LoopNumbers.insert(It, L);
+  return B.CreateCall(
+      FrameArrayPlaceholder,
+      {B.getInt64(It - LoopNumbers.begin()), B.getInt1(Reverse)}, "frames");
+}
+
+Value *Tape::entryIndex(const Loop *L, IRBuilderBase &B, bool Reverse) {
+  const Loop *P = L->getParentLoop();
+  if (!P)
+    return B.getInt64(0);
+  Value *Iter =
+      Reverse ? index(P, B) : B.CreateZExtOrTrunc(FS.iv(P), B.getInt64Ty());
+  return B.CreateAdd(
+      B.CreateMul(entryIndex(P, B, Reverse), B.getInt64(MaxTrips.lookup(P))),
+      Iter, "entry");
+}
+
 Value *Tape::frameAddress(const Loop *L, IRBuilderBase &B, bool Reverse) {
   if (Reverse)
     return frameAt(L, index(L, B), B);
-  Value *Array = B.CreateLoad(PointerType::get(F.getContext(), 0),
-                              arraySlotAddress(L, B, false), "frames");
   Value *Offset = B.CreateMul(FS.iv(L), frameSize(L, B));
-  return B.CreateGEP(B.getInt8Ty(), Array, Offset, "frame");
+  return B.CreateGEP(B.getInt8Ty(), frameArray(L, B, false), Offset, "frame");
 }
 
 Value *Tape::frameAt(const Loop *L, Value *Iter, IRBuilderBase &B) {
-  Value *Array = B.CreateLoad(PointerType::get(F.getContext(), 0),
-                              arraySlotAddress(L, B, true), "frames");
   Value *Offset = B.CreateMul(Iter, frameSize(L, B));
-  return B.CreateGEP(B.getInt8Ty(), Array, Offset, "frame");
+  return B.CreateGEP(B.getInt8Ty(), frameArray(L, B, true), Offset, "frame");
 }
 
 void Tape::enterLoop(const Loop *L, Value *Last, IRBuilderBase &B) {
@@ -364,13 +403,14 @@ Function *Tape::growFunction() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
   auto *FT = FunctionType::get(Ptr, {Ptr, I64, Ptr, I64}, false);
-  Grow = Function::Create(FT, GlobalValue::InternalLinkage, "gpuad.tape.grow", M);
+  Grow =
+      Function::Create(FT, GlobalValue::InternalLinkage, "gpuad.tape.grow", M);
   copyFunctionAttributes(F, *Grow);
   auto *Entry = BasicBlock::Create(C, "entry", Grow);
   auto *Full = BasicBlock::Create(C, "full", Grow);
   IRBuilder<> B(Entry);
-  Value *Old = Grow->getArg(0), *IV = Grow->getArg(1), *CapPtr = Grow->getArg(2),
-        *Bytes = Grow->getArg(3);
+  Value *Old = Grow->getArg(0), *IV = Grow->getArg(1),
+        *CapPtr = Grow->getArg(2), *Bytes = Grow->getArg(3);
   Value *Cap = B.CreateLoad(I64, CapPtr, "cap");
   auto *Done = BasicBlock::Create(C, "done", Grow);
   B.CreateCondBr(B.CreateICmpUGE(IV, Cap), Full, Done);
@@ -428,10 +468,10 @@ void Tape::storeCachedValue(Slot &S) {
     Where = std::next(I->getIterator());
   IRBuilder<> B(I->getParent()->getContext());
   B.SetInsertPoint(Where);
-  Value *Addr = S.Local ? static_cast<Value *>(S.Local)
-                        : B.CreateConstGEP1_64(B.getInt8Ty(),
-                                               frameAddress(S.L, B, false),
-                                               S.Offset);
+  Value *Addr =
+      S.Local ? static_cast<Value *>(S.Local)
+              : B.CreateConstGEP1_64(B.getInt8Ty(), frameAddress(S.L, B, false),
+                                     S.Offset);
   B.CreateStore(S.V, Addr);
 }
 
@@ -458,19 +498,25 @@ void Tape::finalize() {
   for (Value *V : SlotOrder)
     storeCachedValue(Slots.find(V)->second);
   for (const Loop *L : Order)
-    allocateFrames(L);
-  for (const Loop *L : Order)
+    if (!isFixed(L)) {
+      allocateFrames(L);
+      HeapLoops.push_back(L);
+    }
+  for (const Loop *L : HeapLoops)
     for (Instruction *Before : Frames[L].FreePoints) {
       IRBuilder<> B(Before);
-      Target.emitFree(B, B.CreateLoad(PointerType::get(F.getContext(), 0),
-                                      arraySlotAddress(L, B, /*Reverse=*/true)));
+      Target.emitFree(B,
+                      B.CreateLoad(PointerType::get(F.getContext(), 0),
+                                   arraySlotAddress(L, B, /*Reverse=*/true)));
     }
+  layOutRegion();
+  resolveFrameArrays();
   // Frame sizes are final: replace the placeholders.
   for (auto &[L, Fr] : Frames) {
     if (!Fr.SizePlaceholder)
       continue;
-    Constant *Size = ConstantInt::get(Type::getInt64Ty(F.getContext()),
-                                      frameBytes(L));
+    Constant *Size =
+        ConstantInt::get(Type::getInt64Ty(F.getContext()), frameBytes(L));
     for (User *U : make_early_inc_range(Fr.SizePlaceholder->users())) {
       auto *Load = cast<LoadInst>(U);
       Load->replaceAllUsesWith(Size);
@@ -480,5 +526,55 @@ void Tape::finalize() {
     Fr.SizePlaceholder = nullptr;
   }
 }
+
+} // namespace gpuad
+
+namespace gpuad {
+
+void Tape::layOutRegion() {
+  // Outer loops first, each loop's arrays for all its entries together.
+  for (const Loop *L : FS.loops().getLoopsInPreorder()) {
+    auto It = Frames.find(L);
+    if (It == Frames.end() || !isFixed(L) || !frameBytes(L))
+      continue;
+    It->second.RegionOffset = alignTo(RegionBytes, 16);
+    RegionBytes = It->second.RegionOffset + NestTrips.lookup(L) * frameBytes(L);
+  }
+  if (!RegionBytes)
+    return;
+  Place = chooseTapePlace(RegionBytes, Target, Choice);
+  Region = emitTapeRegion(F, Place, RegionBytes, Target);
+}
+
+void Tape::resolveFrameArrays() {
+  if (!FrameArrayPlaceholder)
+    return;
+  // Resolving a heap array reads a pointer from its parent's frame, which
+  // may add placeholders for the parent.
+  while (!FrameArrayPlaceholder->use_empty()) {
+    auto *Call = cast<CallInst>(FrameArrayPlaceholder->user_back());
+    const Loop *L =
+        LoopNumbers[cast<ConstantInt>(Call->getArgOperand(0))->getZExtValue()];
+    bool Reverse = cast<ConstantInt>(Call->getArgOperand(1))->isOne();
+    IRBuilder<> B(Call);
+    Value *Array;
+    if (isFixed(L)) {
+      uint64_t ArrayBytes = MaxTrips.lookup(L) * frameBytes(L);
+      Value *Offset = B.CreateAdd(
+          B.getInt64(Frames[L].RegionOffset),
+          B.CreateMul(entryIndex(L, B, Reverse), B.getInt64(ArrayBytes)));
+      Array = B.CreateGEP(B.getInt8Ty(), Region, Offset, "frames");
+    } else {
+      Array = B.CreateLoad(PointerType::get(F.getContext(), 0),
+                           arraySlotAddress(L, B, Reverse), "frames");
+    }
+    Call->replaceAllUsesWith(Array);
+    Call->eraseFromParent();
+  }
+  FrameArrayPlaceholder->eraseFromParent();
+  FrameArrayPlaceholder = nullptr;
+}
+
+SmallVector<const Loop *, 2> Tape::heapLoops() const { return HeapLoops; }
 
 } // namespace gpuad

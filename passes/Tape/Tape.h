@@ -20,10 +20,19 @@
 /// A cached value outside loops lives in one slot (a local that SROA turns
 /// into a register).  A cached value in loops lives in a frame: one array
 /// of frames per entry of its innermost loop, one frame per iteration,
-/// holding the loop's cached values and pointers to the frame arrays of its
-/// child loops.  A frame array is allocated when its loop is entered --
-/// with the trip count when scalar evolution knows it there, grown by
-/// doubling otherwise -- and freed when the reverse sweep leaves the loop.
+/// holding the loop's cached values.
+///
+/// Where the frame arrays are:
+///   - fixed: when the loop and every loop around it has a constant maximum
+///     trip count, its arrays sit at fixed offsets of one per-thread region
+///     (entry e of the loop at offset + e * trip * frame bytes), placed by
+///     TapePlacement (shared slots, thread-local memory, the tape pool);
+///     nothing is allocated while the derivative runs.  Not for a tape
+///     that outlives the call (split halves);
+///   - heap: otherwise an array is allocated when its loop is entered --
+///     with the trip count when scalar evolution knows it there, grown by
+///     doubling otherwise -- reached through a pointer in the parent's
+///     frame (or a local), and freed when the reverse sweep leaves the loop.
 ///
 /// Slots and frames are laid out as the reverse sweep asks for values;
 /// finalize() then writes the forward side (allocations and stores).
@@ -36,6 +45,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
+
+#include "Tape/TapePlacement.h"
 
 #include <functional>
 #include <map>
@@ -91,6 +102,18 @@ public:
   /// loops.  Off (to measure the difference): the value inside the loop is
   /// kept for every iteration and read back at the exit iteration.
   void setLastIterationCache(bool On) { LastIterationCache = On; }
+  /// The tape outlives the call (the function is cut into split halves):
+  /// every frame array on the heap.  Set before the first lookup.
+  void setPersistent(bool On) { Persistent = On; }
+  /// Where fixed-size regions go (TapePlacementChoice::Heap: nowhere, every
+  /// array on the heap).  Set before the first lookup.
+  void setPlacementChoice(TapePlacementChoice C) { Choice = C; }
+  /// The per-thread region of the fixed frame arrays (0: none) and where it
+  /// is, after finalize().
+  uint64_t regionBytes() const { return RegionBytes; }
+  TapePlace regionPlace() const { return Place; }
+  /// Loops whose frame arrays are on the heap (after finalize()).
+  llvm::SmallVector<const llvm::Loop *, 2> heapLoops() const;
   /// The loop \p V is the value left behind by, and the value inside it.
   std::pair<const llvm::Loop *, llvm::Instruction *>
   exitValue(const llvm::Value *V) const;
@@ -131,10 +154,12 @@ private:
   };
   struct Frame {
     uint64_t Bytes = 0;
+    /// Fixed: the offset of the loop's arrays in the region.
+    uint64_t RegionOffset = 0;
     llvm::Align MaxAlign = llvm::Align(1);
     llvm::GlobalVariable *SizePlaceholder = nullptr;
-    /// Where the pointer to this loop's frame array lives: a field of the
-    /// parent's frame, or a local for outermost loops.
+    /// Heap: where the pointer to this loop's frame array lives: a field of
+    /// the parent's frame, or a local for outermost loops.
     uint64_t ParentField = 0;
     llvm::AllocaInst *ArrayLocal = nullptr;
     llvm::SmallVector<llvm::Instruction *, 2> FreePoints;
@@ -156,6 +181,20 @@ private:
                             bool Reverse);
   llvm::Value *arraySlotAddress(const llvm::Loop *L, llvm::IRBuilderBase &B,
                                 bool Reverse);
+  /// Whether \p L's frame arrays are at fixed places of the region.
+  bool isFixed(const llvm::Loop *L) const;
+  /// \p L's current frame array.  A placeholder call until finalize() knows
+  /// the layout (resolveFrameArrays()).
+  llvm::Value *frameArray(const llvm::Loop *L, llvm::IRBuilderBase &B,
+                          bool Reverse);
+  /// Fixed: which entry of \p L this is, counted over the iterations of the
+  /// loops around it (forward or reverse iterations).
+  llvm::Value *entryIndex(const llvm::Loop *L, llvm::IRBuilderBase &B,
+                          bool Reverse);
+  /// Lays out the fixed arrays, places the region, and replaces every
+  /// placeholder frameArray() made.
+  void layOutRegion();
+  void resolveFrameArrays();
   llvm::Value *frameSize(const llvm::Loop *L, llvm::IRBuilderBase &B);
   /// \p L's frame of iteration \p Iter (reverse sweep).
   llvm::Value *frameAt(const llvm::Loop *L, llvm::Value *Iter,
@@ -170,6 +209,19 @@ private:
 
   llvm::Function &F;
   bool LastIterationCache = true;
+  bool Persistent = false;
+  TapePlacementChoice Choice = TapePlacementChoice::Auto;
+  /// Constant maximum trip counts (0: unknown), and for each loop the
+  /// product of its own and its ancestors' (0: unknown or too large).
+  llvm::DenseMap<const llvm::Loop *, uint64_t> MaxTrips, NestTrips;
+  uint64_t RegionBytes = 0;
+  TapePlace Place = TapePlace::Local;
+  llvm::Value *Region = nullptr;
+  /// `ptr (i64 loop, i1 reverse)`: frameArray()'s placeholder; the loops by
+  /// number.
+  llvm::Function *FrameArrayPlaceholder = nullptr;
+  llvm::SmallVector<const llvm::Loop *, 4> LoopNumbers;
+  llvm::SmallVector<const llvm::Loop *, 2> HeapLoops;
   ForwardStructure &FS;
   TargetHooks &Target;
   std::function<bool(const llvm::LoadInst &)> IsReadOnly;

@@ -90,9 +90,8 @@ std::string Tape::loopName(const Loop *L) const {
 
 std::string Tape::size(const Value *V) const {
   const DataLayout &DL = F.getParent()->getDataLayout();
-  std::string S = (Twine(DL.getTypeAllocSize(V->getType()).getFixedValue()) +
-                   " B")
-                      .str();
+  std::string S =
+      (Twine(DL.getTypeAllocSize(V->getType()).getFixedValue()) + " B").str();
   const auto *I = dyn_cast<Instruction>(V);
   const Loop *L = I ? FS.loops().getLoopFor(I->getParent()) : nullptr;
   for (; L; L = L->getParentLoop())
@@ -152,6 +151,9 @@ void Tape::print(raw_ostream &OS) const {
       SlotBytes += DL.getTypeAllocSize(V->getType());
   }
   OS << "  slots: " << SlotBytes << " B\n";
+  if (RegionBytes)
+    OS << "  region: " << RegionBytes << " B per thread in " << placeName(Place)
+       << "\n";
   for (const Value *V : SlotOrder) {
     const Slot &S = Slots.find(V)->second;
     if (!S.L)
@@ -166,7 +168,12 @@ void Tape::print(raw_ostream &OS) const {
        << " B per iteration";
     if (const Loop *P = L->getParentLoop())
       OS << " (array in the frame of " << loopName(P) << ")";
-    OS << (TripCounts.count(L) ? ", sized at entry\n" : ", grown\n");
+    if (isFixed(L))
+      OS << ", fixed at +" << It->second.RegionOffset << " of the region ("
+         << NestTrips.lookup(L) << " frames)\n";
+    else
+      OS << (TripCounts.count(L) ? ", heap, sized at entry\n"
+                                 : ", heap, grown\n");
     for (const Value *V : SlotOrder) {
       const Slot &S = Slots.find(V)->second;
       if (S.L == L)
@@ -176,8 +183,8 @@ void Tape::print(raw_ostream &OS) const {
   }
   for (auto [V, S] : Decisions)
     if (S == Strategy::Recompute)
-      OS << "  recomputed " << valueName(V, FS.loops()) << ": "
-         << reason(V, S) << "\n";
+      OS << "  recomputed " << valueName(V, FS.loops()) << ": " << reason(V, S)
+         << "\n";
     else if (S == Strategy::Available)
       OS << "  kept " << valueName(V, FS.loops()) << ": " << reason(V, S)
          << "\n";
@@ -190,12 +197,12 @@ void Tape::remark(OptimizationRemarkEmitter &ORE,
     if (!I)
       continue;
     ORE.emit([&] {
-      OptimizationRemarkAnalysis R(
-          "gpuad",
-          S == Strategy::Cache       ? "TapeCached"
-          : S == Strategy::Recompute ? "TapeRecomputed"
-                                     : "TapeLastIteration",
-          locationOf(V, FS.loops()), I->getParent());
+      OptimizationRemarkAnalysis R("gpuad",
+                                   S == Strategy::Cache ? "TapeCached"
+                                   : S == Strategy::Recompute
+                                       ? "TapeRecomputed"
+                                       : "TapeLastIteration",
+                                   locationOf(V, FS.loops()), I->getParent());
       R << valueName(V, FS.loops()) << " " << strategyName(S).str();
       if (S == Strategy::Cache)
         R << " (" << ore::NV("Size", size(V)) << ")";
@@ -214,10 +221,16 @@ void Tape::remark(OptimizationRemarkEmitter &ORE,
     Frames += frameBytes(L) != 0;
   ORE.emit([&] {
     OptimizationRemark R("gpuad", "Tape", Where);
-    return R << "tape: " << ore::NV("Cached", numCachedValues())
-             << " values cached (" << ore::NV("SlotBytes", Slots)
-             << " B outside loops, " << ore::NV("Frames", Frames)
-             << " loop frames)";
+    R << "tape: " << ore::NV("Cached", numCachedValues()) << " values cached ("
+      << ore::NV("SlotBytes", Slots) << " B outside loops, "
+      << ore::NV("Frames", Frames) << " loop frames";
+    if (RegionBytes)
+      R << "; " << ore::NV("RegionBytes", RegionBytes) << " B per thread in "
+        << ore::NV("Place", placeName(Place));
+    if (!HeapLoops.empty())
+      R << "; " << ore::NV("HeapLoops", unsigned(HeapLoops.size()))
+        << " on the heap";
+    return R << ")";
   });
 }
 

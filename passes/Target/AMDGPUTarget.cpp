@@ -121,6 +121,51 @@ public:
                        B.CreateMul(groupSize(B, 1), groupSize(B, 2)));
   }
 
+  /// Block counts are code object v5's hidden arguments (i32 at 0, 4, 8).
+  Value *emitGlobalThreadId(IRBuilderBase &B) override {
+    Value *Args = B.CreateIntrinsic(Intrinsic::amdgcn_implicitarg_ptr, {});
+    auto Count = [&](unsigned Dim) {
+      Value *Slot = B.CreateConstGEP1_64(B.getInt8Ty(), Args, 4 * Dim);
+      return B.CreateZExt(B.CreateLoad(B.getInt32Ty(), Slot), B.getInt64Ty());
+    };
+    auto Id = [&](Intrinsic::ID ID) {
+      return B.CreateZExt(B.CreateIntrinsic(ID, {}), B.getInt64Ty());
+    };
+    Value *Block = B.CreateAdd(
+        Id(Intrinsic::amdgcn_workgroup_id_x),
+        B.CreateMul(
+            Count(0),
+            B.CreateAdd(
+                Id(Intrinsic::amdgcn_workgroup_id_y),
+                B.CreateMul(Count(1), Id(Intrinsic::amdgcn_workgroup_id_z)))));
+    Value *Threads = B.CreateZExt(emitBlockThreadCount(B), B.getInt64Ty());
+    Value *Local = B.CreateZExt(emitLinearThreadId(B), B.getInt64Ty());
+    return B.CreateAdd(B.CreateMul(Block, Threads), Local, "gtid");
+  }
+
+  bool isKernel(const Function &F) const override {
+    return F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
+  }
+  /// "amdgpu-flat-work-group-size"="min,max" (clang gives every HIP kernel
+  /// one; 1024 without launch bounds).
+  std::optional<unsigned>
+  maxThreadsPerBlock(const Function &Kernel) const override {
+    Attribute A = Kernel.getFnAttribute("amdgpu-flat-work-group-size");
+    unsigned Max;
+    if (!A.isStringAttribute() ||
+        A.getValueAsString().split(',').second.trim().getAsInteger(10, Max) ||
+        !Max)
+      return std::nullopt;
+    return Max;
+  }
+  /// Scratch is reserved per resident lane, like CUDA's local memory.
+  uint64_t localTapeBudget() const override { return 16 << 10; }
+  /// 64 KiB of LDS per work-group; a tape takes at most 16 KiB of it.
+  uint64_t sharedMemoryLimit() const override { return 64 << 10; }
+  uint64_t sharedTapeBudget() const override { return 16 << 10; }
+  unsigned globalAddressSpace() const override { return 1; }
+  unsigned sharedAddressSpace() const override { return 3; }
+
   bool normalize(Function &F) override { return normalizeAMDGPUShuffles(F); }
   std::optional<unsigned> shuffledOperand(const CallBase &Call) const override {
     return amdgpuShuffledOperand(Call);
@@ -167,8 +212,8 @@ public:
     if (!Load || !Load->getType()->isIntegerTy(16))
       return GridValue::None;
     const auto *GEP = dyn_cast<GEPOperator>(Load->getPointerOperand());
-    const auto *Base = GEP ? dyn_cast<CallBase>(GEP->getPointerOperand())
-                           : nullptr;
+    const auto *Base =
+        GEP ? dyn_cast<CallBase>(GEP->getPointerOperand()) : nullptr;
     const Function *Callee = Base ? Base->getCalledFunction() : nullptr;
     if (!Callee || GEP->getNumIndices() != 1 ||
         !GEP->getSourceElementType()->isIntegerTy(16))
@@ -192,9 +237,8 @@ public:
   }
 
   Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {
-    return emitScalarized(B, Args, [&](ArrayRef<Value *> S) {
-      return emitScalar(B, Fn, S);
-    });
+    return emitScalarized(
+        B, Args, [&](ArrayRef<Value *> S) { return emitScalar(B, Fn, S); });
   }
 
   Value *emitWholeWarpActive(IRBuilderBase &B) override {
@@ -215,18 +259,18 @@ public:
   /// ockl's device allocator (global memory), as a generic pointer.
   Value *emitAlloc(IRBuilderBase &B, Value *Bytes) override {
     LLVMContext &C = B.getContext();
-    Function *Alloc = Lib.get(
-        "__ockl_dm_alloc",
-        FunctionType::get(PointerType::get(C, 1), {B.getInt64Ty()}, false));
+    Function *Alloc =
+        Lib.get("__ockl_dm_alloc", FunctionType::get(PointerType::get(C, 1),
+                                                     {B.getInt64Ty()}, false));
     Value *P = B.CreateCall(Alloc, {Bytes}, "tape");
     return B.CreateAddrSpaceCast(P, PointerType::get(C, 0));
   }
 
   void emitFree(IRBuilderBase &B, Value *Ptr) override {
     LLVMContext &C = B.getContext();
-    Function *Dealloc = Lib.get(
-        "__ockl_dm_dealloc",
-        FunctionType::get(Type::getVoidTy(C), {B.getInt64Ty()}, false));
+    Function *Dealloc =
+        Lib.get("__ockl_dm_dealloc",
+                FunctionType::get(Type::getVoidTy(C), {B.getInt64Ty()}, false));
     B.CreateCall(Dealloc, {B.CreatePtrToInt(Ptr, B.getInt64Ty())});
   }
 
@@ -239,12 +283,13 @@ public:
 private:
   Value *emitScalar(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) {
     Type *Ty = Args[0]->getType();
-    StringRef Suffix = Ty->isHalfTy() ? "_f16" : Ty->isFloatTy() ? "_f32" : "_f64";
+    StringRef Suffix = Ty->isHalfTy()    ? "_f16"
+                       : Ty->isFloatTy() ? "_f32"
+                                         : "_f64";
     StringRef Base = Fn == MathFn::Powi ? "pown" : libraryBaseName(Fn);
-    return callLibraryMath(B, Fn, Args, ("__ocml_" + Base + Suffix).str(),
-                           [&](StringRef N, FunctionType *FT) {
-                             return Lib.get(N, FT);
-                           });
+    return callLibraryMath(
+        B, Fn, Args, ("__ocml_" + Base + Suffix).str(),
+        [&](StringRef N, FunctionType *FT) { return Lib.get(N, FT); });
   }
 
   /// The oclc file that defines control constant \p Name.
@@ -277,8 +322,10 @@ private:
       std::string File = controlFile(Name);
       if (firstExisting({File}).empty()) {
         Diags.error(*M.begin(), DebugLoc(),
-                    "ocml needs '" + Name + "', but no control library for it "
-                    "was found in " + Dir);
+                    "ocml needs '" + Name +
+                        "', but no control library for it "
+                        "was found in " +
+                        Dir);
         return false;
       }
       if (!Lib.linkNeeded(File, Diags))
@@ -295,9 +342,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<TargetHooks> makeAMDGPUHooks(Module &M,
-                                             const GpuadOptions &Options,
-                                             Diagnostics &Diags) {
+std::unique_ptr<TargetHooks>
+makeAMDGPUHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags) {
   return std::make_unique<AMDGPUHooks>(M, Options, Diags);
 }
 

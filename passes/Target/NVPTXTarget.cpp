@@ -35,7 +35,8 @@ std::string findLibDevice(const GpuadOptions &Options) {
       Candidates.push_back(*Root + "/nvvm/libdevice/libdevice.10.bc");
   Candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
   Candidates.push_back("/usr/lib/cuda/nvvm/libdevice/libdevice.10.bc");
-  Candidates.push_back("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
+  Candidates.push_back(
+      "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
   std::string Found = firstExisting(Candidates);
   return Found.empty() ? Candidates.back() : Found;
 }
@@ -91,7 +92,10 @@ void addRoundingVariants() {
   for (const char *M : Modes)
     for (auto [Op, Family] :
          {std::pair<const char *, const char *>{"sqrt", "sqrt"},
-          {"rcp", "rcp"}, {"div", "fdiv"}, {"mul", "fmul"}, {"add", "fadd"}})
+          {"rcp", "rcp"},
+          {"div", "fdiv"},
+          {"mul", "fmul"},
+          {"add", "fadd"}})
       for (const char *Ty : {".d", ".f", ".ftz.f"}) {
         Names.push_back(std::string("llvm.nvvm.") + Op + "." + M + Ty);
         Aliases.push_back({Names.back(), Family});
@@ -124,10 +128,11 @@ public:
     return GV.getAddressSpace() == 3;
   }
   bool isBlockBarrier(const CallBase &Call) const override {
-    return calleeHasPrefix(Call, {"llvm.nvvm.barrier0", "llvm.nvvm.barrier.sync",
-                                  "llvm.nvvm.barrier.cta.sync",
-                                  "llvm.nvvm.bar.sync"}) &&
-           !calleeHasPrefix(Call, {"llvm.nvvm.barrier0.", "llvm.nvvm.barrier.cta.red"});
+    return calleeHasPrefix(
+               Call, {"llvm.nvvm.barrier0", "llvm.nvvm.barrier.sync",
+                      "llvm.nvvm.barrier.cta.sync", "llvm.nvvm.bar.sync"}) &&
+           !calleeHasPrefix(
+               Call, {"llvm.nvvm.barrier0.", "llvm.nvvm.barrier.cta.red"});
   }
   Value *emitLinearThreadId(IRBuilderBase &B) override {
     auto Sreg = [&](Intrinsic::ID ID) { return B.CreateIntrinsic(ID, {}); };
@@ -140,11 +145,71 @@ public:
   }
   Value *emitBlockThreadCount(IRBuilderBase &B) override {
     auto Sreg = [&](Intrinsic::ID ID) { return B.CreateIntrinsic(ID, {}); };
-    return B.CreateMul(
-        Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_x),
-        B.CreateMul(Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_y),
-                    Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_z)));
+    return B.CreateMul(Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                       B.CreateMul(Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                                   Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_z)));
   }
+
+  Value *emitGlobalThreadId(IRBuilderBase &B) override {
+    auto Sreg = [&](Intrinsic::ID ID) {
+      return B.CreateZExt(B.CreateIntrinsic(ID, {}), B.getInt64Ty());
+    };
+    Value *Block = B.CreateAdd(
+        Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+        B.CreateMul(
+            Sreg(Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
+            B.CreateAdd(
+                Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_y),
+                B.CreateMul(Sreg(Intrinsic::nvvm_read_ptx_sreg_nctaid_y),
+                            Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_z)))));
+    Value *Threads = B.CreateZExt(emitBlockThreadCount(B), B.getInt64Ty());
+    Value *Local = B.CreateZExt(emitLinearThreadId(B), B.getInt64Ty());
+    return B.CreateAdd(B.CreateMul(Block, Threads), Local, "gtid");
+  }
+  /// vprintf (CUDA's device printf) of the message, then a trap.
+  void emitTrap(IRBuilderBase &B, StringRef Message) override {
+    Module &M = *B.GetInsertBlock()->getModule();
+    LLVMContext &C = M.getContext();
+    FunctionCallee Printf = M.getOrInsertFunction(
+        "vprintf",
+        FunctionType::get(B.getInt32Ty(),
+                          {PointerType::get(C, 0), PointerType::get(C, 0)},
+                          false));
+    Value *Text = B.CreateGlobalString((Message + "\n").str(), "gpuad.msg");
+    B.CreateCall(Printf, {B.CreateAddrSpaceCast(Text, PointerType::get(C, 0)),
+                          ConstantPointerNull::get(PointerType::get(C, 0))});
+    B.CreateIntrinsic(Intrinsic::trap, {});
+  }
+
+  bool isKernel(const Function &F) const override {
+    return F.getCallingConv() == CallingConv::PTX_Kernel;
+  }
+  /// "nvvm.maxntid" (clang's __launch_bounds__): up to three dimensions.
+  std::optional<unsigned>
+  maxThreadsPerBlock(const Function &Kernel) const override {
+    Attribute A = Kernel.getFnAttribute("nvvm.maxntid");
+    if (!A.isStringAttribute())
+      return std::nullopt;
+    unsigned Product = 1;
+    SmallVector<StringRef, 3> Dims;
+    A.getValueAsString().split(Dims, ',');
+    for (StringRef D : Dims) {
+      unsigned N;
+      if (D.trim().getAsInteger(10, N) || !N)
+        return std::nullopt;
+      Product *= N;
+    }
+    return Product;
+  }
+  /// Local memory is reserved for every resident thread at launch: 16 KiB a
+  /// thread is already gigabytes on a large GPU.
+  uint64_t localTapeBudget() const override { return 16 << 10; }
+  /// 48 KiB of static shared memory per block; a tape takes at most 16 KiB
+  /// of it so that blocks still share a multiprocessor.
+  uint64_t sharedMemoryLimit() const override { return 48 << 10; }
+  uint64_t sharedTapeBudget() const override { return 16 << 10; }
+  unsigned globalAddressSpace() const override { return 1; }
+  unsigned sharedAddressSpace() const override { return 3; }
 
   bool normalize(Function &F) override { return normalizeNVPTXShuffles(F); }
   std::optional<unsigned> shuffledOperand(const CallBase &Call) const override {
@@ -165,7 +230,8 @@ public:
         .Case("llvm.nvvm.read.ptx.sreg.tid.x", GridValue::ThreadIdX)
         .Case("llvm.nvvm.read.ptx.sreg.ctaid.x", GridValue::BlockIdX)
         .Case("llvm.nvvm.read.ptx.sreg.ntid.x", GridValue::BlockDimX)
-        .Cases({"llvm.nvvm.read.ptx.sreg.tid.y", "llvm.nvvm.read.ptx.sreg.tid.z",
+        .Cases({"llvm.nvvm.read.ptx.sreg.tid.y",
+                "llvm.nvvm.read.ptx.sreg.tid.z",
                 "llvm.nvvm.read.ptx.sreg.ctaid.y",
                 "llvm.nvvm.read.ptx.sreg.ctaid.z",
                 "llvm.nvvm.read.ptx.sreg.ntid.y",
@@ -175,9 +241,8 @@ public:
   }
 
   Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {
-    return emitScalarized(B, Args, [&](ArrayRef<Value *> S) {
-      return emitScalar(B, Fn, S);
-    });
+    return emitScalarized(
+        B, Args, [&](ArrayRef<Value *> S) { return emitScalar(B, Fn, S); });
   }
 
   bool finalize() override { return Lib.finalize(Diags); }
@@ -211,9 +276,9 @@ private:
     std::string Name = ("__nv_" + libraryBaseName(Fn)).str();
     if (Ty->isFloatTy())
       Name += "f";
-    return callLibraryMath(B, Fn, Args, Name, [&](StringRef N, FunctionType *FT) {
-      return Lib.get(N, FT);
-    });
+    return callLibraryMath(
+        B, Fn, Args, Name,
+        [&](StringRef N, FunctionType *FT) { return Lib.get(N, FT); });
   }
 
   Diagnostics &Diags;
@@ -222,9 +287,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<TargetHooks> makeNVPTXHooks(Module &M,
-                                            const GpuadOptions &Options,
-                                            Diagnostics &Diags) {
+std::unique_ptr<TargetHooks>
+makeNVPTXHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags) {
   return std::make_unique<NVPTXHooks>(M, Options, Diags);
 }
 

@@ -35,6 +35,10 @@ void TargetHooks::emitFree(IRBuilderBase &B, Value *Ptr) {
   B.CreateCall(Free, {Ptr});
 }
 
+void TargetHooks::emitTrap(IRBuilderBase &B, StringRef Message) {
+  B.CreateIntrinsic(Intrinsic::trap, {});
+}
+
 Value *TargetHooks::emitUsableSize(IRBuilderBase &B, Value *Ptr) {
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Usable = M.getOrInsertFunction(

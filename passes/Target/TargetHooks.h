@@ -95,6 +95,34 @@ public:
     return nullptr;
   }
 
+  /// This thread's index in the whole grid (blocks x fastest), as i64.
+  virtual llvm::Value *emitGlobalThreadId(llvm::IRBuilderBase &B) {
+    return nullptr;
+  }
+  /// Stops the program because of \p Message (printed where the target can
+  /// print from device code; a trap in any case).
+  virtual void emitTrap(llvm::IRBuilderBase &B, llvm::StringRef Message);
+
+  // Where tapes live (Tape/TapePlacement.h).
+  /// Whether \p F is a kernel (the entry point of a launch).
+  virtual bool isKernel(const llvm::Function &F) const { return false; }
+  /// The most threads a block of kernel \p F may have, when its launch
+  /// bounds say (`__launch_bounds__`, `amdgpu_flat_work_group_size`).
+  virtual std::optional<unsigned>
+  maxThreadsPerBlock(const llvm::Function &Kernel) const {
+    return std::nullopt;
+  }
+  /// Bytes per thread a tape of compile-time size may take in the thread's
+  /// own (stack, local, private) memory.
+  virtual uint64_t localTapeBudget() const { return 1 << 20; }
+  /// The block-shared memory a kernel may declare statically, and how much
+  /// of it a tape may take (the rest stays for the kernel and occupancy).
+  virtual uint64_t sharedMemoryLimit() const { return 0; }
+  virtual uint64_t sharedTapeBudget() const { return 0; }
+  /// Address spaces of device-global and block-shared variables.
+  virtual unsigned globalAddressSpace() const { return 0; }
+  virtual unsigned sharedAddressSpace() const { return 0; }
+
   /// Rewrites target idioms in a clone gpuad is about to differentiate into
   /// forms it differentiates (e.g. a 64-bit shuffle done as two 32-bit ones).
   /// Returns true to have the clone cleaned up (SROA, CSE) and be called

@@ -14,11 +14,11 @@
 ; CHECK-NOT:     frame of
 ; CHECK:         kept %s.lcssa: the value loop %header leaves behind: kept once, from its last iteration
 ; CHECK-LABEL: tape of 'normalize' (combined
-; CHECK:         frame of loop %outer: {{[0-9]+}} B per iteration, sized at entry
+; CHECK:         frame of loop %outer: {{[0-9]+}} B per iteration, heap, sized at entry
 ; CHECK-NOT:     frame of
 
 ; OFF-LABEL: tape of 'mag' (augmented and backward halves
-; OFF:         frame of loop %header: 8 B per iteration, sized at entry
+; OFF:         frame of loop %header: 8 B per iteration, heap, sized at entry
 ; OFF-NEXT:      +0 %s: double, kept for every iteration of loop %header for the value the loop leaves behind (last-iteration cache off)
 
 declare double @llvm.log.f64(double)

@@ -20,7 +20,7 @@
 ; REMARK: remark: {{.*}}%i recomputed: start + step * iteration
 ; REMARK: remark: {{.*}}%p cached (8 B x trip(loop %header)): a loop-carried value
 ; REMARK: remark: {{.*}}%p.lcssa kept: the value loop %header leaves behind: kept once, from its last iteration
-; REMARK: remark: {{.*}}tape: 1 values cached (0 B outside loops, 1 loop frames)
+; REMARK: remark: {{.*}}tape: 1 values cached (0 B outside loops, 1 loop frames; 1 on the heap)
 
 ; CHECK-LABEL: tape of 'product'
 ; CHECK:         frame of loop %header: 8 B per iteration
@@ -28,7 +28,7 @@
 ; CHECK:         kept %p.lcssa: the value loop %header leaves behind: kept once, from its last iteration
 
 ; CHECK-LABEL: tape of 'chase'
-; CHECK:         frame of loop %header: 16 B per iteration, grown
+; CHECK:         frame of loop %header: 16 B per iteration, heap, grown
 ; CHECK-NEXT:      +0 %node: ptr, a loop-carried value
 ; CHECK-NEXT:      +8 %node.d: ptr, a loop-carried value
 

@@ -8,7 +8,7 @@
 
 ; CHECK-LABEL: tape of 'f' (combined
 ; CHECK-NEXT:    slots: 0 B
-; CHECK-NEXT:    frame of loop %outer: {{[0-9]+}} B per iteration, sized at entry
+; CHECK-NEXT:    frame of loop %outer: {{[0-9]+}} B per iteration, heap, sized at entry
 ; CHECK-DAG:       %sj: double, a value merged from several paths
 ; CHECK-DAG:       %from: i8, which way control entered the block
 ; CHECK-DAG:       the iteration loop %inner was left in

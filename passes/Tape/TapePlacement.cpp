@@ -1,0 +1,300 @@
+//===- TapePlacement.cpp - Where a thread's tape lives --------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tape/TapePlacement.h"
+
+#include "Core/ForwardSweep.h"
+#include "Target/TargetHooks.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+/// Marks the alloca of a local tape region (for the shared step).
+static constexpr const char *RegionMD = "gpuad.tape.region";
+
+StringRef placeName(TapePlace P) {
+  switch (P) {
+  case TapePlace::Local:
+    return "thread-local memory";
+  case TapePlace::Shared:
+    return "shared-memory slots";
+  case TapePlace::Pool:
+    return "the global tape pool";
+  case TapePlace::Heap:
+    return "the heap";
+  }
+  return "";
+}
+
+TapePlace chooseTapePlace(uint64_t Bytes, const TargetHooks &Target,
+                          TapePlacementChoice Choice) {
+  switch (Choice) {
+  case TapePlacementChoice::Local:
+  case TapePlacementChoice::Shared: // local first; the module step moves it
+    return TapePlace::Local;
+  case TapePlacementChoice::Pool:
+    return Target.isGPU() ? TapePlace::Pool : TapePlace::Local;
+  case TapePlacementChoice::Heap:
+    return TapePlace::Heap;
+  case TapePlacementChoice::Auto:
+    break;
+  }
+  if (Bytes <= Target.localTapeBudget())
+    return TapePlace::Local;
+  return Target.isGPU() ? TapePlace::Pool : TapePlace::Heap;
+}
+
+/// A variable of the pool's, created (internal, zero) when the program does
+/// not declare it.
+static GlobalVariable *poolVariable(Module &M, StringRef Name, Type *Ty,
+                                    const TargetHooks &Target) {
+  if (GlobalVariable *GV = M.getNamedGlobal(Name))
+    return GV;
+  return new GlobalVariable(
+      M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      Constant::getNullValue(Ty), Name, nullptr, GlobalValue::NotThreadLocal,
+      Target.globalAddressSpace());
+}
+
+bool programDeclaresTapePool(const Module &M) {
+  const GlobalVariable *GV = M.getNamedGlobal(TapePoolSymbol);
+  return GV && !GV->hasLocalLinkage();
+}
+
+/// `ptr gpuad.tape.pool.region(i64 offset, i64 bytes)`: this thread's
+/// bytes at \p offset of its part of the pool; a trap with a message if the
+/// host provided no pool or one too small.
+static Function *poolRegionFunction(Function &User, TargetHooks &Target) {
+  Module &M = *User.getParent();
+  if (Function *F = M.getFunction("gpuad.tape.pool.region"))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
+  auto *F = Function::Create(FunctionType::get(Ptr, {I64, I64}, false),
+                             GlobalValue::InternalLinkage,
+                             "gpuad.tape.pool.region", M);
+  copyFunctionAttributes(User, *F);
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Bad = BasicBlock::Create(C, "no.pool", F);
+  auto *Good = BasicBlock::Create(C, "region", F);
+  IRBuilder<> B(Entry);
+  GlobalVariable *Pool =
+      poolVariable(M, TapePoolSymbol, StructType::get(C, {Ptr, I64}), Target);
+  Value *PoolPtr = B.CreateAddrSpaceCast(Pool, Ptr);
+  Value *Base = B.CreateLoad(Ptr, PoolPtr, "pool.base");
+  Value *Stride = B.CreateLoad(
+      I64, B.CreateConstGEP1_64(B.getInt8Ty(), PoolPtr, 8), "pool.stride");
+  Value *Offset = F->getArg(0), *Bytes = F->getArg(1);
+  Value *Fits =
+      B.CreateAnd(B.CreateIsNotNull(Base),
+                  B.CreateICmpUGE(Stride, B.CreateAdd(Offset, Bytes)));
+  B.CreateCondBr(Fits, Good, Bad);
+  B.SetInsertPoint(Bad);
+  Target.emitTrap(B, "gpuad: this gradient kernel keeps its tape in the tape "
+                     "pool, which the host did not provide or made too small: "
+                     "call gpuad::setTapePool (<gpuad/tape_pool.h>) with "
+                     "gpuad::tapePoolBytesPerThread() bytes per thread");
+  B.CreateUnreachable();
+  B.SetInsertPoint(Good);
+  Value *At =
+      B.CreateAdd(B.CreateMul(Target.emitGlobalThreadId(B), Stride), Offset);
+  B.CreateRet(B.CreateGEP(B.getInt8Ty(), Base, At, "region"));
+  return F;
+}
+
+/// Reserves \p Bytes per thread in the module's pool; returns their offset.
+static uint64_t reservePool(Module &M, uint64_t Bytes,
+                            const TargetHooks &Target) {
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  GlobalVariable *Need = poolVariable(M, TapePoolNeedSymbol, I64, Target);
+  uint64_t Offset = 0;
+  if (auto *CI = dyn_cast_or_null<ConstantInt>(
+          Need->hasInitializer() ? Need->getInitializer() : nullptr))
+    Offset = alignTo(CI->getZExtValue(), 16);
+  Need->setInitializer(ConstantInt::get(I64, Offset + alignTo(Bytes, 16)));
+  return Offset;
+}
+
+Value *emitTapeRegion(Function &F, TapePlace Place, uint64_t Bytes,
+                      TargetHooks &Target) {
+  Module &M = *F.getParent();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0);
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator At = Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(*At))
+    ++At;
+  IRBuilder<> B(&Entry, At);
+  switch (Place) {
+  case TapePlace::Local:
+  case TapePlace::Shared: {
+    unsigned AS = M.getDataLayout().getAllocaAddrSpace();
+    auto *AI =
+        new AllocaInst(ArrayType::get(B.getInt8Ty(), Bytes), AS, nullptr,
+                       Align(16), "tape.region", Entry.getFirstInsertionPt());
+    AI->setMetadata(RegionMD,
+                    MDNode::get(C, ConstantAsMetadata::get(B.getInt64(Bytes))));
+    return AS ? B.CreateAddrSpaceCast(AI, Ptr, "tape.region.flat")
+              : static_cast<Value *>(AI);
+  }
+  case TapePlace::Pool:
+    return B.CreateCall(poolRegionFunction(F, Target),
+                        {B.getInt64(reservePool(M, Bytes, Target)),
+                         B.getInt64(alignTo(Bytes, 16))},
+                        "tape.region");
+  case TapePlace::Heap: {
+    Value *Region = Target.emitAlloc(B, B.getInt64(Bytes));
+    for (Instruction &I : instructions(F))
+      if (isa<ReturnInst>(I)) {
+        IRBuilder<> RB(&I);
+        Target.emitFree(RB, Region);
+      }
+    return Region;
+  }
+  }
+  return nullptr;
+}
+
+/// The most threads a block may have wherever \p F runs: every kernel that
+/// reaches it has launch bounds (none if F may be called from elsewhere).
+static std::optional<unsigned>
+blockBound(const Function &F, const TargetHooks &Target,
+           SmallPtrSetImpl<const Function *> &Seen) {
+  if (Target.isKernel(F))
+    return Target.maxThreadsPerBlock(F);
+  if (!F.hasLocalLinkage() || F.use_empty() || !Seen.insert(&F).second)
+    return std::nullopt;
+  unsigned Most = 0;
+  for (const User *U : F.users()) {
+    const auto *Call = dyn_cast<CallBase>(U);
+    if (!Call || Call->getCalledFunction() != &F)
+      return std::nullopt;
+    std::optional<unsigned> N = blockBound(*Call->getFunction(), Target, Seen);
+    if (!N)
+      return std::nullopt;
+    Most = std::max(Most, *N);
+  }
+  return Most;
+}
+
+/// Bytes of shared memory the module's variables take; none if one is
+/// dynamic (`extern __shared__`: its size is the launch's).
+static std::optional<uint64_t> staticSharedBytes(const Module &M,
+                                                 const TargetHooks &Target) {
+  uint64_t Bytes = 0;
+  for (const GlobalVariable &GV : M.globals()) {
+    if (GV.getAddressSpace() != Target.sharedAddressSpace())
+      continue;
+    uint64_t Size = M.getDataLayout().getTypeAllocSize(GV.getValueType());
+    if (Size == 0 && GV.isDeclaration())
+      return std::nullopt;
+    Bytes += alignTo(Size, GV.getAlign().valueOrOne());
+  }
+  return Bytes;
+}
+
+/// Bytes between two threads' slots: \p Bytes rounded to 8, plus 8 if that
+/// is a multiple of 16, so that consecutive threads' 8-byte accesses fall
+/// in different banks.
+static uint64_t slotStride(uint64_t Bytes) {
+  uint64_t S = alignTo(Bytes, 8);
+  return S % 16 ? S : S + 8;
+}
+
+/// Moves \p AI, a local region of \p Bytes, to shared slots of \p Threads.
+static void moveToShared(AllocaInst &AI, uint64_t Bytes, unsigned Threads,
+                         TargetHooks &Target) {
+  Function &F = *AI.getFunction();
+  Module &M = *F.getParent();
+  uint64_t Stride = slotStride(Bytes);
+  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), Stride * Threads);
+  auto *GV = new GlobalVariable(
+      M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      PoisonValue::get(Ty), F.getName() + ".gpuad.tape", nullptr,
+      GlobalValue::NotThreadLocal, Target.sharedAddressSpace());
+  GV->setAlignment(Align(16));
+  IRBuilder<> B(&AI);
+  Value *Slot =
+      B.CreateMul(B.CreateZExt(Target.emitLinearThreadId(B), B.getInt64Ty()),
+                  B.getInt64(Stride));
+  Value *Mine = B.CreateGEP(B.getInt8Ty(), GV, Slot, "tape.slots");
+  Value *Flat =
+      B.CreateAddrSpaceCast(Mine, PointerType::get(M.getContext(), 0));
+  for (User *U : make_early_inc_range(AI.users()))
+    if (auto *Cast = dyn_cast<AddrSpaceCastInst>(U);
+        Cast && Cast->getType() == Flat->getType()) {
+      Cast->replaceAllUsesWith(Flat);
+      Cast->eraseFromParent();
+    }
+  AI.replaceAllUsesWith(Flat); // the alloca was already a generic pointer
+  AI.eraseFromParent();
+}
+
+void placeTapesInSharedMemory(Module &M, TargetHooks &Target,
+                              TapePlacementChoice Choice) {
+  if (!Target.isGPU() || Choice == TapePlacementChoice::Local)
+    return;
+  SmallVector<AllocaInst *, 4> Regions;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      for (Instruction &I : F.getEntryBlock())
+        if (auto *AI = dyn_cast<AllocaInst>(&I);
+            AI && AI->getMetadata(RegionMD))
+          Regions.push_back(AI);
+  for (AllocaInst *AI : Regions) {
+    Function &F = *AI->getFunction();
+    uint64_t Bytes =
+        mdconst::extract<ConstantInt>(AI->getMetadata(RegionMD)->getOperand(0))
+            ->getZExtValue();
+    SmallPtrSet<const Function *, 8> Seen;
+    std::optional<unsigned> Threads = blockBound(F, Target, Seen);
+    std::optional<uint64_t> Used = staticSharedBytes(M, Target);
+    uint64_t Slots = Threads ? slotStride(Bytes) * *Threads : 0;
+    std::string Why;
+    if (!Threads)
+      Why = "a kernel that reaches it has no launch bounds";
+    else if (!Used)
+      Why = "the module uses dynamic shared memory";
+    else if (Choice != TapePlacementChoice::Shared &&
+             Slots > Target.sharedTapeBudget())
+      Why = (Twine(*Threads) + " threads x " + Twine(slotStride(Bytes)) +
+             " B exceed the shared tape budget of " +
+             Twine(Target.sharedTapeBudget()) + " B")
+                .str();
+    else if (*Used + Slots > Target.sharedMemoryLimit())
+      Why = (Twine(Slots) + " B of slots beside " + Twine(*Used) +
+             " B of shared variables exceed " +
+             Twine(Target.sharedMemoryLimit()) + " B")
+                .str();
+    OptimizationRemarkEmitter ORE(&F);
+    if (!Why.empty()) {
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis("gpuad", "TapeLocal", AI)
+               << "tape region of " << ore::NV("Bytes", Bytes)
+               << " B per thread stays in thread-local memory: " << Why;
+      });
+      continue;
+    }
+    ORE.emit([&] {
+      return OptimizationRemark("gpuad", "TapeShared", AI)
+             << "tape region of " << ore::NV("Bytes", Bytes)
+             << " B per thread in shared-memory slots ("
+             << ore::NV("Threads", *Threads) << " threads x "
+             << ore::NV("Stride", slotStride(Bytes)) << " B)";
+    });
+    moveToShared(*AI, Bytes, *Threads, Target);
+  }
+}
+
+} // namespace gpuad
