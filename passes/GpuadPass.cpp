@@ -81,8 +81,7 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   }
   DebugLoc Loc = Call.getDebugLoc();
   BasicBlock *Block = Call.getParent();
-  if (!D ||
-      !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Ctx.target(), Diags))
+  if (!D || !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Ctx.target(), Diags))
     return eraseRequestCall(Call);
   ++NumRequests;
   remarkLowered(Caller, Loc, Block, Req->Key, *D);
@@ -98,7 +97,8 @@ static Function *requestedFunction(CallBase &Call) {
 }
 
 /// Whether \p F, or a function it calls, contains one of \p Pending.
-static bool reachesPending(Function *F, const SmallPtrSetImpl<CallBase *> &Pending) {
+static bool reachesPending(Function *F,
+                           const SmallPtrSetImpl<CallBase *> &Pending) {
   SmallPtrSet<Function *, 16> Seen;
   SmallVector<Function *, 16> Work = {F};
   while (!Work.empty()) {
@@ -154,8 +154,6 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   bool InlineDerivatives = Ctx.finish();
   if (Ctx.diags().numErrors())
     Ctx.discardDerivatives();
-  else
-    placeTapesInSharedMemory(M, Ctx.target(), Options.TapePlacement);
   eraseDeadMarkerReferences(M);
   // The entry points were never meant to exist; drop their declarations.
   for (Function &F : make_early_inc_range(M))
@@ -165,6 +163,9 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
     MAM.invalidate(M, PreservedAnalyses::none());
     AlwaysInlinerPass().run(M, MAM);
   }
+  // After inlining, so that each kernel's tape regions are its own.
+  if (!Ctx.diags().numErrors())
+    placeTapesInSharedMemory(M, Ctx.target(), Options.TapePlacement);
   return PreservedAnalyses::none();
 }
 

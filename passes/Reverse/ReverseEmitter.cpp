@@ -20,6 +20,8 @@
 #include "Reverse/ForwardStructure.h"
 #include "Rules/KnownFunctions.h"
 #include "Tape/Tape.h"
+
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/Analysis/CFG.h"
@@ -280,13 +282,23 @@ void ReverseEmitter::reportTape() {
   }
   OptimizationRemarkEmitter ORE(&D);
   // The summary goes where the primal starts (the first located
-  // instruction, if any).
+  // instruction of the function's own file, if any: not an inlined header
+  // helper such as threadIdx's).
   const Instruction *Where = Primal.empty() ? nullptr : Primal.front();
-  for (const Instruction *I : Primal)
-    if (I->getDebugLoc()) {
-      Where = I;
-      break;
-    }
+  const DISubprogram *SP = Key.Fn->getSubprogram();
+  auto InOwnFile = [&](const Instruction *I) {
+    const DebugLoc &DL = I->getDebugLoc();
+    return SP && DL && DL->getFile() == SP->getFile() && DL.getLine();
+  };
+  if (const Instruction *const *Own = find_if(Primal, InOwnFile);
+      Own != Primal.end())
+    Where = *Own;
+  else
+    for (const Instruction *I : Primal)
+      if (I->getDebugLoc()) {
+        Where = I;
+        break;
+      }
   TheTape->remark(ORE, Where);
   warnAboutTapePlace(Where);
 }
@@ -300,11 +312,19 @@ void ReverseEmitter::warnAboutTapePlace(const Instruction *Where) {
   for (const Loop *L : TheTape->heapLoops())
     Ctx.diags().warning(
         *Key.Fn, L->getStartLoc() ? L->getStartLoc() : Loc,
-        "the tape of this loop is allocated with device malloc: " +
-            Twine(Split ? "the tape outlives the call (split mode)"
-                        : "its trip count has no compile-time bound") +
-            "; device malloc can run out of heap (raise it with "
-            "cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...))");
+        "the tape of this loop is allocated with device malloc: its trip "
+        "count (or its enclosing loops') has no small compile-time bound; "
+        "device malloc can run out of heap (raise it with "
+        "cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...))");
+  if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Heap)
+    Ctx.diags().warning(
+        *Key.Fn, Loc,
+        "the tape of this function's derivative (" +
+            Twine(TheTape->regionBytes()) +
+            " bytes per thread) is allocated with device malloc once per call: "
+            "it is differentiated in split mode (a call the reverse sweep "
+            "returns to, or the user's split) and larger than the " +
+            Twine(MaxCarriedTapeRegion) + " bytes a split tape carries");
   if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Pool &&
       !programDeclaresTapePool(*D.getParent()))
     Ctx.diags().warning(

@@ -7,6 +7,7 @@
 #include "Reverse/SplitForm.h"
 
 #include "Core/DerivativeSignature.h"
+#include "Tape/TapePlacement.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/IR/CFG.h"
@@ -57,18 +58,29 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
       for (User *U : I.users())
         if (ForwardBlocks.count(&BB) &&
             !ForwardBlocks.count(cast<Instruction>(U)->getParent())) {
-          if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+          auto *AI = dyn_cast<AllocaInst>(&I);
+          // Stack memory as a generic pointer (AMDGPU): the cast is redone.
+          if (auto *Cast = dyn_cast<AddrSpaceCastInst>(&I)) {
+            AI = dyn_cast<AllocaInst>(Cast->getPointerOperand());
+            if (AI)
+              StackCasts.insert(Cast);
+          }
+          if (AI) {
             Stack.insert(AI);
             if (!isa<Constant>(AI->getArraySize()) && !DynamicStack)
               DynamicStack = AI;
-          }
-          else
+          } else {
             Fields.insert(&I);
+          }
           break;
         }
   SmallVector<Type *, 16> Types;
   for (Instruction *I : Fields)
     Types.push_back(I->getType());
+  // Tape regions travel by value, after the fields.
+  for (AllocaInst *AI : Stack)
+    if (isCarriedTapeRegion(*AI))
+      Types.push_back(AI->getAllocatedType());
   TapeTy = StructType::get(C.getContext(), Types);
 }
 
@@ -76,9 +88,9 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
 /// \p To lacks become poison).
 static void cloneBody(Function &From, Function &To, ValueToValueMapTy &VMap) {
   for (unsigned I = 0; I < From.arg_size(); ++I)
-    VMap[From.getArg(I)] =
-        I < To.arg_size() ? static_cast<Value *>(To.getArg(I))
-                          : PoisonValue::get(From.getArg(I)->getType());
+    VMap[From.getArg(I)] = I < To.arg_size()
+                               ? static_cast<Value *>(To.getArg(I))
+                               : PoisonValue::get(From.getArg(I)->getType());
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(&To, &From, VMap, CloneFunctionChangeType::LocalChangesOnly,
                     Returns);
@@ -114,6 +126,12 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
   Value *Tape = PoisonValue::get(TapeTy);
   for (auto [K, I] : enumerate(Fields))
     Tape = B.CreateInsertValue(Tape, VMap[I], K);
+  unsigned K = Fields.size();
+  for (AllocaInst *AI : Stack)
+    if (isCarriedTapeRegion(*AI))
+      Tape = B.CreateInsertValue(
+          Tape, B.CreateLoad(AI->getAllocatedType(), VMap[AI], "tape.region"),
+          K++);
   if (Boxed) {
     const DataLayout &DL = Aug.getParent()->getDataLayout();
     Value *Box = Target.emitAlloc(B, B.getInt64(DL.getTypeAllocSize(TapeTy)));
@@ -126,11 +144,11 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
     Value *Result = PoisonValue::get(Sig.Type->getReturnType());
     Result = B.CreateInsertValue(Result, Tape, Sig.TapeField);
     if (Sig.PrimalField >= 0)
-      Result = B.CreateInsertValue(Result, mapped(VMap, Primal),
-                                    Sig.PrimalField);
+      Result =
+          B.CreateInsertValue(Result, mapped(VMap, Primal), Sig.PrimalField);
     if (Sig.ShadowField >= 0)
-      Result = B.CreateInsertValue(Result, mapped(VMap, Shadow),
-                                    Sig.ShadowField);
+      Result =
+          B.CreateInsertValue(Result, mapped(VMap, Shadow), Sig.ShadowField);
     B.CreateRet(Result);
   }
   End->eraseFromParent();
@@ -144,8 +162,8 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
                              bool Boxed, TargetHooks &Target) {
   ValueToValueMapTy VMap;
   cloneBody(C, Bwd, VMap);
-  BasicBlock *Entry = BasicBlock::Create(C.getContext(), "tape", &Bwd,
-                                         &Bwd.getEntryBlock());
+  BasicBlock *Entry =
+      BasicBlock::Create(C.getContext(), "tape", &Bwd, &Bwd.getEntryBlock());
   IRBuilder<> B(Entry);
   Value *Tape = Bwd.getArg(Sig.TapeParam);
   if (Boxed) {
@@ -155,16 +173,26 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
   }
   for (auto [K, I] : enumerate(Fields))
     VMap[I]->replaceAllUsesWith(B.CreateExtractValue(Tape, K, I->getName()));
-  // Stack memory: the reverse sweep only accumulates adjoints in it.
+  // Stack memory: the reverse sweep only accumulates adjoints in it; or a
+  // tape region, filled from the tape.
   const DataLayout &DL = Bwd.getParent()->getDataLayout();
+  unsigned K = Fields.size();
+  DenseMap<AllocaInst *, AllocaInst *> NewStack;
   for (AllocaInst *AI : Stack) {
     auto *New = cast<AllocaInst>(AI->clone());
     B.Insert(New, AI->getName());
-    if (std::optional<TypeSize> Size = New->getAllocationSize(DL))
+    if (isCarriedTapeRegion(*AI))
+      B.CreateStore(B.CreateExtractValue(Tape, K++, "tape.region"), New);
+    else if (std::optional<TypeSize> Size = New->getAllocationSize(DL))
       B.CreateMemSet(New, B.getInt8(0), B.getInt64(Size->getFixedValue()),
                      New->getAlign());
     VMap[AI]->replaceAllUsesWith(New);
+    NewStack[AI] = New;
   }
+  for (AddrSpaceCastInst *Cast : StackCasts)
+    VMap[Cast]->replaceAllUsesWith(B.CreateAddrSpaceCast(
+        NewStack[cast<AllocaInst>(Cast->getPointerOperand())], Cast->getType(),
+        Cast->getName()));
   B.CreateBr(cast<BasicBlock>(VMap[ForwardEnd.getSuccessor(0)]));
   SmallPtrSet<const BasicBlock *, 32> Forward;
   for (const BasicBlock *BB : ForwardBlocks)

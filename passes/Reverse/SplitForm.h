@@ -15,8 +15,9 @@
 /// loop counters): so the Tape's decisions hold in both halves unchanged.
 /// Stack memory the reverse sweep addresses (shadow stack slots, which only
 /// accumulate adjoints there) is allocated afresh, zeroed, in the backward
-/// half.  The tape travels by value (a struct SROA takes apart once the
-/// halves are inlined), or boxed on the heap for recursive functions, whose
+/// half; a fixed tape region (TapePlacement.h) afresh too, filled from its
+/// copy in the tape.  The tape travels by value (a struct SROA takes apart once
+/// the halves are inlined), or boxed on the heap for recursive functions, whose
 /// tape would otherwise contain itself.
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace llvm {
+class AddrSpaceCastInst;
 class AllocaInst;
 class BasicBlock;
 class BranchInst;
@@ -69,8 +71,10 @@ private:
   llvm::SmallPtrSet<const llvm::BasicBlock *, 32> ForwardBlocks;
   /// Forward values the reverse sweep uses: the tape's fields.
   llvm::SetVector<llvm::Instruction *> Fields;
-  /// Stack memory the reverse sweep addresses.
+  /// Stack memory the reverse sweep addresses (and casts of it to generic
+  /// pointers).
   llvm::SetVector<llvm::AllocaInst *> Stack;
+  llvm::SetVector<llvm::AddrSpaceCastInst *> StackCasts;
   llvm::StructType *TapeTy = nullptr;
   const llvm::AllocaInst *DynamicStack = nullptr;
 };

@@ -325,8 +325,7 @@ Value *Tape::arraySlotAddress(const Loop *L, IRBuilderBase &B, bool Reverse) {
 }
 
 bool Tape::isFixed(const Loop *L) const {
-  return !Persistent && Choice != TapePlacementChoice::Heap &&
-         NestTrips.lookup(L) != 0;
+  return Choice != TapePlacementChoice::Heap && NestTrips.lookup(L) != 0;
 }
 
 Value *Tape::frameArray(const Loop *L, IRBuilderBase &B, bool Reverse) {
@@ -542,6 +541,14 @@ void Tape::layOutRegion() {
   }
   if (!RegionBytes)
     return;
+  if (Persistent) {
+    // Split halves: the augmented half's tape carries the region by value
+    // to the backward half (SplitForm), or a heap block once per call.
+    Place = RegionBytes <= MaxCarriedTapeRegion ? TapePlace::Carried
+                                                : TapePlace::Heap;
+    Region = emitTapeRegion(F, Place, RegionBytes, Target);
+    return;
+  }
   Place = chooseTapePlace(RegionBytes, Target, Choice);
   Region = emitTapeRegion(F, Place, RegionBytes, Target);
 }

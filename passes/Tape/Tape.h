@@ -1,4 +1,5 @@
-//===- Tape.h - What the reverse sweep gets from the forward sweep -*- C++ -*-===//
+//===- Tape.h - What the reverse sweep gets from the forward sweep -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //
@@ -27,8 +28,9 @@
 ///     trip count, its arrays sit at fixed offsets of one per-thread region
 ///     (entry e of the loop at offset + e * trip * frame bytes), placed by
 ///     TapePlacement (shared slots, thread-local memory, the tape pool);
-///     nothing is allocated while the derivative runs.  Not for a tape
-///     that outlives the call (split halves);
+///     nothing is allocated while the derivative runs.  A tape that
+///     outlives the call (split halves) carries a small region by value,
+///     and keeps a large one in one heap block per call;
 ///   - heap: otherwise an array is allocated when its loop is entered --
 ///     with the trip count when scalar evolution knows it there, grown by
 ///     doubling otherwise -- reached through a pointer in the parent's
@@ -87,7 +89,8 @@ public:
   /// Reverse loop counters.  enterLoop starts \p L's reverse at iteration
   /// \p Last; index() is the current one; leaveLoop marks where the reverse
   /// sweep leaves \p L (its frames are freed there).
-  void enterLoop(const llvm::Loop *L, llvm::Value *Last, llvm::IRBuilderBase &B);
+  void enterLoop(const llvm::Loop *L, llvm::Value *Last,
+                 llvm::IRBuilderBase &B);
   llvm::Value *index(const llvm::Loop *L, llvm::IRBuilderBase &B);
   void decrement(const llvm::Loop *L, llvm::IRBuilderBase &B);
   void leaveLoop(const llvm::Loop *L, llvm::Instruction *Before);
@@ -103,7 +106,7 @@ public:
   /// kept for every iteration and read back at the exit iteration.
   void setLastIterationCache(bool On) { LastIterationCache = On; }
   /// The tape outlives the call (the function is cut into split halves):
-  /// every frame array on the heap.  Set before the first lookup.
+  /// the region travels in the tape.  Set before the first lookup.
   void setPersistent(bool On) { Persistent = On; }
   /// Where fixed-size regions go (TapePlacementChoice::Heap: nowhere, every
   /// array on the heap).  Set before the first lookup.
@@ -148,8 +151,8 @@ private:
 
   struct Slot {
     llvm::Value *V;
-    const llvm::Loop *L;   // innermost loop, null outside loops
-    uint64_t Offset = 0;   // in L's frame
+    const llvm::Loop *L;               // innermost loop, null outside loops
+    uint64_t Offset = 0;               // in L's frame
     llvm::AllocaInst *Local = nullptr; // outside loops
   };
   struct Frame {

@@ -11,17 +11,26 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
 
 namespace gpuad {
 
-/// Marks the alloca of a local tape region (for the shared step).
+/// Marks the alloca of a local tape region: for the shared step, or for
+/// SplitForm.
 static constexpr const char *RegionMD = "gpuad.tape.region";
+static constexpr const char *CarriedMD = "gpuad.tape.carried";
+
+bool isCarriedTapeRegion(const AllocaInst &AI) {
+  return AI.getMetadata(CarriedMD);
+}
 
 StringRef placeName(TapePlace P) {
   switch (P) {
@@ -33,6 +42,8 @@ StringRef placeName(TapePlace P) {
     return "the global tape pool";
   case TapePlace::Heap:
     return "the heap";
+  case TapePlace::Carried:
+    return "the split tape, by value";
   }
   return "";
 }
@@ -138,12 +149,13 @@ Value *emitTapeRegion(Function &F, TapePlace Place, uint64_t Bytes,
   IRBuilder<> B(&Entry, At);
   switch (Place) {
   case TapePlace::Local:
-  case TapePlace::Shared: {
+  case TapePlace::Shared:
+  case TapePlace::Carried: {
     unsigned AS = M.getDataLayout().getAllocaAddrSpace();
-    auto *AI =
-        new AllocaInst(ArrayType::get(B.getInt8Ty(), Bytes), AS, nullptr,
-                       Align(16), "tape.region", Entry.getFirstInsertionPt());
-    AI->setMetadata(RegionMD,
+    auto *AI = new AllocaInst(
+        ArrayType::get(B.getInt64Ty(), divideCeil(Bytes, 8)), AS, nullptr,
+        Align(16), "tape.region", Entry.getFirstInsertionPt());
+    AI->setMetadata(Place == TapePlace::Carried ? CarriedMD : RegionMD,
                     MDNode::get(C, ConstantAsMetadata::get(B.getInt64(Bytes))));
     return AS ? B.CreateAddrSpaceCast(AI, Ptr, "tape.region.flat")
               : static_cast<Value *>(AI);
@@ -188,18 +200,52 @@ blockBound(const Function &F, const TargetHooks &Target,
   return Most;
 }
 
-/// Bytes of shared memory the module's variables take; none if one is
-/// dynamic (`extern __shared__`: its size is the launch's).
-static std::optional<uint64_t> staticSharedBytes(const Module &M,
+/// Adds the shared variables \p C refers to (through constant
+/// expressions too) to \p Out.
+static void collectShared(const Constant *C, const TargetHooks &Target,
+                          SmallPtrSetImpl<const GlobalVariable *> &Out) {
+  if (const auto *GV = dyn_cast<GlobalVariable>(C)) {
+    if (GV->getAddressSpace() == Target.sharedAddressSpace())
+      Out.insert(GV);
+    return;
+  }
+  if (isa<ConstantExpr>(C) || isa<ConstantAggregate>(C))
+    for (const Use &Op : C->operands())
+      collectShared(cast<Constant>(Op.get()), Target, Out);
+}
+
+/// Bytes of shared memory a block of \p F uses: the variables of the
+/// functions F reaches (of the whole module unless F is a kernel).  None if
+/// one is dynamic (`extern __shared__`: its size is the launch's).
+static std::optional<uint64_t> staticSharedBytes(const Function &F,
                                                  const TargetHooks &Target) {
+  const Module &M = *F.getParent();
+  SmallPtrSet<const GlobalVariable *, 8> Used;
+  if (Target.isKernel(F)) {
+    SmallPtrSet<const Function *, 16> Seen;
+    SmallVector<const Function *, 16> Work = {&F};
+    while (!Work.empty()) {
+      const Function *G = Work.pop_back_val();
+      if (!G || G->isDeclaration() || !Seen.insert(G).second)
+        continue;
+      for (const Instruction &I : instructions(*G)) {
+        if (const auto *Call = dyn_cast<CallBase>(&I))
+          Work.push_back(Call->getCalledFunction());
+        for (const Use &Op : I.operands())
+          if (const auto *C = dyn_cast<Constant>(Op.get()))
+            collectShared(C, Target, Used);
+      }
+    }
+  } else {
+    for (const GlobalVariable &GV : M.globals())
+      collectShared(&GV, Target, Used);
+  }
   uint64_t Bytes = 0;
-  for (const GlobalVariable &GV : M.globals()) {
-    if (GV.getAddressSpace() != Target.sharedAddressSpace())
-      continue;
-    uint64_t Size = M.getDataLayout().getTypeAllocSize(GV.getValueType());
-    if (Size == 0 && GV.isDeclaration())
+  for (const GlobalVariable *GV : Used) {
+    uint64_t Size = M.getDataLayout().getTypeAllocSize(GV->getValueType());
+    if (Size == 0 && GV->isDeclaration())
       return std::nullopt;
-    Bytes += alignTo(Size, GV.getAlign().valueOrOne());
+    Bytes += alignTo(Size, GV->getAlign().valueOrOne());
   }
   return Bytes;
 }
@@ -224,6 +270,10 @@ static void moveToShared(AllocaInst &AI, uint64_t Bytes, unsigned Threads,
       PoisonValue::get(Ty), F.getName() + ".gpuad.tape", nullptr,
       GlobalValue::NotThreadLocal, Target.sharedAddressSpace());
   GV->setAlignment(Align(16));
+  // The inliner's lifetime markers hold for allocas only.
+  for (User *U : make_early_inc_range(AI.users()))
+    if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+      II->eraseFromParent();
   IRBuilder<> B(&AI);
   Value *Slot =
       B.CreateMul(B.CreateZExt(Target.emitLinearThreadId(B), B.getInt64Ty()),
@@ -259,13 +309,13 @@ void placeTapesInSharedMemory(Module &M, TargetHooks &Target,
             ->getZExtValue();
     SmallPtrSet<const Function *, 8> Seen;
     std::optional<unsigned> Threads = blockBound(F, Target, Seen);
-    std::optional<uint64_t> Used = staticSharedBytes(M, Target);
+    std::optional<uint64_t> Used = staticSharedBytes(F, Target);
     uint64_t Slots = Threads ? slotStride(Bytes) * *Threads : 0;
     std::string Why;
     if (!Threads)
       Why = "a kernel that reaches it has no launch bounds";
     else if (!Used)
-      Why = "the module uses dynamic shared memory";
+      Why = "the kernel uses dynamic shared memory";
     else if (Choice != TapePlacementChoice::Shared &&
              Slots > Target.sharedTapeBudget())
       Why = (Twine(*Threads) + " threads x " + Twine(slotStride(Bytes)) +
@@ -278,18 +328,30 @@ void placeTapesInSharedMemory(Module &M, TargetHooks &Target,
              Twine(Target.sharedMemoryLimit()) + " B")
                 .str();
     OptimizationRemarkEmitter ORE(&F);
+    // At the first source position of the function's own file.
+    const Instruction *Where = AI;
+    const DISubprogram *SP = F.getSubprogram();
+    for (const Instruction &I : instructions(F))
+      if (const DebugLoc &DL = I.getDebugLoc();
+          SP && DL && DL.getLine() && DL->getFile() == SP->getFile()) {
+        Where = &I;
+        break;
+      }
     if (!Why.empty()) {
       ORE.emit([&] {
-        return OptimizationRemarkAnalysis("gpuad", "TapeLocal", AI)
-               << "tape region of " << ore::NV("Bytes", Bytes)
-               << " B per thread stays in thread-local memory: " << Why;
+        return OptimizationRemarkAnalysis("gpuad", "TapeLocal", Where)
+               << "tape region of '"
+               << ore::NV("Function", demangle(F.getName())) << "', "
+               << ore::NV("Bytes", Bytes)
+               << " B per thread, stays in thread-local memory: " << Why;
       });
       continue;
     }
     ORE.emit([&] {
-      return OptimizationRemark("gpuad", "TapeShared", AI)
-             << "tape region of " << ore::NV("Bytes", Bytes)
-             << " B per thread in shared-memory slots ("
+      return OptimizationRemark("gpuad", "TapeShared", Where)
+             << "tape region of '" << ore::NV("Function", demangle(F.getName()))
+             << "', " << ore::NV("Bytes", Bytes)
+             << " B per thread, in shared-memory slots ("
              << ore::NV("Threads", *Threads) << " threads x "
              << ore::NV("Stride", slotStride(Bytes)) << " B)";
     });

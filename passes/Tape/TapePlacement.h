@@ -32,6 +32,7 @@
 #include <cstdint>
 
 namespace llvm {
+class AllocaInst;
 class Function;
 class Module;
 class Value;
@@ -41,8 +42,9 @@ namespace gpuad {
 
 class TargetHooks;
 
-/// Where a fixed-size tape region is (Shared only after the module step).
-enum class TapePlace { Local, Shared, Pool, Heap };
+/// Where a fixed-size tape region is (Shared only after the module step;
+/// Carried: in the tape split halves pass from one to the other, by value).
+enum class TapePlace { Local, Shared, Pool, Heap, Carried };
 llvm::StringRef placeName(TapePlace P);
 
 /// The pool's symbols: a `{ptr base, i64 bytes_per_thread}` the host sets,
@@ -56,9 +58,18 @@ TapePlace chooseTapePlace(uint64_t Bytes, const TargetHooks &Target,
 
 /// Emits \p F's region of \p Bytes per thread at \p Place in F's entry block
 /// (a heap block is freed before every return) and returns it as a generic
-/// pointer.  A local region is an alloca marked for the shared step.
+/// pointer.  A local region is an alloca marked for the shared step; a
+/// carried one an alloca marked for SplitForm, which puts its contents in
+/// the tape of the split halves.
 llvm::Value *emitTapeRegion(llvm::Function &F, TapePlace Place, uint64_t Bytes,
                             TargetHooks &Target);
+
+/// The largest region split halves carry by value in their tape (bigger
+/// ones are one heap block per call).
+inline constexpr uint64_t MaxCarriedTapeRegion = 512;
+
+/// Whether \p AI is a local tape region carried by value across a split.
+bool isCarriedTapeRegion(const llvm::AllocaInst &AI);
 
 /// Whether the module declares the tape pool itself (the program includes
 /// <gpuad/tape_pool.h>), so that its host code can provide it.

@@ -20,3 +20,7 @@ gpuad_add_device_test(kernel-hip-shared-barriers shared-barriers.hip)
 gpuad_add_device_test(kernel-hip-shared-barriers-O0 shared-barriers.hip FLAGS -O0)
 gpuad_add_device_test(kernel-hip-as-function kernel-as-function.hip)
 gpuad_add_device_test(kernel-hip-as-function-O0 kernel-as-function.hip FLAGS -O0)
+gpuad_add_device_test(kernel-hip-gradient-suite gradient-suite.hip)
+gpuad_add_device_test(kernel-hip-gradient-suite-O0 gradient-suite.hip FLAGS -O0)
+gpuad_add_device_test(kernel-hip-gradient-suite-pool gradient-suite.hip
+                      FLAGS -O2 -mllvm -gpuad-tape-placement=pool)

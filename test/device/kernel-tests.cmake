@@ -41,3 +41,7 @@ gpuad_add_device_test(kernel-math-rounded-ldg math-rounded-ldg.cu)
 gpuad_add_device_test(kernel-math-rounded-ldg-O0 math-rounded-ldg.cu FLAGS -O0)
 gpuad_add_device_test(kernel-per-lane-pointers per-lane-pointers.cu)
 gpuad_add_device_test(kernel-per-lane-pointers-O0 per-lane-pointers.cu FLAGS -O0)
+gpuad_add_device_test(kernel-gradient-suite gradient-suite.cu)
+gpuad_add_device_test(kernel-gradient-suite-O0 gradient-suite.cu FLAGS -O0)
+gpuad_add_device_test(kernel-gradient-suite-pool gradient-suite.cu
+                      FLAGS -O2 -mllvm -gpuad-tape-placement=pool)

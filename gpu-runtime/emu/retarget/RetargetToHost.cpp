@@ -166,8 +166,8 @@ void Retarget::layOutShared() {
       if (auto *PN = dyn_cast<PHINode>(I))
         Where = PN->getIncomingBlock(U)->getTerminator();
       IRBuilder<> B(Where);
-      Value *Base = threadField(B, M, GPUAD_EMU_OFFSET_SHARED,
-                                PointerType::get(C, 0));
+      Value *Base =
+          threadField(B, M, GPUAD_EMU_OFFSET_SHARED, PointerType::get(C, 0));
       Value *P = B.CreateConstGEP1_64(B.getInt8Ty(), Base, At);
       U.set(B.CreateAddrSpaceCast(P, GV->getType()));
     }
@@ -201,7 +201,8 @@ void Retarget::moveGlobalsToDefaultSpace() {
     New->takeName(Old);
     New->setAlignment(Old->getAlign());
     New->copyAttributesFrom(Old);
-    Old->replaceAllUsesWith(ConstantExpr::getAddrSpaceCast(New, Old->getType()));
+    Old->replaceAllUsesWith(
+        ConstantExpr::getAddrSpaceCast(New, Old->getType()));
     Old->eraseFromParent();
   }
   // Every global is device memory the bounds check must accept (string
@@ -227,7 +228,8 @@ void Retarget::moveAllocas() {
       // Lifetime markers must name an alloca, not a cast of one: dropped
       // (they only let the optimizer reuse the slot).
       for (User *U : make_early_inc_range(AI->users()))
-        if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+        if (auto *II = dyn_cast<IntrinsicInst>(U);
+            II && II->isLifetimeStartOrEnd())
           II->eraseFromParent();
       AI->replaceAllUsesWith(B.CreateAddrSpaceCast(New, AI->getType()));
       AI->eraseFromParent();
@@ -268,9 +270,9 @@ void Retarget::addChecks() {
         IRBuilder<> B(MI);
         Value *Len = B.CreateZExtOrTrunc(MI->getLength(), B.getInt64Ty());
         if (auto *MT = dyn_cast<MemTransferInst>(MI))
-          B.CreateCall(Check, {B.CreateAddrSpaceCast(MT->getRawSource(),
-                                                     B.getPtrTy()),
-                               Len, B.getInt32(0)});
+          B.CreateCall(Check,
+                       {B.CreateAddrSpaceCast(MT->getRawSource(), B.getPtrTy()),
+                        Len, B.getInt32(0)});
         Ptr = MI->getRawDest();
         Size = Len;
         Write = true;
@@ -354,13 +356,14 @@ void Retarget::registerModule() {
   };
   SmallVector<Constant *, 8> KernelRows, VarRows;
   for (auto [F, Launcher] : Kernels)
-    KernelRows.push_back(ConstantStruct::get(KernelTy, {Name(F->getName()),
-                                                        Launcher}));
+    KernelRows.push_back(
+        ConstantStruct::get(KernelTy, {Name(F->getName()), Launcher}));
   const DataLayout &DL = M.getDataLayout();
   for (GlobalVariable *GV : Variables)
     VarRows.push_back(ConstantStruct::get(
-        VarTy, {Name(GV->getName()), GV,
-                ConstantInt::get(I64, DL.getTypeAllocSize(GV->getValueType()))}));
+        VarTy,
+        {Name(GV->getName()), GV,
+         ConstantInt::get(I64, DL.getTypeAllocSize(GV->getValueType()))}));
   auto Table = [&](StructType *Ty, ArrayRef<Constant *> Rows, StringRef N) {
     auto *AT = ArrayType::get(Ty, Rows.size());
     return new GlobalVariable(M, AT, true, GlobalValue::InternalLinkage,
@@ -371,15 +374,14 @@ void Retarget::registerModule() {
   GlobalVariable *VT = Table(VarTy, VarRows, "emu.variables");
   auto *Mod = new GlobalVariable(
       M, ModTy, true, GlobalValue::InternalLinkage,
-      ConstantStruct::get(
-          ModTy, {ConstantInt::get(I32, IsAMDGPU ? 64 : 32),
-                  ConstantInt::get(I32, KernelRows.size()), KT,
-                  ConstantInt::get(I32, VarRows.size()), VT,
-                  ConstantInt::get(I64, StaticShared)}),
+      ConstantStruct::get(ModTy, {ConstantInt::get(I32, IsAMDGPU ? 64 : 32),
+                                  ConstantInt::get(I32, KernelRows.size()), KT,
+                                  ConstantInt::get(I32, VarRows.size()), VT,
+                                  ConstantInt::get(I64, StaticShared)}),
       "emu.module", nullptr, GlobalValue::NotThreadLocal, 0);
-  auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
-                                GlobalValue::InternalLinkage,
-                                "gpuad.emu.register", M);
+  auto *Ctor =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                       GlobalValue::InternalLinkage, "gpuad.emu.register", M);
   IRBuilder<> B(BasicBlock::Create(C, "entry", Ctor));
   B.CreateCall(M.getOrInsertFunction("__gpuad_emu_register_module",
                                      Type::getVoidTy(C), Ptr),
@@ -396,8 +398,8 @@ bool Retarget::switchTarget() {
     error("no host target to retarget to: " + Err);
     return false;
   }
-  std::unique_ptr<TargetMachine> TM(
-      T->createTargetMachine(Host, "generic", "", TargetOptions(), std::nullopt));
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      Host, "generic", "", TargetOptions(), std::nullopt));
   M.setTargetTriple(Host);
   M.setDataLayout(TM->createDataLayout());
   // Device attributes and annotations mean nothing on the host.
@@ -429,6 +431,9 @@ bool Retarget::run() {
   redirect("vprintf", "__gpuad_emu_vprintf");
   redirect("malloc", "__gpuad_emu_malloc");
   redirect("free", "__gpuad_emu_free");
+  // __trap() (and gpuad's failed device checks): an error naming the thread,
+  // not the host's illegal instruction.
+  redirect("llvm.trap", "__gpuad_emu_trap");
   // HIP's assert handler has glibc's name; the host's asserts keep glibc's.
   redirect("__assert_fail", "__gpuad_emu_assert_fail");
   auto Report = [&](const Twine &Msg) { error(Msg); };

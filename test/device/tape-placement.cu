@@ -1,0 +1,118 @@
+// Where each gradient kernel's tape lives (Tape/TapePlacement.h), one kernel
+// per decision, with the remark or warning that explains it:
+//   bounded     a fixed-size tape (24 float steps: 96 B per thread) under
+//               __launch_bounds__(64): shared-memory slots, 64 x 104 B;
+//   unbounded   the same derivative in a kernel without launch bounds:
+//               thread-local memory;
+//   wide        under __launch_bounds__(1024) the slots would take 104 KB:
+//               thread-local memory;
+//   big         8192 steps (32 KiB per thread, over the 16 KiB local
+//               budget): the global tape pool, with a warning since this
+//               file does not include <gpuad/tape_pool.h>;
+//   data        a trip count from the data: heap frames (device malloc), with
+//               a warning;
+//   split       a __noinline__ callee with a fixed loop (split halves): its
+//               32 B region travels by value in the split tape, no malloc;
+//   splitbig    the same with 200 steps (800 B): one malloc per call, with a
+//               warning.
+// Forcing -gpuad-tape-placement=heap gives back device malloc everywhere.
+//
+// REQUIRES: cuda
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S -emit-llvm %s -o %t.ll -Rpass=gpuad -Rpass-analysis=gpuad 2> %t.remarks
+// RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
+// RUN: FileCheck %s --check-prefix=IR --input-file=%t.ll
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S %s -o %t.ptx
+// RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S -emit-llvm %s -o - -mllvm -gpuad-tape-placement=heap 2>/dev/null | FileCheck %s --check-prefix=HEAP
+//
+// REMARK-DAG: tape-placement.cu:[[#STEPS:@LINE+45]]:{{.*}}remark: tape region of 'bounded(float const*, float*, float*, float*)', 96 B per thread, in shared-memory slots (64 threads x 104 B)
+// REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'unbounded(float const*, float*, float*, float*)', 96 B per thread, stays in thread-local memory: a kernel that reaches it has no launch bounds
+// REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'wide(float const*, float*, float*, float*)', 96 B per thread, stays in thread-local memory: 1024 threads x 104 B exceed the shared tape budget of 16384 B
+// REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32768 B per thread in the global tape pool)
+// REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}warning: gpuad: the tape (32768 bytes per thread) is in the global tape pool, which the program does not declare
+// REMARK-DAG: tape-placement.cu:[[#STEPS+17]]:{{.*}}warning: gpuad: the tape of this loop is allocated with device malloc: its trip count (or its enclosing loops') has no small compile-time bound
+// REMARK-DAG: tape-placement.cu:{{[0-9]+}}:{{.*}}remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32 B per thread in the split tape, by value)
+// REMARK-DAG: warning: gpuad: the tape of this function's derivative (800 bytes per thread) is allocated with device malloc once per call
+//
+// The shared slots are bounded's alone; the pool is found by thread id.
+// IR: @_Z7boundedPKfPfS1_S1_.gpuad.tape = internal addrspace(3) global [6656 x i8] poison, align 16
+// IR-NOT: gpuad.tape = internal addrspace(3)
+// IR-LABEL: define {{.*}} @_Z9unboundedPKfPfS1_S1_(
+// IR: alloca [12 x i64], align 16, !gpuad.tape.region
+// IR-LABEL: define {{.*}} @_Z3bigPKfPfS1_S1_(
+// IR: call ptr @gpuad.tape.pool.region(i64 0, i64 32768)
+// The small split callee carries its region in its tape: no malloc (the
+// halves are inlined into the kernel); the large one mallocs once per call.
+// IR-LABEL: define {{.*}} @_Z5splitPKfPfS1_S1_(
+// IR-NOT: malloc
+// IR-LABEL: define {{.*}} @_Z8splitbigPKfPfS1_S1_(
+// IR: call ptr @malloc(i64 800)
+// IR-LABEL: define {{.*}} @_Z4dataPKfPfS1_S1_i(
+// IR: call ptr @malloc(
+// IR-LABEL: define internal ptr @gpuad.tape.pool.region(
+// IR-DAG: nctaid.x
+// IR-DAG: call void @llvm.trap()
+//
+// The shared slots in the PTX, no malloc outside data and splitbig.
+// PTX-LABEL: .entry _Z7boundedPKfPfS1_S1_(
+// PTX-NOT: malloc
+// PTX: .shared .align 16 .b8 {{.*}}gpuad{{.*}}tape[6656];
+// PTX-NOT: malloc
+// PTX: st.shared.b32
+// PTX-NOT: malloc
+// PTX: ld.shared.b32
+// PTX-NOT: malloc
+// PTX: ret;
+// HEAP-LABEL: define {{.*}} @_Z7boundedPKfPfS1_S1_(
+// HEAP: call ptr @malloc(
+
+#include <gpuad/gpuad.h>
+
+// Fixed loop of 24 steps: 96 B of tape per thread (float).
+__device__ void steps(const float *x, float *y) {
+  float v = x[threadIdx.x];
+#pragma unroll 1
+  for (int k = 0; k < 24; ++k)
+    v = v + 0.1f * sinf(v);
+  y[threadIdx.x] = v;
+}
+// 8192 steps: 32 KiB per thread, over the local budget.
+__device__ void long_steps(const float *x, float *y) {
+  float v = x[threadIdx.x];
+#pragma unroll 1
+  for (int k = 0; k < 8192; ++k)
+    v = v + 0.1f * sinf(v);
+  y[threadIdx.x] = v;
+}
+// A trip count from the data.
+__device__ void n_steps(const float *x, float *y, int n) {
+  float v = x[threadIdx.x];
+  for (int k = 0; k < n; ++k)
+    v = v + 0.1f * sinf(v);
+  y[threadIdx.x] = v;
+}
+template <int N> __device__ __noinline__ float callee(float v) {
+#pragma unroll 1
+  for (int k = 0; k < N; ++k)
+    v = v + 0.1f * sinf(v);
+  return v;
+}
+template <int N> __device__ void calls(const float *x, float *y) {
+  y[threadIdx.x] = callee<N>(x[threadIdx.x]) * x[threadIdx.x];
+}
+
+#define GRAD(name, fn)                                                         \
+  __global__ void name(const float *x, float *xb, float *y, float *yb) {       \
+    __enzyme_autodiff<void>((void *)fn, enzyme_dup, x, xb, enzyme_dup, y, yb); \
+  }
+__launch_bounds__(64) GRAD(bounded, steps)
+GRAD(unbounded, steps)
+__launch_bounds__(1024) GRAD(wide, steps)
+GRAD(big, long_steps)
+GRAD(split, calls<8>)
+GRAD(splitbig, calls<200>)
+__global__ void data(const float *x, float *xb, float *y, float *yb, int n) {
+  __enzyme_autodiff<void>((void *)n_steps, enzyme_dup, x, xb, enzyme_dup, y,
+                          yb, enzyme_const, n);
+}
