@@ -42,7 +42,7 @@ static void remarkLowered(Function &Caller, const DebugLoc &Loc,
       R << "' at width " << ore::NV("Width", Key.Width) << ": '";
     else
       R << "': '";
-    return R << D.getName() << "'";
+    return R << ore::NV("Derivative", D.getName()) << "'";
   });
 }
 

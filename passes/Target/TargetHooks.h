@@ -114,7 +114,7 @@ public:
   }
   /// Bytes per thread a tape of compile-time size may take in the thread's
   /// own (stack, local, private) memory.
-  virtual uint64_t localTapeBudget() const { return 1 << 20; }
+  virtual uint64_t localTapeBudget() const { return 64 << 10; }
   /// The block-shared memory a kernel may declare statically, and how much
   /// of it a tape may take (the rest stays for the kernel and occupancy).
   virtual uint64_t sharedMemoryLimit() const { return 0; }

@@ -35,8 +35,8 @@
 constexpr int Block = 128;
 constexpr int Steps = 24;
 
-template <class T> __device__ void elementwise(const T *__restrict__ x,
-                                               T *__restrict__ y, int n) {
+template <class T>
+__device__ void elementwise(const T *__restrict__ x, T *__restrict__ y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] = sin(x[i]) * exp(-x[i] * x[i] / 4) + x[i] * x[i] * x[i] / 8;
@@ -104,9 +104,16 @@ __device__ void horner(const T *__restrict__ x, T *__restrict__ y, int n) {
     y[i] = hornerPoly(x[i]) * x[i];
 }
 
-// One wrapper pair per kernel and type: the gradient and the tangent.  The
-// scatter's idx is inactive; each kernel's last argument is n.
+// One wrapper triple per kernel and type: the primal, the gradient and the
+// tangent (tools/resource_report.py pairs a gradient kernel with the kernel
+// its function was inlined into).  The scatter's idx is inactive; each
+// kernel's last argument is n.
 #define WRAP2(name)                                                            \
+  template <class T>                                                           \
+  __global__ void __launch_bounds__(Block)                                     \
+      name##Primal(const T *x, T *y, int n) {                                  \
+    name<T>(x, y, n);                                                          \
+  }                                                                            \
   template <class T>                                                           \
   __global__ void __launch_bounds__(Block)                                     \
       name##Grad(const T *x, T *xb, T *y, T *yb, int n) {                      \
@@ -123,6 +130,16 @@ WRAP2(blocksum)
 WRAP2(normalize)
 WRAP2(horner)
 
+template <class T>
+__global__ void __launch_bounds__(Block)
+    recurrencePrimal(const T *x, const T *w, T *y, int n) {
+  recurrence<T>(x, w, y, n);
+}
+template <class T>
+__global__ void __launch_bounds__(Block)
+    scatterPrimal(const T *x, const int *idx, const T *w, T *y, int n) {
+  scatter<T>(x, idx, w, y, n);
+}
 template <class T>
 __global__ void __launch_bounds__(Block)
     recurrenceGrad(const T *x, T *xb, const T *w, T *wb, T *y, T *yb, int n) {
@@ -183,6 +200,7 @@ template <class T> struct Tols {
   static constexpr bool F = sizeof(T) == 4;
   Tol fd{F ? "fd (float)" : "fd (double)", F ? 1e-4 : 1e-6};
   Tol dot{F ? "dot (float)" : "dot (double)", F ? 1e-4 : 1e-11};
+  Tol primal{F ? "primal (float)" : "primal (double)", F ? 1e-5 : 1e-12};
 };
 
 template <class T> std::vector<T> ramp(int n, double lo, double hi) {
@@ -198,16 +216,24 @@ constexpr double H = 1e-6;
 // the gradient for seed ybar vs FD of the host's per-output function, and
 // the dot product.  \p outputs(i) lists, for input i, the outputs it
 // affects with d out / d x[i] by FD of \p f (out index, host value at x).
-template <class T, class GradK, class TanK>
-void checkMap(Tols<T> &tol, const char *name, GradK grad, TanK tan, int nIn,
-              int nOut, int per, const std::vector<T> &x,
-              const std::function<double(const std::vector<double> &, int)> &f) {
+template <class T, class PrimalK, class GradK, class TanK>
+void checkMap(
+    Tols<T> &tol, const char *name, PrimalK primal, GradK grad, TanK tan,
+    int nIn, int nOut, int per, const std::vector<T> &x,
+    const std::function<double(const std::vector<double> &, int)> &f) {
   int blocks = (nIn / per + Block - 1) / Block;
   std::vector<T> ybar = ramp<T>(nOut, 0.5, 1.5), xdot = ramp<T>(nIn, -1, 1),
                  zeroIn(nIn, T(0)), zeroOut(nOut, T(0));
   T *dx = deviceCopy(x), *dxb = deviceCopy(zeroIn), *dy = deviceCopy(zeroOut),
     *dyb = deviceCopy(ybar), *dxd = deviceCopy(xdot),
     *dyd = deviceCopy(zeroOut);
+  primal<<<blocks, Block>>>(dx, dy, nIn / per);
+  CHECK(DEVCHECK_API(GetLastError)());
+  std::vector<T> y = hostCopy(dy, nOut);
+  std::vector<double> xd(x.begin(), x.end());
+  for (int o = 0; o < nOut; ++o)
+    expectNear(tol.primal, name, o, y[o], f(xd, o));
+  CHECK(devCopyToDevice(dy, zeroOut.data(), nOut * sizeof(T)));
   grad<<<blocks, Block>>>(dx, dxb, dy, dyb, nIn / per);
   CHECK(DEVCHECK_API(GetLastError)());
   std::vector<T> xbar = hostCopy(dxb, nIn);
@@ -215,7 +241,6 @@ void checkMap(Tols<T> &tol, const char *name, GradK grad, TanK tan, int nIn,
   tan<<<blocks, Block>>>(dx, dxd, dy, dyd, nIn / per);
   CHECK(DEVCHECK_API(GetLastError)());
   std::vector<T> ydot = hostCopy(dyd, nOut);
-  std::vector<double> xd(x.begin(), x.end());
   for (int i = 0; i < nIn; ++i) {
     double want = 0;
     std::vector<double> up = xd, down = xd;
@@ -237,16 +262,18 @@ template <class T> void runSuite(Tols<T> &tol) {
   const int n = 300; // two full blocks and a partial one
 
   std::vector<T> x = ramp<T>(n, -1.5, 1.5);
-  checkMap<T>(tol, "elementwise", elementwiseGrad<T>, elementwiseTan<T>, n, n,
-              1, x, [](const std::vector<double> &v, int o) {
+  checkMap<T>(tol, "elementwise", elementwisePrimal<T>, elementwiseGrad<T>,
+              elementwiseTan<T>, n, n, 1, x,
+              [](const std::vector<double> &v, int o) {
                 return host::elementwise(v[o]);
               });
-  checkMap<T>(tol, "horner", hornerGrad<T>, hornerTan<T>, n, n, 1, x,
-              [](const std::vector<double> &v, int o) {
+  checkMap<T>(tol, "horner", hornerPrimal<T>, hornerGrad<T>, hornerTan<T>, n, n,
+              1, x, [](const std::vector<double> &v, int o) {
                 return host::hornerPoly(v[o]) * v[o];
               });
   // The block sums: one output; FD per input is the term's derivative.
-  checkMap<T>(tol, "blocksum", blocksumGrad<T>, blocksumTan<T>, n, 1, 1, x,
+  checkMap<T>(tol, "blocksum", blocksumPrimal<T>, blocksumGrad<T>,
+              blocksumTan<T>, n, 1, 1, x,
               [](const std::vector<double> &v, int) {
                 double s = 0;
                 for (double e : v)
@@ -254,8 +281,9 @@ template <class T> void runSuite(Tols<T> &tol) {
                 return s;
               });
   std::vector<T> v = ramp<T>(3 * 100, 0.2, 2.0);
-  checkMap<T>(tol, "normalize", normalizeGrad<T>, normalizeTan<T>, 300, 400, 3,
-              v, [](const std::vector<double> &u, int o) {
+  checkMap<T>(tol, "normalize", normalizePrimal<T>, normalizeGrad<T>,
+              normalizeTan<T>, 300, 400, 3, v,
+              [](const std::vector<double> &u, int o) {
                 int i = o / 4, k = o % 4;
                 double a = u[3 * i], b = u[3 * i + 1], c = u[3 * i + 2];
                 double m = std::sqrt(a * a + b * b + c * c);
@@ -273,6 +301,11 @@ template <class T> void runSuite(Tols<T> &tol) {
       *dwb = deviceCopy(std::vector<T>{T(0)}), *dy = deviceCopy(zero),
       *dyb = deviceCopy(ybar), *dxd = deviceCopy(xdot),
       *dwd = deviceCopy(std::vector<T>{T(wdot)}), *dyd = deviceCopy(zero);
+    recurrencePrimal<T><<<blocks, Block>>>(dx, dw, dy, n);
+    CHECK(DEVCHECK_API(GetLastError)());
+    std::vector<T> y = hostCopy(dy, n);
+    for (int i = 0; i < n; ++i)
+      expectNear(tol.primal, "recurrence", i, y[i], host::recurrence(x[i], w));
     recurrenceGrad<T><<<blocks, Block>>>(dx, dxb, dw, dwb, dy, dyb, n);
     CHECK(DEVCHECK_API(GetLastError)());
     std::vector<T> xbar = hostCopy(dxb, n), wbar = hostCopy(dwb, 1);
@@ -281,10 +314,12 @@ template <class T> void runSuite(Tols<T> &tol) {
     std::vector<T> ydot = hostCopy(dyd, n);
     double wWant = 0;
     for (int i = 0; i < n; ++i) {
-      double dX = (host::recurrence(x[i] + H, w) -
-                   host::recurrence(x[i] - H, w)) / (2 * H);
-      double dW = (host::recurrence(x[i], w + H) -
-                   host::recurrence(x[i], w - H)) / (2 * H);
+      double dX =
+          (host::recurrence(x[i] + H, w) - host::recurrence(x[i] - H, w)) /
+          (2 * H);
+      double dW =
+          (host::recurrence(x[i], w + H) - host::recurrence(x[i], w - H)) /
+          (2 * H);
       expectNear(tol.fd, "recurrence xbar", i, xbar[i], ybar[i] * dX);
       wWant += ybar[i] * dW;
     }
@@ -304,6 +339,15 @@ template <class T> void runSuite(Tols<T> &tol) {
       *dyb = deviceCopy(binBar), *dxd = deviceCopy(xdot),
       *dwd = deviceCopy(std::vector<T>{T(wdot)}), *dyd = deviceCopy(binZero);
     int *didx = deviceCopy(idx);
+    scatterPrimal<T><<<blocks, Block>>>(dx, didx, dw, dy, n);
+    CHECK(DEVCHECK_API(GetLastError)());
+    std::vector<T> y = hostCopy(dy, bins);
+    std::vector<double> want(bins, 0.0);
+    for (int i = 0; i < n; ++i)
+      want[idx[i]] += w * double(x[i]) * double(x[i]);
+    for (int b = 0; b < bins; ++b) // float sums in another order: 1e-5
+      expectNear(tol.primal, "scatter", b, y[b], want[b]);
+    CHECK(devCopyToDevice(dy, binZero.data(), bins * sizeof(T)));
     scatterGrad<T><<<blocks, Block>>>(dx, dxb, didx, dw, dwb, dy, dyb, n);
     CHECK(DEVCHECK_API(GetLastError)());
     std::vector<T> xbar = hostCopy(dxb, n), wbar = hostCopy(dwb, 1);
@@ -338,5 +382,6 @@ int main() {
   runSuite(doubleTol);
   return finish(perThread ? "6 kernels, float and double, tapes in the pool"
                           : "6 kernels, float and double",
-                {&floatTol.fd, &floatTol.dot, &doubleTol.fd, &doubleTol.dot});
+                {&floatTol.fd, &floatTol.dot, &floatTol.primal, &doubleTol.fd,
+                 &doubleTol.dot, &doubleTol.primal});
 }
