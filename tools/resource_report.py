@@ -1,10 +1,21 @@
 #!/usr/bin/env python3
-"""Resource usage of the kernels of a CUDA program, primal and derivative.
+"""Resource usage of the kernels of a CUDA program, primal and gradient.
 
 Compiles the device code with gpuad-cc for NVPTX (ptxas -v for each --arch)
 and, when ROCm's device libraries are present, for AMDGPU, and prints per
 kernel: registers, spill stores/loads and stack frame (NVPTX), VGPRs, SGPRs
-and scratch bytes (AMDGPU).  Missing toolchains are reported, not hidden.
+and scratch bytes (AMDGPU); for each kernel that makes a derivative request,
+its tape (bytes per thread and where they live: registers, shared slots,
+thread-local memory, the tape pool, the heap) and its primal -- the kernel
+the differentiated function is, or is inlined into -- with the gradient /
+primal register ratio.  A summary line per target gives the worst ratio,
+the spill bytes of gradient kernels and the kernels that use device malloc.
+Missing toolchains are reported, not hidden.
+
+The tape and the pairing come from gpuad's optimisation remarks
+(-fsave-optimization-record): 'Differentiated' (which kernel asked for which
+derivative), 'Tape' (each derivative's tape), 'TapeShared' (regions moved to
+shared memory) and the inliner's.
 """
 
 import argparse
@@ -28,10 +39,15 @@ def demangle(names):
     return r.stdout.split("\n")[: len(names)] if r.returncode == 0 else names
 
 
+def record_flags(path):
+    return ["-fsave-optimization-record",
+            f"-foptimization-record-file={path}"]
+
+
 def nvptx(cc, src, arch, ptxas, tmp):
     ptx = os.path.join(tmp, f"k-{arch}.ptx")
     r = run([cc, "--cuda-device-only", f"--cuda-gpu-arch={arch}", "-O2", "-S",
-             src, "-o", ptx])
+             src, "-o", ptx] + record_flags(os.path.join(tmp, f"{arch}.yaml")))
     if r.returncode:
         return None, r.stderr
     r = run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull])
@@ -61,43 +77,169 @@ def amdgpu(cc, src, arch, tmp):
     asm = os.path.join(tmp, f"k-{arch}.s")
     r = run([cc, "-x", "hip", "-include", "hip/hip_runtime.h",
              f"--offload-arch={arch}", "--cuda-device-only", "-O2", "-S", src,
-             "-o", asm])
+             "-o", asm] + record_flags(os.path.join(tmp, f"{arch}.yaml")))
     if r.returncode:
         return None, r.stderr
-    rows, kernel = {}, None
+    # Per function, the "Kernel info" comment after its body: the registers
+    # it needs (.amdhsa_next_free_vgpr is what the occupancy allows, often
+    # more), scratch and LDS bytes.
+    rows, func = {}, None
+    keys = {"TotalNumVgprs": "vgpr", "TotalNumSgprs": "sgpr",
+            "ScratchSize": "scratch", "LDSByteSize": "lds"}
+    info = {}
     for line in open(asm):
+        m = re.match(r"(\S+):\s+; @", line)
+        if m:
+            func = m.group(1)
+            continue
+        m = re.match(r"; (\w+): (\d+)", line)
+        if m and func and m.group(1) in keys:
+            info.setdefault(func, {})[keys[m.group(1)]] = m.group(2)
         m = re.match(r"\s+\.amdhsa_kernel (\S+)", line)
         if m:
-            kernel = m.group(1)
-            rows[kernel] = {}
-        m = re.match(r"\s+\.amdhsa_next_free_vgpr (\S+)", line)
-        if m and kernel:
-            rows[kernel]["vgpr"] = m.group(1)
-        m = re.match(r"\s+\.amdhsa_next_free_sgpr (\S+)", line)
-        if m and kernel:
-            rows[kernel]["sgpr"] = m.group(1)
-        m = re.match(r"\s+\.amdhsa_private_segment_fixed_size (\S+)", line)
-        if m and kernel:
-            rows[kernel]["scratch"] = m.group(1)
-    # The sizes are symbolic (.set) in LLVM 22 output; resolve them.
-    sets = {}
-    for line in open(asm):
-        m = re.match(r"\s*\.set (\S+), (\S+)$", line.strip())
-        if m:
-            sets[m.group(1)] = m.group(2)
-    for k in rows.values():
-        for key, v in k.items():
-            for _ in range(4):
-                v = sets.get(v, v)
-            k[key] = v
-    return rows, None
+            rows[m.group(1)] = None
+    return {k: info.get(k, {}) for k in rows}, None
+
+
+def remarks(path):
+    """The optimisation record's remarks as dicts: Pass, Name, Function and
+    the named arguments (the first of each name)."""
+    try:
+        import yaml
+    except ImportError:
+        return None
+    if not os.path.exists(path):
+        return []
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor(
+        "!", lambda loader, suffix, node: loader.construct_mapping(node, True))
+    out = []
+    with open(path) as f:
+        for doc in yaml.load_all(f, Loader=Loader):
+            if not doc:
+                continue
+            args = {}
+            for a in doc.get("Args") or []:
+                for k, v in a.items():
+                    if k != "DebugLoc" and k != "String":
+                        args.setdefault(k, v)
+            out.append(dict(Pass=doc.get("Pass"), Name=doc.get("Name"),
+                            Function=doc.get("Function"), Args=args))
+    return out
+
+
+PLACES = {"thread-local memory": "local", "the global tape pool": "pool",
+          "the heap": "heap", "the split tape, by value": "split tape"}
+
+
+def gradient_info(recs):
+    """Per kernel that makes requests: its tape text, whether it mallocs,
+    and the functions it differentiates; and which kernels each function is
+    inlined into."""
+    if recs is None:
+        return None, None
+    tapes, shared, requests, inlined = {}, {}, {}, {}
+    for r in recs:
+        a = r["Args"]
+        if r["Pass"] == "gpuad" and r["Name"] == "Tape":
+            tapes[r["Function"]] = a
+        elif r["Pass"] == "gpuad" and r["Name"] == "TapeShared":
+            shared.setdefault(r["Function"], []).append(int(a["Bytes"]))
+        elif r["Pass"] == "gpuad" and r["Name"] == "Differentiated":
+            requests.setdefault(r["Function"], []).append(
+                (a.get("Function"), a.get("Derivative")))
+        elif r["Pass"] == "inline" and "Callee" in a and "Caller" in a:
+            inlined.setdefault(a["Callee"], set()).add(a["Caller"])
+    info = {}
+    for k, reqs in requests.items():
+        parts, malloc = [], False
+        moved = list(shared.get(k, []))
+        for _, d in reqs:
+            t = tapes.get(d, {})
+            if int(t.get("SlotBytes", 0)):
+                parts.append(f"{t['SlotBytes']} reg")
+            if "RegionBytes" in t:
+                b = int(t["RegionBytes"])
+                place = PLACES.get(t.get("Place"), t.get("Place"))
+                if place == "local" and b in moved:
+                    moved.remove(b)
+                    place = "shared"
+                parts.append(f"{b} {place}")
+                malloc |= place == "heap"
+            if int(t.get("HeapLoops", 0)):
+                parts.append(f"{t['HeapLoops']} loop(s) heap")
+                malloc = True
+        info[k] = dict(tape=" + ".join(parts) or "0",
+                       functions=[f for f, _ in reqs], malloc=malloc)
+    return info, inlined
+
+
+def primal_of(kernel, info, inlined, kernels):
+    """The kernel the differentiated function is, or is inlined into."""
+    for f in info[kernel]["functions"]:
+        for p in kernels:
+            if p not in info and (p == f or p in inlined.get(f, ())):
+                return p
+    return None
+
+
+def short(name):
+    """A demangled kernel name without its result type and parameters."""
+    name = name[5:] if name.startswith("void ") else name
+    return name.split("(")[0]
+
+
+def report(title, rows, cols, ratio_col, info, inlined):
+    """Prints one target's table and its summary."""
+    names = dict(zip(rows, demangle(list(rows))))
+    print(f"\n{title}:")
+    if info is None:
+        print("  (python3-yaml missing: no tape or primal columns)")
+        info, inlined = {}, {}
+    head = "".join(f"{c:>9}" for _, c in cols)
+    print(f"  {'kernel':34}{head}  {'tape B/thread':22} primal")
+    worst, worst16, spills, mallocs = None, None, 0, []
+    for k, r in rows.items():
+        vals = "".join(f"{r.get(key, '?'):>9}" for key, _ in cols)
+        line = f"  {short(names[k])[:34]:34}{vals}"
+        if k in info:
+            p = primal_of(k, info, inlined, rows)
+            pr = ""
+            if p and r.get(ratio_col, "").isdigit() and \
+                    rows[p].get(ratio_col, "").isdigit():
+                ratio = int(r[ratio_col]) / max(int(rows[p][ratio_col]), 1)
+                pr = f"{short(names[p])} ({rows[p][ratio_col]}) x{ratio:.2f}"
+                if worst is None or ratio > worst[0]:
+                    worst = (ratio, k, p)
+                if int(rows[p][ratio_col]) >= 16 and (worst16 is None or
+                                                      ratio > worst16[0]):
+                    worst16 = (ratio, k, p)
+            line += f"  {info[k]['tape'][:22]:22} {pr or '-'}"
+            for key in ("spill_st", "spill_ld"):
+                if r.get(key, "0").isdigit():
+                    spills += int(r.get(key, "0"))
+            if info[k]["malloc"]:
+                mallocs.append(short(names[k]))
+        print(line)
+    if info:
+        def text(w):
+            return (f"x{w[0]:.2f} ({short(names[w[1]])} vs "
+                    f"{short(names[w[2]])})" if w else "no pairs")
+        print(f"  derivative kernels: worst {ratio_col} ratio to primal "
+              f"{text(worst)}, {text(worst16)} where the primal has 16 or "
+              f"more; spill bytes {spills}; device malloc: "
+              f"{', '.join(mallocs) if mallocs else 'none'}")
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--cc", required=True, help="path of gpuad-cc")
     p.add_argument("--arch", action="append", default=None,
-                   help="NVPTX architecture (repeatable); default sm_75, sm_90 (CUDA 13 dropped sm_70)")
+                   help="NVPTX architecture (repeatable); default sm_75, "
+                        "sm_90 (CUDA 13 dropped sm_70)")
     p.add_argument("--amdgpu-arch", default="gfx90a")
     p.add_argument("source")
     a = p.parse_args()
@@ -107,30 +249,28 @@ def main():
         if os.path.exists(ptxas):
             for arch in archs:
                 rows, err = nvptx(a.cc, a.source, arch, ptxas, tmp)
-                print(f"\nNVPTX {arch} (ptxas -v):")
                 if rows is None:
-                    print("  compile failed:\n" + err)
+                    print(f"\nNVPTX {arch}: compile failed:\n" + err)
                     return 1
-                names = demangle(list(rows))
-                print(f"  {'kernel':40} {'regs':>5} {'spill st':>9} "
-                      f"{'spill ld':>9} {'stack':>6}")
-                for n, k in zip(names, rows.values()):
-                    print(f"  {n[:40]:40} {k.get('regs', '?'):>5} "
-                          f"{k.get('spill_st', '?'):>9} {k.get('spill_ld', '?'):>9} "
-                          f"{k.get('stack', '?'):>6}")
+                info, inlined = gradient_info(
+                    remarks(os.path.join(tmp, f"{arch}.yaml")))
+                report(f"NVPTX {arch} (ptxas -v)", rows,
+                       [("regs", "regs"), ("spill_st", "spill st"),
+                        ("spill_ld", "spill ld"), ("stack", "stack")],
+                       "regs", info, inlined)
         else:
             print("\nNVPTX: ptxas not found (CUDA toolkit missing); skipped")
         rows, err = amdgpu(a.cc, a.source, a.amdgpu_arch, tmp)
-        print(f"\nAMDGPU {a.amdgpu_arch}:")
         if rows is None:
-            print("  not compiled: " + err.strip().splitlines()[-1] if err.strip()
-                  else "  not compiled")
+            print(f"\nAMDGPU {a.amdgpu_arch}: not compiled: " +
+                  (err.strip().splitlines()[-1] if err.strip() else ""))
         else:
-            names = demangle(list(rows))
-            print(f"  {'kernel':40} {'vgpr':>5} {'sgpr':>5} {'scratch':>8}")
-            for n, k in zip(names, rows.values()):
-                print(f"  {n[:40]:40} {k.get('vgpr', '?'):>5} "
-                      f"{k.get('sgpr', '?'):>5} {k.get('scratch', '?'):>8}")
+            info, inlined = gradient_info(
+                remarks(os.path.join(tmp, f"{a.amdgpu_arch}.yaml")))
+            report(f"AMDGPU {a.amdgpu_arch}", rows,
+                   [("vgpr", "vgpr"), ("sgpr", "sgpr"),
+                    ("scratch", "scratch"), ("lds", "lds")], "vgpr", info,
+                   inlined)
     return 0
 
 

@@ -20,15 +20,16 @@
 #include "Reverse/ForwardStructure.h"
 #include "Rules/KnownFunctions.h"
 #include "Tape/Tape.h"
-
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -270,7 +271,34 @@ void ReverseEmitter::buildReverse() {
     reverseBlock(FB);
   finishReturn();
   TheTape->finalize();
+  copyLoopHints();
   reportTape();
+}
+
+/// The reverse of a loop gets the loop's hints (`#pragma unroll 1` and the
+/// like): what the user asked of the loop holds for its reverse too.
+/// Without them a target's unroller may unroll a reverse loop the primal
+/// kept rolled (AMDGPU does, for shared-memory tapes: many more registers).
+void ReverseEmitter::copyLoopHints() {
+  SmallVector<std::pair<BasicBlock *, MDNode *>, 4> Hinted;
+  for (Loop *L : FS->loops().getLoopsInPreorder())
+    if (MDNode *ID = L->getLoopID(); ID && Rev.count(L->getHeader()))
+      Hinted.push_back({Rev[L->getHeader()], ID});
+  if (Hinted.empty())
+    return;
+  DominatorTree DT(D);
+  LoopInfo RLI(DT);
+  for (auto [Header, ID] : Hinted) {
+    Loop *RL = RLI.getLoopFor(Header);
+    if (!RL || RL->getLoopID())
+      continue;
+    SmallVector<Metadata *, 4> Ops = {nullptr};
+    for (const MDOperand &Op : drop_begin(ID->operands()))
+      Ops.push_back(Op.get());
+    MDNode *New = MDNode::getDistinct(D.getContext(), Ops);
+    New->replaceOperandWith(0, New);
+    RL->setLoopID(New);
+  }
 }
 
 void ReverseEmitter::reportTape() {

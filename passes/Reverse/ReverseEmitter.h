@@ -76,6 +76,7 @@ private:
   void finishReturn();
   /// The tape's layout (print<gpuad-tape>) and remarks.
   void reportTape();
+  void copyLoopHints();
   void warnAboutTapePlace(const llvm::Instruction *Where);
   /// Whether the reverse sweep may load \p LI again (the tape's question;
   /// memoised).

@@ -101,7 +101,15 @@ void ReverseEmitter::zeroSharedShadows() {
                            "whole block (call the derivative from every thread "
                            "of the block, with a barrier in the function)");
   // Zeroing goes after the entry block's allocas, before the forward code.
+  // The allocas are gathered at the top first (adjoint slots come with the
+  // store of their initial value): allocas left below the split would not
+  // be promoted to registers.
   BasicBlock *Entry = &D.getEntryBlock();
+  Instruction *Top = &*Entry->getFirstNonPHIOrDbg();
+  for (Instruction &I : make_early_inc_range(*Entry))
+    if (auto *AI = dyn_cast<AllocaInst>(&I);
+        AI && AI != Top && AI->isStaticAlloca())
+      AI->moveBefore(Top->getIterator());
   BasicBlock::iterator At = Entry->getFirstNonPHIOrDbgOrAlloca();
   BasicBlock *Rest = Entry->splitBasicBlock(At, "gpuad.shared.zeroed");
   Entry->getTerminator()->eraseFromParent();

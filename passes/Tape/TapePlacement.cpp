@@ -317,10 +317,11 @@ void placeTapesInSharedMemory(Module &M, TargetHooks &Target,
     else if (!Used)
       Why = "the kernel uses dynamic shared memory";
     else if (Choice != TapePlacementChoice::Shared &&
-             Slots > Target.sharedTapeBudget())
-      Why = (Twine(*Threads) + " threads x " + Twine(slotStride(Bytes)) +
-             " B exceed the shared tape budget of " +
-             Twine(Target.sharedTapeBudget()) + " B")
+             slotStride(Bytes) > Target.sharedTapeBytesPerThread())
+      Why = (Twine(slotStride(Bytes)) + " B slots exceed the " +
+             Twine(Target.sharedTapeBytesPerThread()) +
+             " B a thread may take in shared memory without lowering "
+             "occupancy")
                 .str();
     else if (*Used + Slots > Target.sharedMemoryLimit())
       Why = (Twine(Slots) + " B of slots beside " + Twine(*Used) +

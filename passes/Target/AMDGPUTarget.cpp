@@ -160,9 +160,10 @@ public:
   }
   /// Scratch is reserved per resident lane, like CUDA's local memory.
   uint64_t localTapeBudget() const override { return 16 << 10; }
-  /// 64 KiB of LDS per work-group; a tape takes at most 16 KiB of it.
+  /// 64 KiB of LDS per work-group, and per compute unit for up to 2048
+  /// lanes (32 waves of 64): 32 B a lane keeps full occupancy.
   uint64_t sharedMemoryLimit() const override { return 64 << 10; }
-  uint64_t sharedTapeBudget() const override { return 16 << 10; }
+  uint64_t sharedTapeBytesPerThread() const override { return 32; }
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
 

@@ -115,10 +115,11 @@ public:
   /// Bytes per thread a tape of compile-time size may take in the thread's
   /// own (stack, local, private) memory.
   virtual uint64_t localTapeBudget() const { return 64 << 10; }
-  /// The block-shared memory a kernel may declare statically, and how much
-  /// of it a tape may take (the rest stays for the kernel and occupancy).
+  /// The block-shared memory a kernel may declare statically, and the bytes
+  /// of shared slots a thread's tape may take without lowering occupancy
+  /// (the multiprocessor's shared memory over its most resident threads).
   virtual uint64_t sharedMemoryLimit() const { return 0; }
-  virtual uint64_t sharedTapeBudget() const { return 0; }
+  virtual uint64_t sharedTapeBytesPerThread() const { return 0; }
   /// Address spaces of device-global and block-shared variables.
   virtual unsigned globalAddressSpace() const { return 0; }
   virtual unsigned sharedAddressSpace() const { return 0; }

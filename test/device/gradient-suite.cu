@@ -6,9 +6,10 @@
 //   blocksum      a block reduction through shared memory with barriers and
 //                 one primal atomicAdd per block;
 //   recurrence    a fixed-length per-thread recurrence with a shared weight:
-//                 its tape is a fixed region (shared-memory slots for float
-//                 under __launch_bounds__(128), thread-local memory for
-//                 double; the pool when -gpuad-tape-placement=pool);
+//                 its tape is a fixed region (on NVPTX shared-memory slots
+//                 for float under __launch_bounds__(128), thread-local
+//                 memory for double; every tape in shared slots with
+//                 -gpuad-tape-placement=shared, in the pool with =pool);
 //   normalize     v / |v| and |v| per thread;
 //   scatter       atomicAdd into y[idx[i]] with colliding indices and a
 //                 shared weight;
@@ -18,22 +19,22 @@
 // shared-barriers.cu and warp-shuffles.cu.)
 //
 // REQUIRES: cuda
-// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S %s -o %t.ptx -Rpass=gpuad 2> %t.remarks
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S %s -o %t.ptx -Rpass=gpuad -Rpass-analysis=gpuad 2> %t.remarks
 // RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
 // RUN: FileCheck %s --input-file=%t.ptx
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // No device malloc anywhere.
 // CHECK-NOT: malloc
-// The float recurrence's tape is in shared-memory slots.
-// REMARK-DAG: tape region of {{.*}}, 96 B per thread, in shared-memory slots (128 threads x 104 B)
-// The double one (25.6 KB of slots) is over the shared tape budget.
-// REMARK-DAG: tape: {{.*}}192 B per thread in thread-local memory
+// The float recurrence's tape is in shared-memory slots; the double one's
+// would lower occupancy (104 B a thread).
+// REMARK-DAG: tape region of {{.*}}, 48 B per thread, in shared-memory slots (128 threads x 56 B)
+// REMARK-DAG: tape region of {{.*}}, 96 B per thread, stays in thread-local memory: 104 B slots exceed the 64 B
 
 #include <gpuad/gpuad.h>
 #include <gpuad/tape_pool.h>
 
 constexpr int Block = 128;
-constexpr int Steps = 24;
+constexpr int Steps = 12;
 
 template <class T>
 __device__ void elementwise(const T *__restrict__ x, T *__restrict__ y, int n) {

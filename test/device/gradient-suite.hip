@@ -6,14 +6,15 @@
 // dot product.
 //
 // REQUIRES: hip
-// RUN: %gpuad-cc -x hip --cuda-device-only -O2 -S %s -o %t.s -Rpass=gpuad 2> %t.remarks
+// RUN: %gpuad-cc -x hip --cuda-device-only -O2 -S %s -o %t.s -Rpass=gpuad -Rpass-analysis=gpuad 2> %t.remarks
 // RUN: FileCheck %s --input-file=%t.s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // No device malloc (ockl's allocator) anywhere.
 // CHECK-NOT: __ockl_dm_alloc
-// The float recurrence's tape is in LDS slots, the double one in scratch.
-// REMARK-DAG: tape region of {{.*}}, 96 B per thread, in shared-memory slots (128 threads x 104 B)
-// REMARK-DAG: tape: {{.*}}192 B per thread in thread-local memory
+// Both recurrence tapes stay in scratch: their LDS slots (56 and 104 B a
+// lane) would lower occupancy.
+// REMARK-DAG: tape region of {{.*}}, 48 B per thread, stays in thread-local memory: 56 B slots exceed the 32 B
+// REMARK-DAG: tape region of {{.*}}, 96 B per thread, stays in thread-local memory: 104 B slots exceed the 32 B
 
 #include <hip/hip_runtime.h>
 

@@ -24,3 +24,5 @@ gpuad_add_device_test(kernel-hip-gradient-suite gradient-suite.hip)
 gpuad_add_device_test(kernel-hip-gradient-suite-O0 gradient-suite.hip FLAGS -O0)
 gpuad_add_device_test(kernel-hip-gradient-suite-pool gradient-suite.hip
                       FLAGS -O2 -mllvm -gpuad-tape-placement=pool)
+gpuad_add_device_test(kernel-hip-gradient-suite-shared gradient-suite.hip
+                      FLAGS -O2 -mllvm -gpuad-tape-placement=shared)

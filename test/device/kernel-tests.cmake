@@ -45,3 +45,5 @@ gpuad_add_device_test(kernel-gradient-suite gradient-suite.cu)
 gpuad_add_device_test(kernel-gradient-suite-O0 gradient-suite.cu FLAGS -O0)
 gpuad_add_device_test(kernel-gradient-suite-pool gradient-suite.cu
                       FLAGS -O2 -mllvm -gpuad-tape-placement=pool)
+gpuad_add_device_test(kernel-gradient-suite-shared gradient-suite.cu
+                      FLAGS -O2 -mllvm -gpuad-tape-placement=shared)

@@ -1,11 +1,14 @@
 // Where each gradient kernel's tape lives (Tape/TapePlacement.h), one kernel
 // per decision, with the remark or warning that explains it:
-//   bounded     a fixed-size tape (24 float steps: 96 B per thread) under
-//               __launch_bounds__(64): shared-memory slots, 64 x 104 B;
-//   unbounded   the same derivative in a kernel without launch bounds:
+//   bounded     a fixed-size tape (12 float steps: 48 B per thread) under
+//               __launch_bounds__(64): shared-memory slots, 64 x 56 B (56 B
+//               a thread keeps full occupancy on NVIDIA GPUs);
+//   tiny        6 steps (24 B) under __launch_bounds__(64): shared slots on
+//               both targets;
+//   unbounded   bounded's derivative in a kernel without launch bounds:
 //               thread-local memory;
-//   wide        under __launch_bounds__(1024) the slots would take 104 KB:
-//               thread-local memory;
+//   wide        under __launch_bounds__(1024) the slots would take 56 KB,
+//               more than a block's 48 KB: thread-local memory;
 //   big         8192 steps (32 KiB per thread, over the 16 KiB local
 //               budget): the global tape pool, with a warning since this
 //               file does not include <gpuad/tape_pool.h>;
@@ -26,9 +29,10 @@
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
 // RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S -emit-llvm %s -o - -mllvm -gpuad-tape-placement=heap 2>/dev/null | FileCheck %s --check-prefix=HEAP
 //
-// REMARK-DAG: tape-placement.cu:[[#STEPS:@LINE+45]]:{{.*}}remark: tape region of 'bounded(float const*, float*, float*, float*)', 96 B per thread, in shared-memory slots (64 threads x 104 B)
-// REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'unbounded(float const*, float*, float*, float*)', 96 B per thread, stays in thread-local memory: a kernel that reaches it has no launch bounds
-// REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'wide(float const*, float*, float*, float*)', 96 B per thread, stays in thread-local memory: 1024 threads x 104 B exceed the shared tape budget of 16384 B
+// REMARK-DAG: tape-placement.cu:[[#STEPS:@LINE+46]]:{{.*}}remark: tape region of 'bounded(float const*, float*, float*, float*)', 48 B per thread, in shared-memory slots (64 threads x 56 B)
+// REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'tiny(float const*, float*, float*, float*)', 24 B per thread, in shared-memory slots (64 threads x 24 B)
+// REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'unbounded(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: a kernel that reaches it has no launch bounds
+// REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'wide(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: 57344 B of slots beside 0 B of shared variables exceed 49152 B
 // REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32768 B per thread in the global tape pool)
 // REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}warning: gpuad: the tape (32768 bytes per thread) is in the global tape pool, which the program does not declare
 // REMARK-DAG: tape-placement.cu:[[#STEPS+17]]:{{.*}}warning: gpuad: the tape of this loop is allocated with device malloc: its trip count (or its enclosing loops') has no small compile-time bound
@@ -36,10 +40,10 @@
 // REMARK-DAG: warning: gpuad: the tape of this function's derivative (800 bytes per thread) is allocated with device malloc once per call
 //
 // The shared slots are bounded's alone; the pool is found by thread id.
-// IR: @_Z7boundedPKfPfS1_S1_.gpuad.tape = internal addrspace(3) global [6656 x i8] poison, align 16
-// IR-NOT: gpuad.tape = internal addrspace(3)
+// IR-DAG: @_Z7boundedPKfPfS1_S1_.gpuad.tape = internal addrspace(3) global [3584 x i8] poison, align 16
+// IR-DAG: @_Z4tinyPKfPfS1_S1_.gpuad.tape = internal addrspace(3) global [1536 x i8] poison, align 16
 // IR-LABEL: define {{.*}} @_Z9unboundedPKfPfS1_S1_(
-// IR: alloca [12 x i64], align 16, !gpuad.tape.region
+// IR: alloca [6 x i64], align 16, !gpuad.tape.region
 // IR-LABEL: define {{.*}} @_Z3bigPKfPfS1_S1_(
 // IR: call ptr @gpuad.tape.pool.region(i64 0, i64 32768)
 // The small split callee carries its region in its tape: no malloc (the
@@ -57,7 +61,7 @@
 // The shared slots in the PTX, no malloc outside data and splitbig.
 // PTX-LABEL: .entry _Z7boundedPKfPfS1_S1_(
 // PTX-NOT: malloc
-// PTX: .shared .align 16 .b8 {{.*}}gpuad{{.*}}tape[6656];
+// PTX: .shared .align 16 .b8 {{.*}}gpuad{{.*}}tape[3584];
 // PTX-NOT: malloc
 // PTX: st.shared.b32
 // PTX-NOT: malloc
@@ -69,11 +73,11 @@
 
 #include <gpuad/gpuad.h>
 
-// Fixed loop of 24 steps: 96 B of tape per thread (float).
-__device__ void steps(const float *x, float *y) {
+// A fixed loop of N steps: 4N B of tape per thread (float).
+template <int N> __device__ void steps(const float *x, float *y) {
   float v = x[threadIdx.x];
 #pragma unroll 1
-  for (int k = 0; k < 24; ++k)
+  for (int k = 0; k < N; ++k)
     v = v + 0.1f * sinf(v);
   y[threadIdx.x] = v;
 }
@@ -106,9 +110,10 @@ template <int N> __device__ void calls(const float *x, float *y) {
   __global__ void name(const float *x, float *xb, float *y, float *yb) {       \
     __enzyme_autodiff<void>((void *)fn, enzyme_dup, x, xb, enzyme_dup, y, yb); \
   }
-__launch_bounds__(64) GRAD(bounded, steps)
-GRAD(unbounded, steps)
-__launch_bounds__(1024) GRAD(wide, steps)
+__launch_bounds__(64) GRAD(bounded, steps<12>)
+__launch_bounds__(64) GRAD(tiny, steps<6>)
+GRAD(unbounded, steps<12>)
+__launch_bounds__(1024) GRAD(wide, steps<12>)
 GRAD(big, long_steps)
 GRAD(split, calls<8>)
 GRAD(splitbig, calls<200>)
