@@ -47,11 +47,27 @@ static std::optional<Linear> sum(std::optional<Linear> A,
   return R;
 }
 
-/// \p V without integer extensions.
+/// \p V without integer extensions and truncations, the index arithmetic
+/// taken as not wrapping (grid ids fit their types).  `ashr (shl X, k), k`
+/// is InstCombine's sign extension of X's low bits.
 static const Value *stripExtensions(const Value *V) {
-  while (isa<ZExtInst>(V) || isa<SExtInst>(V))
-    V = cast<Instruction>(V)->getOperand(0);
-  return V;
+  while (true) {
+    if (isa<ZExtInst>(V) || isa<SExtInst>(V) || isa<TruncInst>(V)) {
+      V = cast<Instruction>(V)->getOperand(0);
+      continue;
+    }
+    const auto *AShr = dyn_cast<BinaryOperator>(V);
+    const auto *Shl = AShr && AShr->getOpcode() == Instruction::AShr
+                          ? dyn_cast<BinaryOperator>(AShr->getOperand(0))
+                          : nullptr;
+    if (Shl && Shl->getOpcode() == Instruction::Shl &&
+        isa<ConstantInt>(Shl->getOperand(1)) &&
+        Shl->getOperand(1) == AShr->getOperand(1)) {
+      V = Shl->getOperand(0);
+      continue;
+    }
+    return V;
+  }
 }
 
 static std::optional<Linear> linear(const Value *V, const TargetHooks &Target,

@@ -6,6 +6,7 @@
 
 #include "Core/Preprocess.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -38,6 +39,38 @@ void Preprocessor::run(FunctionPassManager &FPM, Function &F) {
   FAM.clear(F, F.getName());
 }
 
+/// A function that only wraps one atomic read-modify-write (the headers'
+/// atomicAdd at -O0): one block, no calls but intrinsics.
+static bool isAtomicWrapper(const Function &F) {
+  if (F.isDeclaration() || F.size() != 1 || F.getEntryBlock().size() > 32)
+    return false;
+  unsigned Atomics = 0;
+  for (const Instruction &I : F.getEntryBlock()) {
+    if (const auto *Call = dyn_cast<CallBase>(&I); Call && !isa<IntrinsicInst>(Call))
+      return false;
+    Atomics += isa<AtomicRMWInst>(I);
+  }
+  return Atomics == 1;
+}
+
+/// Inlines the calls of \p F to atomic wrappers, so that the analyses see
+/// the address the atomic updates (whether it is the thread's own) as at
+/// -O2.  Returns whether it inlined any.
+static bool inlineAtomicWrappers(Function &F) {
+  SmallVector<CallBase *, 4> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && isAtomicWrapper(*Callee))
+        Calls.push_back(Call);
+  bool Inlined = false;
+  for (CallBase *Call : Calls) {
+    InlineFunctionInfo IFI;
+    Inlined |= InlineFunction(*Call, IFI).isSuccess();
+  }
+  return Inlined;
+}
+
 Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
@@ -55,7 +88,10 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     FPM.addPass(InstSimplifyPass());
     FPM.addPass(SimplifyCFGPass());
     run(FPM, *Clone);
-    if (!TargetNormalizer || !TargetNormalizer(*Clone))
+    bool Again = inlineAtomicWrappers(*Clone);
+    if (TargetNormalizer)
+      Again |= TargetNormalizer(*Clone);
+    if (!Again)
       break;
   }
   return *Clone;

@@ -416,7 +416,17 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
   case AtomicRMWInst::FAdd:
   case AtomicRMWInst::FSub: {
     // m' = m + v: v's adjoint is the location's; the old value's adjoint
-    // adds to the location's.
+    // adds to the location's.  That is right for one thread's sequence of
+    // adds; with other threads adding to the same location the old value
+    // depends on which of them came first, an order nothing records.
+    if (DI && !Private && Ctx.target().isGPU())
+      return fail(I, "'" + describe(I) +
+                         "' returns the old contents of memory other threads "
+                         "may add to as well, and that value carries a "
+                         "derivative: it depends on the order of the "
+                         "threads' additions, which gpuad does not record "
+                         "(use the old value only on thread-private memory, "
+                         "or compute it with a scan)");
     if (isActive(Val)) {
       SmallVector<Value *, 4> Lanes;
       forEachLane(SP, [&](Value *LanePtr, unsigned) {

@@ -19,12 +19,15 @@
 #include "Support/Diagnostics.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -62,6 +65,33 @@ const std::pair<StringRef, StringRef> AMDGCNMathAliases[] = {
     {"llvm.amdgcn.sqrt", "sqrt"}, {"llvm.amdgcn.rsq", "rsqrt"},
     {"llvm.amdgcn.rcp", "rcp"},
 };
+
+/// At -O0 HIP's threadIdx.x, blockIdx.x and blockDim.x are calls of its
+/// __HIP_Coordinates accessors (which call __HIP_ThreadIdx's and the like):
+/// inlined, the thread-privacy analysis sees the ids as at -O2.
+bool isGridAccessor(StringRef Name) {
+  return Name.starts_with("__HIP_Coordinates<") ||
+         Name.starts_with("__HIP_ThreadIdx::") ||
+         Name.starts_with("__HIP_BlockIdx::") ||
+         Name.starts_with("__HIP_BlockDim::") ||
+         Name.starts_with("__HIP_GridDim::");
+}
+
+bool inlineGridAccessors(Function &F) {
+  SmallVector<CallBase *, 4> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && !Callee->isDeclaration() &&
+          isGridAccessor(demangle(Callee->getName())))
+        Calls.push_back(Call);
+  bool Inlined = false;
+  for (CallBase *Call : Calls) {
+    InlineFunctionInfo IFI;
+    Inlined |= InlineFunction(*Call, IFI).isSuccess();
+  }
+  return Inlined;
+}
 
 class AMDGPUHooks final : public TargetHooks {
 public:
@@ -167,7 +197,9 @@ public:
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
 
-  bool normalize(Function &F) override { return normalizeAMDGPUShuffles(F); }
+  bool normalize(Function &F) override {
+    return inlineGridAccessors(F) || normalizeAMDGPUShuffles(F);
+  }
   std::optional<unsigned> shuffledOperand(const CallBase &Call) const override {
     return amdgpuShuffledOperand(Call);
   }
