@@ -71,6 +71,8 @@ uint64_t __gpuad_emu_vote64(int32_t op, int32_t pred);
 uint32_t __gpuad_emu_activemask(void);
 /* This thread's lane in its warp. */
 uint32_t __gpuad_emu_laneid(void);
+/* The running launch's dynamic shared bytes (PTX %dynamic_smem_size). */
+uint32_t __gpuad_emu_dynamic_shared_bytes(void);
 /* AMDGPU ds_bpermute: the value of the lane at byte address `addr` / 4
  * (among the active lanes, as for vote64). */
 int32_t __gpuad_emu_bpermute(int32_t addr, int32_t value);

@@ -15,6 +15,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 
 #define DEBUG_TYPE "gpuad"
 
@@ -211,6 +212,16 @@ GlobalVariable *DerivativeContext::zeroShadowOf(GlobalVariable &GV) {
 GlobalVariable *DerivativeContext::sharedShadowOf(GlobalVariable &GV,
                                                  unsigned Lane) {
   GlobalVariable *&Shadow = SharedShadows[{&GV, Lane}];
+  const DataLayout &DL = M.getDataLayout();
+  bool Dynamic = GV.isDeclaration() || DL.getTypeAllocSize(GV.getValueType()) == 0;
+  if (!Shadow && Dynamic) {
+    Shadow = new GlobalVariable(
+        M, GV.getValueType(), /*isConstant=*/false,
+        GlobalValue::ExternalLinkage, nullptr,
+        GV.getName() + ".gpuad.dynamic.shadow", nullptr,
+        GlobalValue::NotThreadLocal, GV.getAddressSpace());
+    DynamicShadows[Shadow] = &GV;
+  }
   if (!Shadow) {
     std::string Name = (GV.getName() + ".gpuad.shadow").str();
     if (Lane)
@@ -224,6 +235,24 @@ GlobalVariable *DerivativeContext::sharedShadowOf(GlobalVariable &GV,
     Shadow->setAlignment(GV.getAlign());
   }
   return Shadow;
+}
+
+void DerivativeContext::lowerDynamicSharedShadows() {
+  for (auto [Shadow, Array] : DynamicShadows) {
+    auto *Placeholder = const_cast<GlobalVariable *>(Shadow);
+    convertUsersOfConstantsToInstructions({Placeholder});
+    for (Use &U : make_early_inc_range(Placeholder->uses())) {
+      auto *User = cast<Instruction>(U.getUser());
+      IRBuilder<> B(User);
+      if (auto *PN = dyn_cast<PHINode>(User))
+        B.SetInsertPoint(PN->getIncomingBlock(U)->getTerminator());
+      Value *Half = B.CreateLShr(
+          B.CreateZExt(Target->emitDynamicSharedBytes(B), B.getInt64Ty()), 1);
+      U.set(B.CreateGEP(B.getInt8Ty(), Array, Half, "dyn.shadow"));
+    }
+    Placeholder->eraseFromParent();
+  }
+  DynamicShadows.clear();
 }
 
 /// Whether \p F calls itself directly (the always-inliner cannot inline it).
@@ -243,6 +272,7 @@ bool DerivativeContext::finish() {
   if (!Options.Emulation)
     Target->finalize();
   Pre.eraseClones();
+  lowerDynamicSharedShadows();
   bool Inline = false;
   if (Target->isGPU())
     for (auto &[Key, D] : Generated)

@@ -108,6 +108,17 @@ public:
   /// The shadow of block-shared variable \p GV for batch lane \p Lane:
   /// another block-shared variable of the same type (made once).
   llvm::GlobalVariable *sharedShadowOf(llvm::GlobalVariable &GV, unsigned Lane);
+  /// Dynamic (`extern __shared__`) memory has its shadow in the launch's
+  /// dynamic shared memory too, past the primal's: the gradient kernel is
+  /// launched with twice the bytes, and the shadow of base + o is
+  /// base + bytes / 2 + o.  Until finish() the shadow of \p GV (one of the
+  /// dynamic arrays, which all start at the same base) is a placeholder
+  /// variable; isDynamicSharedShadow() tells it.
+  bool isDynamicSharedShadow(const llvm::GlobalVariable &Shadow) const {
+    return DynamicShadows.count(&Shadow);
+  }
+  /// Replaces the placeholders by base + (dynamic bytes / 2).
+  void lowerDynamicSharedShadows();
 
   /// Finishes the run: links target libraries, cleans up generated
   /// functions, erases clones.  On GPU targets generated functions are marked
@@ -133,6 +144,9 @@ private:
                  llvm::GlobalVariable *>
       SharedShadows;
   llvm::DenseMap<const llvm::Function *, bool> Recursive;
+  /// Placeholder shadow -> the dynamic array it shadows.
+  llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *>
+      DynamicShadows;
   std::map<const llvm::Function *, llvm::SmallVector<TypeTree, 8>> ArgTypes;
   TypeSummaries Summaries;
   ArgumentWrites Writes;

@@ -53,11 +53,13 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
       return L.splat(B, Ctx.zeroShadowOf(*GV));
     if (Ctx.target().isBlockShared(*GV)) {
       const DataLayout &DL = GV->getParent()->getDataLayout();
-      if (GV->isDeclaration() || DL.getTypeAllocSize(GV->getValueType()) == 0) {
-        // Its size is the launch's; the shadow would need as much again.
+      if ((GV->isDeclaration() ||
+           DL.getTypeAllocSize(GV->getValueType()) == 0) &&
+          L.width() > 1) {
         fail(At, "dynamic (extern) __shared__ memory '" + GV->getName() +
-                     "' carries derivatives: not supported yet; use a "
-                     "__shared__ array of fixed size");
+                     "' carries derivatives at width " + Twine(L.width()) +
+                     ": not supported (its shadow is the second half of "
+                     "the launch's dynamic shared memory, one lane only)");
         return PoisonValue::get(L.shadowType(Ty));
       }
       SmallVector<Value *, 4> Lanes;

@@ -122,12 +122,17 @@ void ReverseEmitter::zeroSharedShadows() {
     Type *Word = Bytes % 8 == 0   ? ZB.getInt64Ty()
                  : Bytes % 4 == 0 ? ZB.getInt32Ty()
                                   : ZB.getInt8Ty();
-    uint64_t Words = Bytes / DL.getTypeAllocSize(Word);
+    Value *Words = ZB.getInt32(Bytes / DL.getTypeAllocSize(Word));
+    if (Ctx.isDynamicSharedShadow(*S)) {
+      // Half the launch's dynamic bytes, in 4-byte words.
+      Word = ZB.getInt32Ty();
+      Words = ZB.CreateLShr(Target.emitDynamicSharedBytes(ZB), 3);
+    }
     // for (w = tid; w < Words; w += threads) ((Word *)S)[w] = 0;
     BasicBlock *Pre = ZB.GetInsertBlock();
     BasicBlock *Loop = BasicBlock::Create(D.getContext(), "gpuad.zero", &D, Rest);
     BasicBlock *Done = BasicBlock::Create(D.getContext(), "gpuad.zero.done", &D, Rest);
-    ZB.CreateCondBr(ZB.CreateICmpULT(Tid, ZB.getInt32(Words)), Loop, Done);
+    ZB.CreateCondBr(ZB.CreateICmpULT(Tid, Words), Loop, Done);
     ZB.SetInsertPoint(Loop);
     PHINode *W = ZB.CreatePHI(ZB.getInt32Ty(), 2);
     W->addIncoming(Tid, Pre);
@@ -135,7 +140,7 @@ void ReverseEmitter::zeroSharedShadows() {
                    ZB.CreateGEP(Word, S, ZB.CreateZExt(W, ZB.getInt64Ty())));
     Value *Next = ZB.CreateAdd(W, Threads);
     W->addIncoming(Next, Loop);
-    ZB.CreateCondBr(ZB.CreateICmpULT(Next, ZB.getInt32(Words)), Loop, Done);
+    ZB.CreateCondBr(ZB.CreateICmpULT(Next, Words), Loop, Done);
     ZB.SetInsertPoint(Done);
   }
   Target.emitBlockBarrier(ZB, *Barrier);

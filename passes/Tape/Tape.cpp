@@ -452,7 +452,10 @@ void Tape::allocateFrames(const Loop *L) {
   B.SetInsertPoint(Header, Header->getFirstInsertionPt());
   Value *HeaderSlot = arraySlotAddress(L, B, /*Reverse=*/false);
   Value *Array = B.CreateLoad(PointerType::get(F.getContext(), 0), HeaderSlot);
-  B.CreateStore(B.CreateCall(growFunction(), {Array, FS.iv(L), Cap, Size}),
+  // The capacity local as a generic pointer (AMDGPU's allocas are private).
+  Value *CapPtr =
+      B.CreatePointerBitCastOrAddrSpaceCast(Cap, PointerType::get(F.getContext(), 0));
+  B.CreateStore(B.CreateCall(growFunction(), {Array, FS.iv(L), CapPtr, Size}),
                 HeaderSlot);
 }
 

@@ -151,6 +151,14 @@ public:
                        B.CreateMul(groupSize(B, 1), groupSize(B, 2)));
   }
 
+  /// Code object v5's hidden_dynamic_lds_size (i32 at 120), which HIP's
+  /// runtime fills from ROCm 6.0 on.
+  Value *emitDynamicSharedBytes(IRBuilderBase &B) override {
+    Value *Args = B.CreateIntrinsic(Intrinsic::amdgcn_implicitarg_ptr, {});
+    return B.CreateLoad(B.getInt32Ty(),
+                        B.CreateConstGEP1_64(B.getInt8Ty(), Args, 120),
+                        "dynamic.lds");
+  }
   /// Block counts are code object v5's hidden arguments (i32 at 0, 4, 8).
   Value *emitGlobalThreadId(IRBuilderBase &B) override {
     Value *Args = B.CreateIntrinsic(Intrinsic::amdgcn_implicitarg_ptr, {});

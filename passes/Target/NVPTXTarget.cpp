@@ -150,6 +150,11 @@ public:
                                    Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_z)));
   }
 
+  /// PTX's %dynamic_smem_size.
+  Value *emitDynamicSharedBytes(IRBuilderBase &B) override {
+    return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size,
+                             {});
+  }
   Value *emitGlobalThreadId(IRBuilderBase &B) override {
     auto Sreg = [&](Intrinsic::ID ID) {
       return B.CreateZExt(B.CreateIntrinsic(ID, {}), B.getInt64Ty());

@@ -95,6 +95,10 @@ public:
     return nullptr;
   }
 
+  /// The bytes of dynamic shared memory the running launch has (i32).
+  virtual llvm::Value *emitDynamicSharedBytes(llvm::IRBuilderBase &B) {
+    return nullptr;
+  }
   /// This thread's index in the whole grid (blocks x fastest), as i64.
   virtual llvm::Value *emitGlobalThreadId(llvm::IRBuilderBase &B) {
     return nullptr;

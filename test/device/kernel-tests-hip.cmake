@@ -26,3 +26,5 @@ gpuad_add_device_test(kernel-hip-gradient-suite-pool gradient-suite.hip
                       FLAGS -O2 -mllvm -gpuad-tape-placement=pool)
 gpuad_add_device_test(kernel-hip-gradient-suite-shared gradient-suite.hip
                       FLAGS -O2 -mllvm -gpuad-tape-placement=shared)
+gpuad_add_device_test(kernel-hip-dynamic-shared dynamic-shared.hip)
+gpuad_add_device_test(kernel-hip-dynamic-shared-O0 dynamic-shared.hip FLAGS -O0)

@@ -47,3 +47,5 @@ gpuad_add_device_test(kernel-gradient-suite-pool gradient-suite.cu
                       FLAGS -O2 -mllvm -gpuad-tape-placement=pool)
 gpuad_add_device_test(kernel-gradient-suite-shared gradient-suite.cu
                       FLAGS -O2 -mllvm -gpuad-tape-placement=shared)
+gpuad_add_device_test(kernel-dynamic-shared dynamic-shared.cu)
+gpuad_add_device_test(kernel-dynamic-shared-O0 dynamic-shared.cu FLAGS -O0)

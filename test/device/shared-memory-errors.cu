@@ -5,14 +5,15 @@
 //                zero the shadow together;
 //   -DSPLIT      user split mode: nothing runs before the user's backward
 //                half to zero the shadow;
-//   -DDYNAMIC    extern (dynamic) shared memory, whose size is the launch's.
+//   -DDYNAMIC    extern (dynamic) shared memory at batch width 2: its
+//                shadow is the launch's second half, room for one lane.
 //
 // REQUIRES: cuda
 // RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O0 -c -DNOBARRIER %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBARRIER --implicit-check-not="error in backend"
 // RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT --implicit-check-not="error in backend"
 // RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O2 -c -DDYNAMIC %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC --implicit-check-not="error in backend"
 // NOBARRIER: error: gpuad: __shared__ variable '_ZZ{{.*}}E4slot' carries derivatives, but the function has no __syncthreads
-// DYNAMIC: error: gpuad: dynamic (extern) __shared__ memory 'dyn' carries derivatives: not supported yet
+// DYNAMIC: error: gpuad: dynamic (extern) __shared__ memory 'dyn' carries derivatives at width 2: not supported
 // SPLIT: error: gpuad: __shared__ variable '_ZZ{{.*}}E4tile' carries derivatives in split mode: not supported yet
 
 #include <gpuad/gpuad.h>
@@ -55,6 +56,7 @@ __device__ double from_dynamic(const double *x) {
   return dyn[(threadIdx.x + 1) % blockDim.x] * x[threadIdx.x];
 }
 __global__ void grad(const double *x, double *dx) {
-  __enzyme_autodiff<void>((void *)from_dynamic, enzyme_dup, x, dx);
+  __enzyme_fwddiff<double>((void *)from_dynamic, enzyme_width, 2,
+                           enzyme_dupv, sizeof(double) * blockDim.x, x, dx);
 }
 #endif

@@ -197,6 +197,9 @@ Value *Lowering::nvptx(CallInst &Call, StringRef Name, IRBuilderBase &B) {
       return B.getInt32(32);
     if (Kind == "laneid")
       return runtime(B, "__gpuad_emu_laneid", B.getInt32Ty(), {});
+    if (Kind == "dynamic_smem_size")
+      return runtime(B, "__gpuad_emu_dynamic_shared_bytes", B.getInt32Ty(),
+                     {});
     if (Kind == "clock" || Kind == "clock64" || Kind == "globaltimer")
       return ConstantInt::get(Call.getType(), 0);
     Handled = false;

@@ -215,25 +215,28 @@ void Retarget::moveGlobalsToDefaultSpace() {
 
 void Retarget::moveAllocas() {
   // AMDGPU's private allocas live in address space 5; the host's stack is 0.
+  // Collected first: rewriting one erases its lifetime markers, which may
+  // be the instructions an iterator would visit next.
+  SmallVector<AllocaInst *, 16> Private;
   for (Function &F : M)
-    for (Instruction &I : make_early_inc_range(instructions(F))) {
-      auto *AI = dyn_cast<AllocaInst>(&I);
-      if (!AI || AI->getAddressSpace() == 0)
-        continue;
-      IRBuilder<> B(AI);
-      AllocaInst *New =
-          B.CreateAlloca(AI->getAllocatedType(), 0, AI->getArraySize());
-      New->setAlignment(AI->getAlign());
-      New->takeName(AI);
-      // Lifetime markers must name an alloca, not a cast of one: dropped
-      // (they only let the optimizer reuse the slot).
-      for (User *U : make_early_inc_range(AI->users()))
-        if (auto *II = dyn_cast<IntrinsicInst>(U);
-            II && II->isLifetimeStartOrEnd())
-          II->eraseFromParent();
-      AI->replaceAllUsesWith(B.CreateAddrSpaceCast(New, AI->getType()));
-      AI->eraseFromParent();
-    }
+    for (Instruction &I : instructions(F))
+      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && AI->getAddressSpace())
+        Private.push_back(AI);
+  for (AllocaInst *AI : Private) {
+    IRBuilder<> B(AI);
+    AllocaInst *New =
+        B.CreateAlloca(AI->getAllocatedType(), 0, AI->getArraySize());
+    New->setAlignment(AI->getAlign());
+    New->takeName(AI);
+    // Lifetime markers must name an alloca, not a cast of one: dropped
+    // (they only let the optimizer reuse the slot).
+    for (User *U : make_early_inc_range(AI->users()))
+      if (auto *II = dyn_cast<IntrinsicInst>(U);
+          II && II->isLifetimeStartOrEnd())
+        II->eraseFromParent();
+    AI->replaceAllUsesWith(B.CreateAddrSpaceCast(New, AI->getType()));
+    AI->eraseFromParent();
+  }
 }
 
 void Retarget::addChecks() {

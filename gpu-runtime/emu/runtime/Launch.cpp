@@ -431,7 +431,7 @@ StackPool &stacks() {
 
 const KernelInfo *Running = nullptr;
 void **RunningArgs = nullptr;
-uint64_t CurrentSharedBytes = 0;
+uint64_t CurrentSharedBytes = 0, CurrentDynamicShared = 0;
 
 __attribute__((noinline)) void runThreadBody(Thread &T) {
   T.OuterFrame = __builtin_frame_address(0);
@@ -554,8 +554,11 @@ bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block_, void **Args,
       (K.Module ? K.Module->static_shared_bytes : 0) + DynamicShared;
   std::vector<unsigned char> Shared(SharedBytes ? SharedBytes : 1);
   CurrentSharedBytes = SharedBytes;
-  // Implicit kernel arguments (AMDGPU): block counts, block sizes.
-  uint32_t Implicit[16] = {};
+  CurrentDynamicShared = DynamicShared;
+  // Implicit kernel arguments (AMDGPU, code object v5's 256 bytes): block
+  // counts, block sizes, the dynamic LDS size (at 120).
+  uint32_t Implicit[64] = {};
+  Implicit[30] = uint32_t(DynamicShared);
   Implicit[0] = Grid.x;
   Implicit[1] = Grid.y;
   Implicit[2] = Grid.z;
@@ -666,7 +669,7 @@ static std::string kernelDisplayName(const std::string &Symbol) {
 bool inLaunchArguments(const void *P, uint64_t Bytes) {
   auto Within = [&](const void *Base) {
     auto *C = static_cast<const char *>(P), *B = static_cast<const char *>(Base);
-    return Base && C >= B && C + Bytes <= B + 16 * sizeof(uint32_t);
+    return Base && C >= B && C + Bytes <= B + 64 * sizeof(uint32_t);
   };
   return Within(CurrentImplicit) || Within(CurrentDispatch);
 }
@@ -731,6 +734,11 @@ uint32_t __gpuad_emu_activemask(void) {
 }
 
 uint32_t __gpuad_emu_laneid(void) { return Current ? Current->Lane : 0; }
+
+/// PTX %dynamic_smem_size: the running launch's dynamic shared bytes.
+uint32_t __gpuad_emu_dynamic_shared_bytes(void) {
+  return uint32_t(CurrentDynamicShared);
+}
 
 int32_t __gpuad_emu_bpermute(int32_t Addr, int32_t Value) {
   return int32_t(warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0, true));

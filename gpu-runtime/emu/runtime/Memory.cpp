@@ -91,7 +91,9 @@ using namespace gpuad::emu;
 extern "C" {
 
 void __gpuad_emu_check(const void *P, uint64_t Size, int32_t Write) {
-  if (!checksEnabled() || onThreadStack(P, Size) || inBlockShared(P, Size) ||
+  // A memcpy of 0 bytes touches nothing, whatever its pointer.
+  if (Size == 0 || !checksEnabled() || onThreadStack(P, Size) ||
+      inBlockShared(P, Size) ||
       inLaunchArguments(P, Size) || isDeviceMemory(P, Size))
     return;
   char Buf[160];
