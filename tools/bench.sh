@@ -4,8 +4,11 @@
 # each: primal time, gradient time, their ratio (measured in the same run)
 # the heap bytes the gradient holds beyond the primal (the tape), and the
 # process's peak RSS.  See
-# tools/bench/bench.h.  Then the CPU emulator's time per block (with CUDA
-# headers present).  Usage: tools/bench.sh [extra gpuad-cc flags]
+# tools/bench/bench.h.  Then the CPU emulator's time per block and the
+# device suite's resource report (with CUDA headers present; GPU timings of
+# the gradient kernels come from kernels/cuda/bench/gradient_time.cu, run by
+# tools/gpu-suite.sh when a GPU is lent).
+# Usage: tools/bench.sh [extra gpuad-cc flags]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$root/build/bin/gpuad-cc" ] || "$root/tools/build.sh"
@@ -46,4 +49,14 @@ if [ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ]; then
     [ $schedule = concurrent ] && blocks=16
     GPUAD_EMU_SCHEDULE=$schedule "$out/emu_barriers" $blocks
   done
+fi
+
+# Device resources of the gradient kernels (registers, spills, stack, tape
+# bytes and where they live, gradient/primal ratios) for the device suite:
+# NVPTX via ptxas -v, AMDGPU from the code object's kernel info.
+if [ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ]; then
+  echo
+  echo "== resources: test/device/gradient-suite.cu"
+  python3 "$root/tools/resource_report.py" --cc "$cc" \
+    "$root/test/device/gradient-suite.cu" | grep -E "^(NVPTX|AMDGPU)|derivative kernels"
 fi

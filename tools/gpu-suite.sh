@@ -54,7 +54,8 @@ bundle() {
     "$cc" -O2 "$src" -o "$dir/bin/$name" $link
     echo "$name" >> "$dir/programs.txt"
   done
-  for src in "$root"/kernels/cuda/*.cu; do
+  for src in "$root"/kernels/cuda/*.cu "$root"/test/device/gradient-suite.cu; do
+    echo "== $src"
     python3 "$root/tools/resource_report.py" --cc "$cc" "$src" || true
   done > "$dir/resources.txt" 2>&1
   cp "$0" "$dir/gpu-suite.sh"

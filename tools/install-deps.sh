@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(clang-22 llvm-22-dev llvm-22-tools lld-22 libclang-rt-22-dev
-          libzstd-dev ninja-build cmake python3 googletest libgtest-dev
+          libzstd-dev ninja-build cmake python3 python3-yaml googletest libgtest-dev
           libbenchmark-dev valgrind rocm-device-libs libamdhip64-dev)
 
 missing=()

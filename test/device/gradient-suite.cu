@@ -169,6 +169,8 @@ __global__ void scatterTan(const T *x, const T *xd, const int *idx, const T *w,
                          enzyme_const, n);
 }
 
+// kernels/cuda/bench/gradient_time.cu times the kernels above.
+#ifndef GRADIENT_SUITE_KERNELS_ONLY
 // ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests.cmake ----
 #include "include/devcheck.h"
 
@@ -386,3 +388,4 @@ int main() {
                 {&floatTol.fd, &floatTol.dot, &floatTol.primal, &doubleTol.fd,
                  &doubleTol.dot, &doubleTol.primal});
 }
+#endif // GRADIENT_SUITE_KERNELS_ONLY
