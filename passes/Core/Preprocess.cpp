@@ -6,7 +6,8 @@
 
 #include "Core/Preprocess.h"
 
-#include "llvm/IR/InstIterator.h"
+#include "Support/Inlining.h"
+
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -53,24 +54,6 @@ static bool isAtomicWrapper(const Function &F) {
   return Atomics == 1;
 }
 
-/// Inlines the calls of \p F to atomic wrappers, so that the analyses see
-/// the address the atomic updates (whether it is the thread's own) as at
-/// -O2.  Returns whether it inlined any.
-static bool inlineAtomicWrappers(Function &F) {
-  SmallVector<CallBase *, 4> Calls;
-  for (Instruction &I : instructions(F))
-    if (auto *Call = dyn_cast<CallBase>(&I))
-      if (Function *Callee = Call->getCalledFunction();
-          Callee && isAtomicWrapper(*Callee))
-        Calls.push_back(Call);
-  bool Inlined = false;
-  for (CallBase *Call : Calls) {
-    InlineFunctionInfo IFI;
-    Inlined |= InlineFunction(*Call, IFI).isSuccess();
-  }
-  return Inlined;
-}
-
 Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
@@ -88,7 +71,9 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     FPM.addPass(InstSimplifyPass());
     FPM.addPass(SimplifyCFGPass());
     run(FPM, *Clone);
-    bool Again = inlineAtomicWrappers(*Clone);
+    // Atomic wrappers inlined: the analyses see the address the atomic
+    // updates (whether it is the thread's own) as at -O2.
+    bool Again = inlineCallsTo(*Clone, isAtomicWrapper);
     if (TargetNormalizer)
       Again |= TargetNormalizer(*Clone);
     if (!Again)

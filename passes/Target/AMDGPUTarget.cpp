@@ -17,17 +17,16 @@
 
 #include "Options.h"
 #include "Support/Diagnostics.h"
+#include "Support/Inlining.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -78,19 +77,9 @@ bool isGridAccessor(StringRef Name) {
 }
 
 bool inlineGridAccessors(Function &F) {
-  SmallVector<CallBase *, 4> Calls;
-  for (Instruction &I : instructions(F))
-    if (auto *Call = dyn_cast<CallBase>(&I))
-      if (Function *Callee = Call->getCalledFunction();
-          Callee && !Callee->isDeclaration() &&
-          isGridAccessor(demangle(Callee->getName())))
-        Calls.push_back(Call);
-  bool Inlined = false;
-  for (CallBase *Call : Calls) {
-    InlineFunctionInfo IFI;
-    Inlined |= InlineFunction(*Call, IFI).isSuccess();
-  }
-  return Inlined;
+  return inlineCallsTo(F, [](const Function &Callee) {
+    return isGridAccessor(demangle(Callee.getName()));
+  });
 }
 
 class AMDGPUHooks final : public TargetHooks {

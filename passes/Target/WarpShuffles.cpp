@@ -22,6 +22,7 @@
 /// general case over the active lanes of the wavefront: 2 x 64 permutes.
 //===----------------------------------------------------------------------===//
 
+#include "Support/Inlining.h"
 #include "Target/Targets.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -284,18 +285,7 @@ bool sameValue(const Value *A, const Value *B, unsigned Depth) {
 bool normalizeShuffles(Function &F, const ShuffleForm &Form) {
   // At -O0 the headers' shuffle functions are calls: inline them (the
   // caller then cleans up and asks again) so their 32-bit halves show.
-  SmallVector<CallBase *, 4> Wrappers;
-  for (Instruction &I : instructions(F))
-    if (auto *Call = dyn_cast<CallBase>(&I))
-      if (Function *Callee = Call->getCalledFunction();
-          Callee && isShuffleWrapper(*Callee))
-        Wrappers.push_back(Call);
-  bool Inlined = false;
-  for (CallBase *Call : Wrappers) {
-    InlineFunctionInfo IFI;
-    Inlined |= InlineFunction(*Call, IFI).isSuccess();
-  }
-  if (Inlined)
+  if (inlineCallsTo(F, isShuffleWrapper))
     return true;
 
   // The headers shuffle a double (or long long) as two 32-bit halves,
