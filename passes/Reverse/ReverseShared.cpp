@@ -81,14 +81,15 @@ void ReverseEmitter::zeroSharedShadows() {
   if (Shadows.empty())
     return;
   TargetHooks &Target = Ctx.target();
-  StringRef Var = Shadows.front()->getName().drop_back(strlen(".gpuad.shadow"));
+  StringRef Var = Shadows.front()->getName();
+  Var = Var.take_front(Var.find(".gpuad."));
   Instruction &Start = *D.getEntryBlock().getFirstNonPHIOrDbg();
-  if (Split && Ctx.isSplitRequested(Key))
-    // Nothing runs before the user's backward half to zero them.
-    return fail(Start, "__shared__ variable '" + Var +
-                           "' carries derivatives in split mode: not "
-                           "supported yet");
-  if (!Ctx.isRequested(Key)) {
+  // The user's split halves zero them at the start of the augmented half
+  // (the entry, before the forward code, goes there): both halves run in
+  // the same launch, by the whole block, or shared memory would not hold
+  // the primal's values either.
+  bool Requested = Ctx.isRequested(Key) || (Split && Ctx.isSplitRequested(Key));
+  if (!Requested) {
     // A derivative called from another: the requested one zeroes them.
     Ctx.noteSharedShadows(&D, Shadows.getArrayRef());
     return;

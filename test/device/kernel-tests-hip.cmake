@@ -28,3 +28,5 @@ gpuad_add_device_test(kernel-hip-gradient-suite-shared gradient-suite.hip
                       FLAGS -O2 -mllvm -gpuad-tape-placement=shared)
 gpuad_add_device_test(kernel-hip-dynamic-shared dynamic-shared.hip)
 gpuad_add_device_test(kernel-hip-dynamic-shared-O0 dynamic-shared.hip FLAGS -O0)
+gpuad_add_device_test(kernel-hip-shared-split shared-split.hip)
+gpuad_add_device_test(kernel-hip-shared-split-O0 shared-split.hip FLAGS -O0)

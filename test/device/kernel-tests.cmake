@@ -49,3 +49,5 @@ gpuad_add_device_test(kernel-gradient-suite-shared gradient-suite.cu
                       FLAGS -O2 -mllvm -gpuad-tape-placement=shared)
 gpuad_add_device_test(kernel-dynamic-shared dynamic-shared.cu)
 gpuad_add_device_test(kernel-dynamic-shared-O0 dynamic-shared.cu FLAGS -O0)
+gpuad_add_device_test(kernel-shared-split shared-split.cu)
+gpuad_add_device_test(kernel-shared-split-O0 shared-split.cu FLAGS -O0)

@@ -3,18 +3,14 @@
 // derivative.
 //   -DNOBARRIER  the function has no __syncthreads, so the block cannot
 //                zero the shadow together;
-//   -DSPLIT      user split mode: nothing runs before the user's backward
-//                half to zero the shadow;
 //   -DDYNAMIC    extern (dynamic) shared memory at batch width 2: its
 //                shadow is the launch's second half, room for one lane.
 //
 // REQUIRES: cuda
 // RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O0 -c -DNOBARRIER %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBARRIER --implicit-check-not="error in backend"
-// RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT --implicit-check-not="error in backend"
 // RUN: not %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O2 -c -DDYNAMIC %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC --implicit-check-not="error in backend"
 // NOBARRIER: error: gpuad: __shared__ variable '_ZZ{{.*}}E4slot' carries derivatives, but the function has no __syncthreads
 // DYNAMIC: error: gpuad: dynamic (extern) __shared__ memory 'dyn' carries derivatives at width 2: not supported
-// SPLIT: error: gpuad: __shared__ variable '_ZZ{{.*}}E4tile' carries derivatives in split mode: not supported yet
 
 #include <gpuad/gpuad.h>
 
@@ -29,24 +25,6 @@ __global__ void grad(const double *x, double *dx) {
 }
 #endif
 
-#ifdef SPLIT
-struct Aug {
-  void *tape;
-  double primal;
-};
-extern __device__ Aug __enzyme_augmentfwd_aug(void *, ...);
-extern __device__ void __enzyme_reverse_shared(void *, ...);
-__device__ double neighbour(const double *x) {
-  __shared__ double tile[64];
-  tile[threadIdx.x] = x[threadIdx.x];
-  __syncthreads();
-  return tile[(threadIdx.x + 1) % 64] * x[threadIdx.x];
-}
-__global__ void grad(const double *x, double *dx) {
-  Aug a = __enzyme_augmentfwd_aug((void *)neighbour, enzyme_dup, x, dx);
-  __enzyme_reverse_shared((void *)neighbour, enzyme_dup, x, dx, 1.0, a.tape);
-}
-#endif
 
 #ifdef DYNAMIC
 __device__ double from_dynamic(const double *x) {

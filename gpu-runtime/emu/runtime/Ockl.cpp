@@ -69,7 +69,10 @@ uint32_t __ockl_activelane_u32(void) {
   return uint32_t(__builtin_popcountll(Live & Below));
 }
 
-void *__ockl_dm_alloc(uint64_t Size) { return __gpuad_emu_malloc(Size); }
+/// Twice the bytes: the device compile sized the block with AMDGPU's
+/// 4-byte LDS and private pointers, which are 8 bytes on the host (a split
+/// tape that holds shared-memory pointers, say).
+void *__ockl_dm_alloc(uint64_t Size) { return __gpuad_emu_malloc(2 * Size); }
 void __ockl_dm_dealloc(void *P) { __gpuad_emu_free(P); }
 
 /// OpenCL's fence: the emulator's threads share one memory, so a full fence
