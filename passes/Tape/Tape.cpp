@@ -107,7 +107,11 @@ Value *Tape::recomputeAffine(PHINode *PN, IRBuilderBase &B,
   return B.CreateAdd(S, Offset, PN->getName() + ".re");
 }
 
-Tape::~Tape() = default;
+Tape::~Tape() {
+  // Left when the reverse sweep stopped at an error before finalize().
+  if (FrameArrayPlaceholder && FrameArrayPlaceholder->use_empty())
+    FrameArrayPlaceholder->eraseFromParent();
+}
 
 /// Cheap intrinsics the reverse sweep recomputes rather than caches.
 static bool isCheapIntrinsic(Intrinsic::ID ID) {
