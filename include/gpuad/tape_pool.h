@@ -20,7 +20,13 @@
  *
  * The pool serves every launch of every kernel of this file whose grid is no
  * larger; a kernel that finds no pool, or one too small, stops with a trap
- * (and a message from CUDA's printf).  Include this header in the file
+ * (and a message from CUDA's printf).
+ *
+ * Loops whose trip count has no compile-time bound keep their tapes in an
+ * arena after the fixed part (gpuad warns at such a loop): give each thread
+ * what those loops record beyond tapePoolBytesPerThread() -- their frames,
+ * 32 bytes of bookkeeping per array, and up to twice an array that grows.
+ * Call setTapePool again after a kernel trapped: the arenas start over.  Include this header in the file
  * with the gradient kernels: the variables below are that file's.
  *
  *===----------------------------------------------------------------------===*/
@@ -48,6 +54,8 @@ typedef cudaError_t gpuad_pool_error_t;
 struct gpuad_tape_pool {
   void *base;
   unsigned long long bytes_per_thread;
+  /* A new value per setTapePool: each thread's part starts over. */
+  unsigned long long generation;
 };
 extern "C" __device__ gpuad_tape_pool __gpuad_tape_pool;
 extern "C" __device__ unsigned long long __gpuad_tape_pool_need;
@@ -69,7 +77,9 @@ inline gpuad_pool_error_t tapePoolBytesPerThread(size_t *Bytes) {
 /// Makes \p Base (device memory of BytesPerThread times the threads of the
 /// largest grid) the pool of the following launches.
 inline gpuad_pool_error_t setTapePool(void *Base, size_t BytesPerThread) {
-  gpuad_tape_pool Pool = {Base, BytesPerThread};
+  static unsigned long long Calls = 0;
+  gpuad_tape_pool Pool = {Base, BytesPerThread,
+                          ++Calls * 0x9e3779b97f4a7c15ull | 1};
   return GPUAD_POOL_API(MemcpyToSymbol)(GPUAD_POOL_SYMBOL(__gpuad_tape_pool),
                                         &Pool, sizeof(Pool));
 }

@@ -331,36 +331,43 @@ void ReverseEmitter::reportTape() {
   warnAboutTapePlace(Where);
 }
 
-/// A tape that needs device malloc, or a pool the program does not declare,
-/// deserves more than a remark: the kernel may fail at run time.
+/// A tape in the pool, whose memory the host must provide, deserves more
+/// than a remark: the kernel traps without it.
 void ReverseEmitter::warnAboutTapePlace(const Instruction *Where) {
   if (!Ctx.target().isGPU())
     return;
   DebugLoc Loc = Where ? Where->getDebugLoc() : DebugLoc();
+  // The user asked for device malloc: no warning.
+  bool Arena = usesTapeArena(Ctx.target(), Ctx.options().TapePlacement);
+  if (!Arena)
+    return;
   for (const Loop *L : TheTape->heapLoops())
     Ctx.diags().warning(
         *Key.Fn, L->getStartLoc() ? L->getStartLoc() : Loc,
-        "the tape of this loop is allocated with device malloc: its trip "
-        "count (or its enclosing loops') has no small compile-time bound; "
-        "device malloc can run out of heap (raise it with "
-        "cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...))");
+        "the tape of this loop grows at run time (its trip count, or an "
+        "enclosing loop's, has no small compile-time bound): it is kept in "
+        "the tape pool's arena, which needs bytes per thread beyond "
+        "gpuad::tapePoolBytesPerThread() (<gpuad/tape_pool.h>); "
+        "-gpuad-tape-placement=heap uses device malloc instead");
   if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Heap)
     Ctx.diags().warning(
         *Key.Fn, Loc,
         "the tape of this function's derivative (" +
             Twine(TheTape->regionBytes()) +
-            " bytes per thread) is allocated with device malloc once per call: "
-            "it is differentiated in split mode (a call the reverse sweep "
-            "returns to, or the user's split) and larger than the " +
+            " bytes per thread) is kept in the tape pool's arena once per "
+            "call: it is differentiated in split mode (a call the reverse "
+            "sweep returns to, or the user's split) and larger than the " +
             Twine(MaxCarriedTapeRegion) + " bytes a split tape carries");
-  if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Pool &&
-      !programDeclaresTapePool(*D.getParent()))
+  bool UsesPool =
+      !TheTape->heapLoops().empty() ||
+      (TheTape->regionBytes() && (TheTape->regionPlace() == TapePlace::Pool ||
+                                  TheTape->regionPlace() == TapePlace::Heap));
+  if (UsesPool && !programDeclaresTapePool(*D.getParent()))
     Ctx.diags().warning(
         *Key.Fn, Loc,
-        "the tape (" + Twine(TheTape->regionBytes()) +
-            " bytes per thread) is in the global tape pool, which the program "
-            "does not declare: include <gpuad/tape_pool.h> and call "
-            "gpuad::setTapePool before the launch, or the kernel traps");
+        "this derivative keeps its tape in the global tape pool, which the "
+        "program does not declare: include <gpuad/tape_pool.h> and call "
+        "gpuad::setTapePool before the launch, or the kernel traps");
 }
 
 Value *ReverseEmitter::lookup(Value *V) {

@@ -62,6 +62,11 @@ void Tape::analyzeLoops() {
     const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
     if (!Pre || isa<SCEVCouldNotCompute>(BTC) || !Expander.isSafeToExpand(BTC))
       continue;
+    // A bound from the counter's type (2^31 for a bound reloaded in every
+    // iteration, as at -O0) would size the array absurdly: grow instead.
+    if (const auto *C = dyn_cast<SCEVConstant>(BTC);
+        C && C->getAPInt().getActiveBits() > 16)
+      continue;
     Value *Count = Expander.expandCodeFor(BTC, Type::getInt64Ty(F.getContext()),
                                           Pre->getTerminator());
     IRBuilder<> B(Pre->getTerminator());
@@ -422,9 +427,9 @@ Function *Tape::growFunction() {
       Intrinsic::umax, B.CreateShl(Cap, 1),
       B.CreateBinaryIntrinsic(Intrinsic::umax, B.getInt64(16),
                               B.CreateAdd(IV, B.getInt64(1))));
-  Value *New = Target.emitAlloc(B, B.CreateMul(NewCap, Bytes));
+  Value *New = emitTapeAlloc(B, B.CreateMul(NewCap, Bytes), F, Target, Choice);
   B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), B.CreateMul(Cap, Bytes));
-  Target.emitFree(B, Old);
+  emitTapeFree(B, Old, F, Target, Choice);
   B.CreateStore(NewCap, CapPtr);
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
@@ -443,7 +448,8 @@ void Tape::allocateFrames(const Loop *L) {
 
   // Trip count known at entry: one allocation of the right size.
   if (Value *Trip = TripCounts.lookup(L)) {
-    B.CreateStore(Target.emitAlloc(B, B.CreateMul(Trip, Size)), SlotAddr);
+    B.CreateStore(emitTapeAlloc(B, B.CreateMul(Trip, Size), F, Target, Choice),
+                  SlotAddr);
     return;
   }
   // Otherwise start empty and grow by doubling in the header.
@@ -511,9 +517,10 @@ void Tape::finalize() {
   for (const Loop *L : HeapLoops)
     for (Instruction *Before : Frames[L].FreePoints) {
       IRBuilder<> B(Before);
-      Target.emitFree(B,
-                      B.CreateLoad(PointerType::get(F.getContext(), 0),
-                                   arraySlotAddress(L, B, /*Reverse=*/true)));
+      emitTapeFree(B,
+                   B.CreateLoad(PointerType::get(F.getContext(), 0),
+                                arraySlotAddress(L, B, /*Reverse=*/true)),
+                   F, Target, Choice);
     }
   layOutRegion();
   resolveFrameArrays();
@@ -553,11 +560,11 @@ void Tape::layOutRegion() {
     // to the backward half (SplitForm), or a heap block once per call.
     Place = RegionBytes <= MaxCarriedTapeRegion ? TapePlace::Carried
                                                 : TapePlace::Heap;
-    Region = emitTapeRegion(F, Place, RegionBytes, Target);
+    Region = emitTapeRegion(F, Place, RegionBytes, Target, Choice);
     return;
   }
   Place = chooseTapePlace(RegionBytes, Target, Choice);
-  Region = emitTapeRegion(F, Place, RegionBytes, Target);
+  Region = emitTapeRegion(F, Place, RegionBytes, Target, Choice);
 }
 
 void Tape::resolveFrameArrays() {

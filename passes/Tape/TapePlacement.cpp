@@ -68,8 +68,8 @@ TapePlace chooseTapePlace(uint64_t Bytes, const TargetHooks &Target,
 
 /// A variable of the pool's, created (internal, zero) when the program does
 /// not declare it.
-static GlobalVariable *poolVariable(Module &M, StringRef Name, Type *Ty,
-                                    const TargetHooks &Target) {
+GlobalVariable *poolVariable(Module &M, StringRef Name, Type *Ty,
+                             const TargetHooks &Target) {
   if (GlobalVariable *GV = M.getNamedGlobal(Name))
     return GV;
   return new GlobalVariable(
@@ -86,7 +86,7 @@ bool programDeclaresTapePool(const Module &M) {
 /// `ptr gpuad.tape.pool.region(i64 offset, i64 bytes)`: this thread's
 /// bytes at \p offset of its part of the pool; a trap with a message if the
 /// host provided no pool or one too small.
-static Function *poolRegionFunction(Function &User, TargetHooks &Target) {
+Function *poolRegionFunction(Function &User, TargetHooks &Target) {
   Module &M = *User.getParent();
   if (Function *F = M.getFunction("gpuad.tape.pool.region"))
     return F;
@@ -100,8 +100,8 @@ static Function *poolRegionFunction(Function &User, TargetHooks &Target) {
   auto *Bad = BasicBlock::Create(C, "no.pool", F);
   auto *Good = BasicBlock::Create(C, "region", F);
   IRBuilder<> B(Entry);
-  GlobalVariable *Pool =
-      poolVariable(M, TapePoolSymbol, StructType::get(C, {Ptr, I64}), Target);
+  GlobalVariable *Pool = poolVariable(M, TapePoolSymbol,
+                                      StructType::get(C, {Ptr, I64, I64}), Target);
   Value *PoolPtr = B.CreateAddrSpaceCast(Pool, Ptr);
   Value *Base = B.CreateLoad(Ptr, PoolPtr, "pool.base");
   Value *Stride = B.CreateLoad(
@@ -124,21 +124,20 @@ static Function *poolRegionFunction(Function &User, TargetHooks &Target) {
   return F;
 }
 
-/// Reserves \p Bytes per thread in the module's pool; returns their offset.
-static uint64_t reservePool(Module &M, uint64_t Bytes,
-                            const TargetHooks &Target) {
+uint64_t reservePool(Module &M, uint64_t Bytes, const TargetHooks &Target) {
   Type *I64 = Type::getInt64Ty(M.getContext());
   GlobalVariable *Need = poolVariable(M, TapePoolNeedSymbol, I64, Target);
-  uint64_t Offset = 0;
+  // A thread's part starts with the arena's header (TapeArena.cpp).
+  uint64_t Offset = PoolHeaderBytes;
   if (auto *CI = dyn_cast_or_null<ConstantInt>(
           Need->hasInitializer() ? Need->getInitializer() : nullptr))
-    Offset = alignTo(CI->getZExtValue(), 16);
+    Offset = std::max(Offset, alignTo(CI->getZExtValue(), 16));
   Need->setInitializer(ConstantInt::get(I64, Offset + alignTo(Bytes, 16)));
   return Offset;
 }
 
 Value *emitTapeRegion(Function &F, TapePlace Place, uint64_t Bytes,
-                      TargetHooks &Target) {
+                      TargetHooks &Target, TapePlacementChoice Choice) {
   Module &M = *F.getParent();
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0);
@@ -166,11 +165,11 @@ Value *emitTapeRegion(Function &F, TapePlace Place, uint64_t Bytes,
                          B.getInt64(alignTo(Bytes, 16))},
                         "tape.region");
   case TapePlace::Heap: {
-    Value *Region = Target.emitAlloc(B, B.getInt64(Bytes));
+    Value *Region = emitTapeAlloc(B, B.getInt64(Bytes), F, Target, Choice);
     for (Instruction &I : instructions(F))
       if (isa<ReturnInst>(I)) {
         IRBuilder<> RB(&I);
-        Target.emitFree(RB, Region);
+        emitTapeFree(RB, Region, F, Target, Choice);
       }
     return Region;
   }

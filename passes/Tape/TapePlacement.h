@@ -34,6 +34,9 @@
 namespace llvm {
 class AllocaInst;
 class Function;
+class GlobalVariable;
+class IRBuilderBase;
+class Type;
 class Module;
 class Value;
 } // namespace llvm
@@ -47,10 +50,41 @@ class TargetHooks;
 enum class TapePlace { Local, Shared, Pool, Heap, Carried };
 llvm::StringRef placeName(TapePlace P);
 
-/// The pool's symbols: a `{ptr base, i64 bytes_per_thread}` the host sets,
-/// and the bytes per thread the module's pooled tapes need.
+/// The pool's symbols: a `{ptr base, i64 bytes_per_thread, i64 generation}`
+/// the host sets, and the bytes per thread the module's fixed tapes need
+/// (where the arena of growing tapes starts).  A thread's part begins with
+/// PoolHeaderBytes of arena bookkeeping.
 inline constexpr const char *TapePoolSymbol = "__gpuad_tape_pool";
 inline constexpr const char *TapePoolNeedSymbol = "__gpuad_tape_pool_need";
+inline constexpr uint64_t PoolHeaderBytes = 16;
+
+/// Memory for tape arrays whose size is known only at run time (loops
+/// without a compile-time bound, split tapes too big to carry): on a GPU the
+/// per-thread arena in the tape pool (TapeArena.cpp), a stack with holes
+/// reclaimed as the blocks above them are freed; on the host, or with
+/// -gpuad-tape-placement=heap, the target's allocator (device malloc).
+/// Generic pointers.
+llvm::Value *emitTapeAlloc(llvm::IRBuilderBase &B, llvm::Value *Bytes,
+                           llvm::Function &User, TargetHooks &Target,
+                           TapePlacementChoice Choice);
+void emitTapeFree(llvm::IRBuilderBase &B, llvm::Value *Ptr,
+                  llvm::Function &User, TargetHooks &Target,
+                  TapePlacementChoice Choice);
+/// Whether tape arrays of unknown size use the arena.
+bool usesTapeArena(const TargetHooks &Target, TapePlacementChoice Choice);
+
+// Shared with TapeArena.cpp.
+/// The pool's variable \p Name of type \p Ty (created, internal and zero,
+/// when the program does not declare it).
+llvm::GlobalVariable *poolVariable(llvm::Module &M, llvm::StringRef Name,
+                                   llvm::Type *Ty, const TargetHooks &Target);
+/// `ptr gpuad.tape.pool.region(i64 offset, i64 bytes)`: this thread's
+/// bytes at offset of its part of the pool (a trap if the pool is missing
+/// or too small).
+llvm::Function *poolRegionFunction(llvm::Function &User, TargetHooks &Target);
+/// Reserves \p Bytes per thread in the pool; returns their offset.
+uint64_t reservePool(llvm::Module &M, uint64_t Bytes,
+                     const TargetHooks &Target);
 
 /// Where a region of \p Bytes per thread goes before the shared step.
 TapePlace chooseTapePlace(uint64_t Bytes, const TargetHooks &Target,
@@ -62,7 +96,7 @@ TapePlace chooseTapePlace(uint64_t Bytes, const TargetHooks &Target,
 /// carried one an alloca marked for SplitForm, which puts its contents in
 /// the tape of the split halves.
 llvm::Value *emitTapeRegion(llvm::Function &F, TapePlace Place, uint64_t Bytes,
-                            TargetHooks &Target);
+                            TargetHooks &Target, TapePlacementChoice Choice);
 
 /// The largest region split halves carry by value in their tape (bigger
 /// ones are one heap block per call).

@@ -62,6 +62,7 @@ __global__ void primal(const double *x, double *out, int n) {
 
 int main() {
   const int block = 64, blocks = 3, n = block * blocks - 17;
+  providePool(block * blocks); // -O0: the tree loop's bound is blockDim's
   // The tile's doubles, then the floats.
   const size_t bytes = block * sizeof(double) + block * sizeof(float);
   std::vector<double> x(n), xdot(n), outbar(blocks), zero(n, 0.0),

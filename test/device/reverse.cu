@@ -325,6 +325,7 @@ static void checkRowdot(int n) {
 
 int main() {
   const int n = 300;
+  providePool(1024); // the data-dependent loop's tape grows in the arena
   auto all = [&](int i) { return i < n; };
   checkDouble(
       "square", grad_square, tangent_square,

@@ -189,6 +189,7 @@ static void expectSeeds(Tol &t, const char *what, const std::vector<double> &dy,
 }
 
 int main() {
+  providePool(1024); // the data-dependent loop's tape grows in the arena
   // Double central differences with h = 1e-6 of L = <ybar, F>, a sum of
   // n = 300 terms of size ~1: rounding ~300 * 1e-16 / 1e-6 = 3e-8 and
   // truncation ~h^2, both well below 1e-6 relative to max(|g|, 1).

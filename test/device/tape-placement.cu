@@ -12,12 +12,12 @@
 //   big         8192 steps (32 KiB per thread, over the 16 KiB local
 //               budget): the global tape pool, with a warning since this
 //               file does not include <gpuad/tape_pool.h>;
-//   data        a trip count from the data: heap frames (device malloc), with
-//               a warning;
+//   data        a trip count from the data: frames that grow, in the tape
+//               pool's arena (no malloc), with a warning;
 //   split       a __noinline__ callee with a fixed loop (split halves): its
 //               32 B region travels by value in the split tape, no malloc;
-//   splitbig    the same with 200 steps (800 B): one malloc per call, with a
-//               warning.
+//   splitbig    the same with 200 steps (800 B): one arena block per call,
+//               with a warning.
 // Forcing -gpuad-tape-placement=heap gives back device malloc everywhere.
 //
 // REQUIRES: cuda
@@ -29,15 +29,15 @@
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
 // RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S -emit-llvm %s -o - -mllvm -gpuad-tape-placement=heap 2>/dev/null | FileCheck %s --check-prefix=HEAP
 //
-// REMARK-DAG: tape-placement.cu:[[#STEPS:@LINE+46]]:{{.*}}remark: tape region of 'bounded(float const*, float*, float*, float*)', 48 B per thread, in shared-memory slots (64 threads x 56 B)
+// REMARK-DAG: tape-placement.cu:[[#STEPS:@LINE+49]]:{{.*}}remark: tape region of 'bounded(float const*, float*, float*, float*)', 48 B per thread, in shared-memory slots (64 threads x 56 B)
 // REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'tiny(float const*, float*, float*, float*)', 24 B per thread, in shared-memory slots (64 threads x 24 B)
 // REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'unbounded(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: a kernel that reaches it has no launch bounds
 // REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'wide(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: 57344 B of slots beside 0 B of shared variables exceed 49152 B
 // REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32768 B per thread in the global tape pool)
-// REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}warning: gpuad: the tape (32768 bytes per thread) is in the global tape pool, which the program does not declare
-// REMARK-DAG: tape-placement.cu:[[#STEPS+17]]:{{.*}}warning: gpuad: the tape of this loop is allocated with device malloc: its trip count (or its enclosing loops') has no small compile-time bound
+// REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}warning: gpuad: this derivative keeps its tape in the global tape pool, which the program does not declare
+// REMARK-DAG: tape-placement.cu:[[#STEPS+17]]:{{.*}}warning: gpuad: the tape of this loop grows at run time (its trip count, or an enclosing loop's, has no small compile-time bound): it is kept in the tape pool's arena
 // REMARK-DAG: tape-placement.cu:{{[0-9]+}}:{{.*}}remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32 B per thread in the split tape, by value)
-// REMARK-DAG: warning: gpuad: the tape of this function's derivative (800 bytes per thread) is allocated with device malloc once per call
+// REMARK-DAG: warning: gpuad: the tape of this function's derivative (800 bytes per thread) is kept in the tape pool's arena once per call
 //
 // The shared slots are bounded's alone; the pool is found by thread id.
 // IR-DAG: @_Z7boundedPKfPfS1_S1_.gpuad.tape = internal addrspace(3) global [3584 x i8] poison, align 16
@@ -45,20 +45,23 @@
 // IR-LABEL: define {{.*}} @_Z9unboundedPKfPfS1_S1_(
 // IR: alloca [6 x i64], align 16, !gpuad.tape.region
 // IR-LABEL: define {{.*}} @_Z3bigPKfPfS1_S1_(
-// IR: call ptr @gpuad.tape.pool.region(i64 0, i64 32768)
+// IR: call ptr @gpuad.tape.pool.region(i64 16, i64 32768)
 // The small split callee carries its region in its tape: no malloc (the
-// halves are inlined into the kernel); the large one mallocs once per call.
+// halves are inlined into the kernel); the large one takes an arena block
+// once per call.  Nothing calls malloc.
 // IR-LABEL: define {{.*}} @_Z5splitPKfPfS1_S1_(
 // IR-NOT: malloc
 // IR-LABEL: define {{.*}} @_Z8splitbigPKfPfS1_S1_(
-// IR: call ptr @malloc(i64 800)
+// IR: call ptr @gpuad.tape.arena.alloc(i64 800)
 // IR-LABEL: define {{.*}} @_Z4dataPKfPfS1_S1_i(
-// IR: call ptr @malloc(
+// IR: call ptr @gpuad.tape.arena.alloc(
+// IR-NOT: @malloc(
 // IR-LABEL: define internal ptr @gpuad.tape.pool.region(
 // IR-DAG: nctaid.x
 // IR-DAG: call void @llvm.trap()
 //
-// The shared slots in the PTX, no malloc outside data and splitbig.
+// The shared slots in the PTX; no malloc anywhere.
+// PTX-NOT: malloc
 // PTX-LABEL: .entry _Z7boundedPKfPfS1_S1_(
 // PTX-NOT: malloc
 // PTX: .shared .align 16 .b8 {{.*}}gpuad{{.*}}tape[3584];

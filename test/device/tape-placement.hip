@@ -2,7 +2,8 @@
 // compiled for AMDGPU).  HIP gives every kernel a maximum work-group size
 // (1024 without launch bounds); a lane may take 32 B of LDS without
 // lowering occupancy, so only 'tiny' gets shared slots; scratch (private
-// memory) is the thread-local place; device malloc is ockl's allocator.
+// memory) is the thread-local place; growing tapes use the pool's arena,
+// never ockl's allocator.
 //
 // REQUIRES: hip
 // RUN: %gpuad-cc -x hip --cuda-device-only --offload-arch=gfx90a -O2 -S -emit-llvm %s -o %t.ll -Rpass=gpuad -Rpass-analysis=gpuad 2> %t.remarks
@@ -20,20 +21,21 @@
 // REMARK-DAG: remark: tape region of 'bounded(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: 56 B slots exceed the 32 B a thread may take in shared memory without lowering occupancy
 // REMARK-DAG: remark: tape region of 'unbounded(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: 56 B slots exceed the 32 B
 // REMARK-DAG: remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32768 B per thread in the global tape pool)
-// REMARK-DAG: warning: gpuad: the tape (32768 bytes per thread) is in the global tape pool, which the program does not declare
-// REMARK-DAG: warning: gpuad: the tape of this loop is allocated with device malloc
+// REMARK-DAG: warning: gpuad: this derivative keeps its tape in the global tape pool, which the program does not declare
+// REMARK-DAG: warning: gpuad: the tape of this loop grows at run time
 //
 // IR: @_Z4tinyPKfPfS1_S1_.gpuad.tape = internal addrspace(3) global [1536 x i8] poison, align 16
 // IR-LABEL: define {{.*}} @_Z7boundedPKfPfS1_S1_(
 // IR: alloca [6 x i64], align 16, addrspace(5), !gpuad.tape.region
 // IR-LABEL: define {{.*}} @_Z3bigPKfPfS1_S1_(
-// IR: call {{.*}}ptr @gpuad.tape.pool.region(i64 0, i64 32768)
+// IR: call {{.*}}ptr @gpuad.tape.pool.region(i64 16, i64 32768)
 // IR-LABEL: define {{.*}} @_Z5splitPKfPfS1_S1_(
 // IR-NOT: __ockl_dm_alloc
 // IR-LABEL: define {{.*}} @_Z8splitbigPKfPfS1_S1_(
 // IR-NOT: __ockl_dm_alloc
 // IR-LABEL: define {{.*}} @_Z4dataPKfPfS1_S1_i(
-// IR: call {{.*}} @__ockl_dm_alloc(
+// IR: call {{.*}} @gpuad.tape.arena.alloc(
+// IR-NOT: __ockl_dm_alloc
 //
 // The slots are LDS: ds_write/ds_read in the tiny kernel, no allocator.
 // ASM-LABEL: _Z4tinyPKfPfS1_S1_:

@@ -5,7 +5,7 @@
 // REQUIRES: cuda
 // RUN: %gpuad-cc --emulate -O2 -mllvm -gpuad-tape-placement=pool %s -o %t 2>&1 | FileCheck %s --check-prefix=WARN
 // RUN: not %t 2>&1 | FileCheck %s
-// WARN: tape-pool-missing.cu:[[@LINE+6]]:{{.*}}warning: gpuad: the tape (96 bytes per thread) is in the global tape pool, which the program does not declare: include <gpuad/tape_pool.h> and call gpuad::setTapePool before the launch, or the kernel traps
+// WARN: tape-pool-missing.cu:[[@LINE+6]]:{{.*}}warning: gpuad: this derivative keeps its tape in the global tape pool, which the program does not declare: include <gpuad/tape_pool.h> and call gpuad::setTapePool before the launch, or the kernel traps
 // CHECK: gpuad: this gradient kernel keeps its tape in the tape pool, which the host did not provide or made too small
 // CHECK: gpuad-emu: error in kernel 'grad(float const*, float*, float*, float*)', block (0,0,0), thread (0,0,0): trap (__trap())
 

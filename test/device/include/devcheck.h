@@ -25,6 +25,10 @@
 ///   deviceCopy(hostVector)     a device copy, freed by finish().
 ///   hostCopy(devicePtr, n)     a host vector of the first n elements.
 ///   dotProduct(a, b)           sum of a[i] * b[i] in double.
+///   providePool(threads)       the tape pool (<gpuad/tape_pool.h>) for up
+///                              to `threads` threads: the fixed tapes'
+///                              bytes plus 64 KiB of arena each, freed by
+///                              finish().
 ///   return finish("what was checked", {&fd, &primal});
 ///                              frees the device copies, prints
 ///                              `<file>: PASS (what; max rel err ...)` or
@@ -43,6 +47,8 @@
 #ifdef __HIP__
 #include <hip/hip_runtime.h>
 #endif
+
+#include <gpuad/tape_pool.h>
 
 #include <cmath>
 #include <cstdint>
@@ -154,6 +160,18 @@ double dotProduct(const std::vector<A> &a, const std::vector<B> &b) {
   for (size_t i = 0; i < a.size() && i < b.size(); ++i)
     sum += double(a[i]) * double(b[i]);
   return sum;
+}
+
+// The tape pool for up to \p threads threads (kernels whose loops have no
+// compile-time bound keep their tapes in its arena).
+inline void providePool(size_t threads) {
+  size_t fixed = 0;
+  CHECK(gpuad::tapePoolBytesPerThread(&fixed));
+  size_t perThread = fixed + (64 << 10);
+  void *pool;
+  CHECK(devMalloc(&pool, perThread * threads));
+  devcheck::allocations.push_back(pool);
+  CHECK(gpuad::setTapePool(pool, perThread));
 }
 
 // Frees the buffers, prints the one-line verdict and returns the exit code.
