@@ -132,7 +132,8 @@ def remarks(path):
 
 
 PLACES = {"thread-local memory": "local", "the global tape pool": "pool",
-          "the heap": "heap", "the split tape, by value": "split tape"}
+          "the heap": "heap", "the split tape, by value": "split tape",
+          "the pool's arena": "arena"}
 
 
 def gradient_info(recs):
@@ -170,8 +171,12 @@ def gradient_info(recs):
                 parts.append(f"{b} {place}")
                 malloc |= place == "heap"
             if int(t.get("HeapLoops", 0)):
-                parts.append(f"{t['HeapLoops']} loop(s) heap")
-                malloc = True
+                # On a GPU growing arrays live in the pool's arena, unless
+                # -gpuad-tape-placement=heap asked for malloc.
+                arena = t.get("Arena") == "the pool's arena"
+                parts.append(f"{t['HeapLoops']} loop(s) "
+                             f"{'arena' if arena else 'heap'}")
+                malloc |= not arena
         info[k] = dict(tape=" + ".join(parts) or "0",
                        functions=[f for f, _ in reqs], malloc=malloc)
     return info, inlined
@@ -200,7 +205,7 @@ def report(title, rows, cols, ratio_col, info, inlined):
         print("  (python3-yaml missing: no tape or primal columns)")
         info, inlined = {}, {}
     head = "".join(f"{c:>9}" for _, c in cols)
-    print(f"  {'kernel':34}{head}  {'tape B/thread':22} primal")
+    print(f"  {'kernel':34}{head}  {'tape B/thread':26} primal")
     worst, worst16, spills, mallocs = None, None, 0, []
     for k, r in rows.items():
         vals = "".join(f"{r.get(key, '?'):>9}" for key, _ in cols)
@@ -217,7 +222,7 @@ def report(title, rows, cols, ratio_col, info, inlined):
                 if int(rows[p][ratio_col]) >= 16 and (worst16 is None or
                                                       ratio > worst16[0]):
                     worst16 = (ratio, k, p)
-            line += f"  {info[k]['tape'][:22]:22} {pr or '-'}"
+            line += f"  {info[k]['tape'][:26]:26} {pr or '-'}"
             for key in ("spill_st", "spill_ld"):
                 if r.get(key, "0").isdigit():
                     spills += int(r.get(key, "0"))

@@ -148,6 +148,8 @@ private:
   std::string reason(const llvm::Value *V, Strategy S) const;
   std::string size(const llvm::Value *V) const;
   std::string loopName(const llvm::Loop *L) const;
+  /// Where the region is, in words (the arena for heap blocks on a GPU).
+  std::string placeText() const;
 
   struct Slot {
     llvm::Value *V;

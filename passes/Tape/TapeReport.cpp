@@ -141,6 +141,12 @@ std::string Tape::reason(const Value *V, Strategy S) const {
   return "not cheap to recompute";
 }
 
+std::string Tape::placeText() const {
+  if (Place == TapePlace::Heap && usesTapeArena(Target, Choice))
+    return "the pool's arena";
+  return placeName(Place).str();
+}
+
 void Tape::print(raw_ostream &OS) const {
   // Slots outside loops, then each loop's frame, then what is recomputed.
   uint64_t SlotBytes = 0;
@@ -152,7 +158,7 @@ void Tape::print(raw_ostream &OS) const {
   }
   OS << "  slots: " << SlotBytes << " B\n";
   if (RegionBytes)
-    OS << "  region: " << RegionBytes << " B per thread in " << placeName(Place)
+    OS << "  region: " << RegionBytes << " B per thread in " << placeText()
        << "\n";
   for (const Value *V : SlotOrder) {
     const Slot &S = Slots.find(V)->second;
@@ -226,10 +232,12 @@ void Tape::remark(OptimizationRemarkEmitter &ORE,
       << ore::NV("Frames", Frames) << " loop frames";
     if (RegionBytes)
       R << "; " << ore::NV("RegionBytes", RegionBytes) << " B per thread in "
-        << ore::NV("Place", placeName(Place));
+        << ore::NV("Place", placeText());
     if (!HeapLoops.empty())
       R << "; " << ore::NV("HeapLoops", unsigned(HeapLoops.size()))
-        << " on the heap";
+        << " loop(s) growing in "
+        << ore::NV("Arena", usesTapeArena(Target, Choice) ? "the pool's arena"
+                                                          : "the heap");
     return R << ")";
   });
 }

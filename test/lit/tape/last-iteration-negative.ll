@@ -20,7 +20,7 @@
 ; REMARK: remark: {{.*}}%i recomputed: start + step * iteration
 ; REMARK: remark: {{.*}}%p cached (8 B x trip(loop %header)): a loop-carried value
 ; REMARK: remark: {{.*}}%p.lcssa kept: the value loop %header leaves behind: kept once, from its last iteration
-; REMARK: remark: {{.*}}tape: 1 values cached (0 B outside loops, 1 loop frames; 1 on the heap)
+; REMARK: remark: {{.*}}tape: 1 values cached (0 B outside loops, 1 loop frames; 1 loop(s) growing in the heap)
 
 ; CHECK-LABEL: tape of 'product'
 ; CHECK:         frame of loop %header: 8 B per iteration
