@@ -31,7 +31,8 @@
 ///     nothing is allocated while the derivative runs.  A tape that
 ///     outlives the call (split halves) carries a small region by value,
 ///     and keeps a large one in one heap block per call;
-///   - heap: otherwise an array is allocated when its loop is entered --
+///   - growing: otherwise an array is allocated when its loop is entered
+///     (emitTapeAlloc: the pool's arena on a GPU, the heap on the host) --
 ///     with the trip count when scalar evolution knows it there, grown by
 ///     doubling otherwise -- reached through a pointer in the parent's
 ///     frame (or a local), and freed when the reverse sweep leaves the loop.

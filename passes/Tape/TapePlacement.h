@@ -17,9 +17,10 @@
 ///   - otherwise, on a GPU, the global tape pool: a buffer the host
 ///     provides once (<gpuad/tape_pool.h>), indexed by global thread id;
 ///     on the host, one heap block per call.
-/// Tapes without a bound keep heap arrays (device malloc on a GPU; the
-/// emitter warns).  Registers are what SROA makes of the slots outside
-/// loops; they never reach this file.
+/// Tapes without a bound keep arrays that grow: on a GPU in the pool's
+/// arena (TapeArena.cpp; the emitter warns, since the host must give the
+/// pool room), on the host on the heap.  Registers are what SROA makes of
+/// the slots outside loops; they never reach this file.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_TAPE_TAPEPLACEMENT_H
