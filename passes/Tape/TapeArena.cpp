@@ -44,16 +44,12 @@ struct ArenaAccess {
     Module &M = *User.getParent();
     LLVMContext &C = M.getContext();
     Type *Ptr = PointerType::get(C, 0), *I64 = B.getInt64Ty();
-    Value *Pool = B.CreateAddrSpaceCast(
-        poolVariable(M, TapePoolSymbol, StructType::get(C, {Ptr, I64, I64}),
-                     Target),
-        Ptr);
+    Value *Pool = B.CreateAddrSpaceCast(tapePool(M, Target), Ptr);
     Part = B.CreateCall(poolRegionFunction(User, Target),
                         {B.getInt64(0), B.getInt64(PoolHeaderBytes)}, "part");
     Stride = B.CreateLoad(I64, B.CreateConstGEP1_64(B.getInt8Ty(), Pool, 8),
                           "pool.stride");
-    Value *Need = B.CreateAddrSpaceCast(
-        poolVariable(M, TapePoolNeedSymbol, I64, Target), Ptr);
+    Value *Need = B.CreateAddrSpaceCast(tapePoolNeed(M, Target), Ptr);
     Start = B.CreateBinaryIntrinsic(Intrinsic::umax,
                                     B.CreateLoad(I64, Need, "arena.start"),
                                     B.getInt64(PoolHeaderBytes));
@@ -71,21 +67,12 @@ struct ArenaAccess {
   }
 };
 
-Function *makeArenaFunction(Function &User, StringRef Name, FunctionType *FT) {
-  Module &M = *User.getParent();
-  if (Function *F = M.getFunction(Name))
-    return F;
-  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
-  copyFunctionAttributes(User, *F);
-  return F;
-}
-
 /// `ptr gpuad.tape.arena.alloc(i64 bytes)`.
 Function *allocFunction(Function &User, TargetHooks &Target) {
   LLVMContext &C = User.getContext();
   Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
-  Function *F = makeArenaFunction(User, "gpuad.tape.arena.alloc",
-                                  FunctionType::get(Ptr, {I64}, false));
+  Function *F = tapeHelper(User, "gpuad.tape.arena.alloc",
+                           FunctionType::get(Ptr, {I64}, false));
   if (!F->empty())
     return F;
   auto *Entry = BasicBlock::Create(C, "entry", F);
@@ -125,9 +112,8 @@ Function *allocFunction(Function &User, TargetHooks &Target) {
 Function *freeFunction(Function &User, TargetHooks &Target) {
   LLVMContext &C = User.getContext();
   Type *Ptr = PointerType::get(C, 0);
-  Function *F =
-      makeArenaFunction(User, "gpuad.tape.arena.free",
-                        FunctionType::get(Type::getVoidTy(C), {Ptr}, false));
+  Function *F = tapeHelper(User, "gpuad.tape.arena.free",
+                           FunctionType::get(Type::getVoidTy(C), {Ptr}, false));
   if (!F->empty())
     return F;
   auto *Null = BasicBlock::Create(C, "null", F);
@@ -163,23 +149,14 @@ Function *freeFunction(Function &User, TargetHooks &Target) {
   return F;
 }
 
-/// The arena needs at least its header in every thread's part.
-void reserveHeader(Module &M, const TargetHooks &Target) {
-  Type *I64 = Type::getInt64Ty(M.getContext());
-  GlobalVariable *Need = poolVariable(M, TapePoolNeedSymbol, I64, Target);
-  auto *CI = dyn_cast_or_null<ConstantInt>(
-      Need->hasInitializer() ? Need->getInitializer() : nullptr);
-  if (!CI || CI->getZExtValue() < PoolHeaderBytes)
-    Need->setInitializer(ConstantInt::get(I64, PoolHeaderBytes));
-}
-
 } // namespace
 
 Value *emitTapeAlloc(IRBuilderBase &B, Value *Bytes, Function &User,
                      TargetHooks &Target, TapePlacementChoice Choice) {
   if (!usesTapeArena(Target, Choice))
     return Target.emitAlloc(B, Bytes);
-  reserveHeader(*User.getParent(), Target);
+  // Nothing fixed, but every thread's part needs the arena's header.
+  reservePool(*User.getParent(), 0, Target);
   return B.CreateCall(allocFunction(User, Target), {Bytes}, "tape");
 }
 

@@ -68,14 +68,27 @@ TapePlace chooseTapePlace(uint64_t Bytes, const TargetHooks &Target,
 
 /// A variable of the pool's, created (internal, zero) when the program does
 /// not declare it.
-GlobalVariable *poolVariable(Module &M, StringRef Name, Type *Ty,
-                             const TargetHooks &Target) {
+static GlobalVariable *poolVariable(Module &M, StringRef Name, Type *Ty,
+                                    const TargetHooks &Target) {
   if (GlobalVariable *GV = M.getNamedGlobal(Name))
     return GV;
   return new GlobalVariable(
       M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
       Constant::getNullValue(Ty), Name, nullptr, GlobalValue::NotThreadLocal,
       Target.globalAddressSpace());
+}
+
+GlobalVariable *tapePool(Module &M, const TargetHooks &Target) {
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  return poolVariable(M, TapePoolSymbol,
+                      StructType::get(C, {PointerType::get(C, 0), I64, I64}),
+                      Target);
+}
+
+GlobalVariable *tapePoolNeed(Module &M, const TargetHooks &Target) {
+  return poolVariable(M, TapePoolNeedSymbol, Type::getInt64Ty(M.getContext()),
+                      Target);
 }
 
 bool programDeclaresTapePool(const Module &M) {
@@ -86,23 +99,28 @@ bool programDeclaresTapePool(const Module &M) {
 /// `ptr gpuad.tape.pool.region(i64 offset, i64 bytes)`: this thread's
 /// bytes at \p offset of its part of the pool; a trap with a message if the
 /// host provided no pool or one too small.
+Function *tapeHelper(Function &User, StringRef Name, FunctionType *FT) {
+  Module &M = *User.getParent();
+  if (Function *F = M.getFunction(Name))
+    return F;
+  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
+  copyFunctionAttributes(User, *F);
+  return F;
+}
+
 Function *poolRegionFunction(Function &User, TargetHooks &Target) {
   Module &M = *User.getParent();
-  if (Function *F = M.getFunction("gpuad.tape.pool.region"))
-    return F;
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
-  auto *F = Function::Create(FunctionType::get(Ptr, {I64, I64}, false),
-                             GlobalValue::InternalLinkage,
-                             "gpuad.tape.pool.region", M);
-  copyFunctionAttributes(User, *F);
+  Function *F = tapeHelper(User, "gpuad.tape.pool.region",
+                           FunctionType::get(Ptr, {I64, I64}, false));
+  if (!F->empty())
+    return F;
   auto *Entry = BasicBlock::Create(C, "entry", F);
   auto *Bad = BasicBlock::Create(C, "no.pool", F);
   auto *Good = BasicBlock::Create(C, "region", F);
   IRBuilder<> B(Entry);
-  GlobalVariable *Pool = poolVariable(M, TapePoolSymbol,
-                                      StructType::get(C, {Ptr, I64, I64}), Target);
-  Value *PoolPtr = B.CreateAddrSpaceCast(Pool, Ptr);
+  Value *PoolPtr = B.CreateAddrSpaceCast(tapePool(M, Target), Ptr);
   Value *Base = B.CreateLoad(Ptr, PoolPtr, "pool.base");
   Value *Stride = B.CreateLoad(
       I64, B.CreateConstGEP1_64(B.getInt8Ty(), PoolPtr, 8), "pool.stride");
@@ -126,7 +144,7 @@ Function *poolRegionFunction(Function &User, TargetHooks &Target) {
 
 uint64_t reservePool(Module &M, uint64_t Bytes, const TargetHooks &Target) {
   Type *I64 = Type::getInt64Ty(M.getContext());
-  GlobalVariable *Need = poolVariable(M, TapePoolNeedSymbol, I64, Target);
+  GlobalVariable *Need = tapePoolNeed(M, Target);
   // A thread's part starts with the arena's header (TapeArena.cpp).
   uint64_t Offset = PoolHeaderBytes;
   if (auto *CI = dyn_cast_or_null<ConstantInt>(

@@ -35,6 +35,7 @@
 namespace llvm {
 class AllocaInst;
 class Function;
+class FunctionType;
 class GlobalVariable;
 class IRBuilderBase;
 class Type;
@@ -75,15 +76,21 @@ void emitTapeFree(llvm::IRBuilderBase &B, llvm::Value *Ptr,
 bool usesTapeArena(const TargetHooks &Target, TapePlacementChoice Choice);
 
 // Shared with TapeArena.cpp.
-/// The pool's variable \p Name of type \p Ty (created, internal and zero,
-/// when the program does not declare it).
-llvm::GlobalVariable *poolVariable(llvm::Module &M, llvm::StringRef Name,
-                                   llvm::Type *Ty, const TargetHooks &Target);
+/// The pool's variables (created, internal and zero, when the program does
+/// not declare them): `{ptr base, i64 bytes_per_thread, i64 generation}`
+/// and the i64 bytes per thread of the fixed tapes.
+llvm::GlobalVariable *tapePool(llvm::Module &M, const TargetHooks &Target);
+llvm::GlobalVariable *tapePoolNeed(llvm::Module &M, const TargetHooks &Target);
+/// The module's internal helper \p Name of type \p FT, with \p User's
+/// target attributes: empty when just made (the caller writes its body).
+llvm::Function *tapeHelper(llvm::Function &User, llvm::StringRef Name,
+                           llvm::FunctionType *FT);
 /// `ptr gpuad.tape.pool.region(i64 offset, i64 bytes)`: this thread's
 /// bytes at offset of its part of the pool (a trap if the pool is missing
 /// or too small).
 llvm::Function *poolRegionFunction(llvm::Function &User, TargetHooks &Target);
-/// Reserves \p Bytes per thread in the pool; returns their offset.
+/// Reserves \p Bytes per thread in the pool, after the arena's header;
+/// returns their offset.
 uint64_t reservePool(llvm::Module &M, uint64_t Bytes,
                      const TargetHooks &Target);
 

@@ -149,7 +149,7 @@ public:
                         "dynamic.lds");
   }
   /// Block counts are code object v5's hidden arguments (i32 at 0, 4, 8).
-  Value *emitGlobalThreadId(IRBuilderBase &B) override {
+  Value *emitLinearBlockId(IRBuilderBase &B) override {
     Value *Args = B.CreateIntrinsic(Intrinsic::amdgcn_implicitarg_ptr, {});
     auto Count = [&](unsigned Dim) {
       Value *Slot = B.CreateConstGEP1_64(B.getInt8Ty(), Args, 4 * Dim);
@@ -158,16 +158,13 @@ public:
     auto Id = [&](Intrinsic::ID ID) {
       return B.CreateZExt(B.CreateIntrinsic(ID, {}), B.getInt64Ty());
     };
-    Value *Block = B.CreateAdd(
+    return B.CreateAdd(
         Id(Intrinsic::amdgcn_workgroup_id_x),
         B.CreateMul(
             Count(0),
             B.CreateAdd(
                 Id(Intrinsic::amdgcn_workgroup_id_y),
                 B.CreateMul(Count(1), Id(Intrinsic::amdgcn_workgroup_id_z)))));
-    Value *Threads = B.CreateZExt(emitBlockThreadCount(B), B.getInt64Ty());
-    Value *Local = B.CreateZExt(emitLinearThreadId(B), B.getInt64Ty());
-    return B.CreateAdd(B.CreateMul(Block, Threads), Local, "gtid");
   }
 
   bool isKernel(const Function &F) const override {

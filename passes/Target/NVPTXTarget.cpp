@@ -155,11 +155,11 @@ public:
     return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size,
                              {});
   }
-  Value *emitGlobalThreadId(IRBuilderBase &B) override {
+  Value *emitLinearBlockId(IRBuilderBase &B) override {
     auto Sreg = [&](Intrinsic::ID ID) {
       return B.CreateZExt(B.CreateIntrinsic(ID, {}), B.getInt64Ty());
     };
-    Value *Block = B.CreateAdd(
+    return B.CreateAdd(
         Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
         B.CreateMul(
             Sreg(Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
@@ -167,9 +167,6 @@ public:
                 Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_y),
                 B.CreateMul(Sreg(Intrinsic::nvvm_read_ptx_sreg_nctaid_y),
                             Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_z)))));
-    Value *Threads = B.CreateZExt(emitBlockThreadCount(B), B.getInt64Ty());
-    Value *Local = B.CreateZExt(emitLinearThreadId(B), B.getInt64Ty());
-    return B.CreateAdd(B.CreateMul(Block, Threads), Local, "gtid");
   }
   /// vprintf (CUDA's device printf) of the message, then a trap.
   void emitTrap(IRBuilderBase &B, StringRef Message) override {

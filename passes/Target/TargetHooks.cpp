@@ -35,6 +35,12 @@ void TargetHooks::emitFree(IRBuilderBase &B, Value *Ptr) {
   B.CreateCall(Free, {Ptr});
 }
 
+Value *TargetHooks::emitGlobalThreadId(IRBuilderBase &B) {
+  Value *Threads = B.CreateZExt(emitBlockThreadCount(B), B.getInt64Ty());
+  Value *Local = B.CreateZExt(emitLinearThreadId(B), B.getInt64Ty());
+  return B.CreateAdd(B.CreateMul(emitLinearBlockId(B), Threads), Local, "gtid");
+}
+
 void TargetHooks::emitTrap(IRBuilderBase &B, StringRef Message) {
   B.CreateIntrinsic(Intrinsic::trap, {});
 }

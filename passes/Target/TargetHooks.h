@@ -99,10 +99,13 @@ public:
   virtual llvm::Value *emitDynamicSharedBytes(llvm::IRBuilderBase &B) {
     return nullptr;
   }
-  /// This thread's index in the whole grid (blocks x fastest), as i64.
-  virtual llvm::Value *emitGlobalThreadId(llvm::IRBuilderBase &B) {
+  /// This thread's block's index in the grid (x fastest), as i64.
+  virtual llvm::Value *emitLinearBlockId(llvm::IRBuilderBase &B) {
     return nullptr;
   }
+  /// This thread's index in the whole grid: block index x block threads +
+  /// thread index in the block, as i64.
+  llvm::Value *emitGlobalThreadId(llvm::IRBuilderBase &B);
   /// Stops the program because of \p Message (printed where the target can
   /// print from device code; a trap in any case).
   virtual void emitTrap(llvm::IRBuilderBase &B, llvm::StringRef Message);

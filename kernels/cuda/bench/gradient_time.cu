@@ -8,22 +8,10 @@
 #define GRADIENT_SUITE_KERNELS_ONLY
 #include "../../../test/device/gradient-suite.cu"
 
-#include <gpuad/tape_pool.h>
+// CHECK and the tape pool's header, as the device tests use them.
+#include "../../../test/device/include/devcheck.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
-                   cudaGetErrorString(err_));                                  \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 // The median time in ms of Reps runs of Launch.
 template <class F> float medianMs(F Launch, int Reps = 20) {
