@@ -54,6 +54,8 @@ def nvptx(cc, src, arch, ptxas, tmp):
              src, "-o", ptx] + record_flags(os.path.join(tmp, f"{arch}.yaml")))
     if r.returncode:
         return None, r.stderr
+    calls = calls_by_function(open(ptx).read(), r"^\.(?:visible \.)?(?:entry|func)"
+                              r"\s+(?:\([^)]*\)\s*)?(\w+)", "malloc")
     r = run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull])
     if r.returncode:
         return None, r.stderr
@@ -74,6 +76,8 @@ def nvptx(cc, src, arch, ptxas, tmp):
         m = re.search(r"Used (\d+) registers", line)
         if m:
             rows[kernel]["regs"] = m.group(1)
+    for k in rows:
+        rows[k]["malloc"] = calls.get(k, False)
     return rows, None
 
 
@@ -102,7 +106,28 @@ def amdgpu(cc, src, arch, tmp):
         m = re.match(r"\s+\.amdhsa_kernel (\S+)", line)
         if m:
             rows[m.group(1)] = None
-    return {k: info.get(k, {}) for k in rows}, None
+    calls = calls_by_function(open(asm).read(), r"^(\w+):\s+; @",
+                              "__ockl_dm_alloc")
+    return {k: dict(info.get(k, {}), malloc=calls.get(k, False))
+            for k in rows}, None
+
+
+def calls_by_function(text, start, callee):
+    """Per function of an assembly file (a line matching \p start opens
+    one), whether its body mentions \p callee: device malloc seen in the
+    code (generated code is inlined into the kernels), whatever the remarks
+    say."""
+    found, func = {}, None
+    for line in text.splitlines():
+        m = re.match(start, line)
+        if m:
+            func = m.group(1)
+            found.setdefault(func, False)
+        elif line.startswith((".Lfunc_end", "}")):
+            func = None
+        elif func and callee in line:
+            found[func] = True
+    return found
 
 
 def remarks(path):
@@ -246,7 +271,7 @@ def report(title, rows, cols, ratio_col, info, inlined):
                 if info[k]["reverse"] and r.get(key, "0").isdigit() and \
                         int(r.get(key, "0")):
                     missed.append(f"{short(names[k])} {key} {r[key]} B")
-            if info[k]["malloc"]:
+            if info[k]["malloc"] or r.get("malloc"):
                 mallocs.append(short(names[k]))
         print(line)
     if info:
