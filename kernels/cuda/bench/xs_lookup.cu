@@ -9,8 +9,8 @@
 // unionized grid is every nuclide's energies merged and sorted; for each of
 // its points an index grid gives, per nuclide, the nuclide's grid point at
 // or below that energy.  A lookup draws a particle energy and a material
-// from a 63-bit LCG skipped ahead to its own stream (Brown's arbitrary-
-// stride method), finds the energy in the unionized grid by binary search,
+// from a 63-bit LCG skipped ahead to its own stream (include/mc_lookup.h),
+// finds the energy in the unionized grid by binary search,
 // and sums over the material's nuclides density x the nuclide's cross
 // sections interpolated linearly between the two grid points around the
 // energy: five macroscopic cross sections per lookup.
@@ -35,10 +35,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "include/bench.h"
+#include "include/mc_lookup.h"
 
-#include <cstdint>
-
-constexpr int NumMats = 12;
 constexpr int NumXs = 5;
 constexpr int Block = 256;
 
@@ -46,49 +44,6 @@ struct GridPoint {
   double Energy;
   double Xs[NumXs];
 };
-
-// ---- The random streams: x_{k+1} = (A x_k + C) mod 2^63 -----------------
-
-constexpr uint64_t LcgA = 2806196910506780709ull;
-constexpr uint64_t LcgC = 1;
-constexpr uint64_t Lcg63 = (1ull << 63) - 1;
-constexpr uint64_t StartSeed = 1070;
-
-/// The seed \p N draws after \p Seed: A^N and C (A^N - 1) / (A - 1) by
-/// repeated squaring, mod 2^64 and then mod 2^63.
-__host__ __device__ inline uint64_t lcgSkip(uint64_t Seed, uint64_t N) {
-  uint64_t A = LcgA, C = LcgC, MulN = 1, AddN = 0;
-  while (N) {
-    if (N & 1) {
-      MulN *= A;
-      AddN = AddN * A + C;
-    }
-    C *= A + 1;
-    A *= A;
-    N >>= 1;
-  }
-  return (MulN * Seed + AddN) & Lcg63;
-}
-
-__host__ __device__ inline double lcgDraw(uint64_t &Seed) {
-  Seed = (LcgA * Seed + LcgC) & Lcg63;
-  return double(Seed) * 0x1p-63;
-}
-
-/// A material drawn with the frequencies of a reactor core's materials
-/// (fuel, cladding, coolant, ...): the first whose cumulative share exceeds
-/// \p Roll.
-__host__ __device__ inline int pickMaterial(double Roll) {
-  const double Share[NumMats] = {0.140, 0.052, 0.275, 0.134, 0.154, 0.064,
-                                 0.066, 0.055, 0.008, 0.015, 0.025, 0.013};
-  double Sum = 0;
-  for (int M = 0; M < NumMats - 1; ++M) {
-    Sum += Share[M];
-    if (Roll < Sum)
-      return M;
-  }
-  return NumMats - 1;
-}
 
 // ---- The lookup ---------------------------------------------------------
 
@@ -202,11 +157,9 @@ struct Problem {
   std::vector<int> UnionIndex, NumNucs, Mats;
 };
 
-/// Random sorted nuclide grids, XSBench's material sizes scaled to
-/// \p NumIsotopes (fuel first, with the most nuclides), random densities,
-/// and the unionized grid with its index grid.
+/// Random sorted nuclide grids, the materials (mc_lookup.h), and the
+/// unionized grid with its index grid.
 static Problem makeProblem(int NumIsotopes, int NumGridpoints, int Lookups) {
-  const int Nucs68[NumMats] = {34, 5, 4, 4, 27, 21, 21, 21, 21, 21, 9, 9};
   Problem P{NumIsotopes, NumGridpoints, NumIsotopes * NumGridpoints, 0,
             Lookups};
   unsigned Seed = 12345u;
@@ -222,25 +175,11 @@ static Problem makeProblem(int NumIsotopes, int NumGridpoints, int Lookups) {
       return A.Energy < B.Energy;
     });
   }
-  for (int M = 0; M < NumMats; ++M) {
-    int N = std::max(1, (Nucs68[M] * NumIsotopes + 34) / 68);
-    P.NumNucs.push_back(N);
-    P.MaxNucs = std::max(P.MaxNucs, N);
-  }
-  P.Mats.assign(NumMats * P.MaxNucs, 0);
-  P.Concs.assign(NumMats * P.MaxNucs, 0.0);
-  for (int M = 0; M < NumMats; ++M) {
-    // The first nuclides for the fuel, a random distinct set for the rest.
-    std::vector<int> Pick(NumIsotopes);
-    for (int N = 0; N < NumIsotopes; ++N)
-      Pick[N] = N;
-    for (int N = 0; M > 0 && N < P.NumNucs[M]; ++N)
-      std::swap(Pick[N], Pick[N + int(nextLcg(Seed) * (NumIsotopes - N))]);
-    for (int J = 0; J < P.NumNucs[M]; ++J) {
-      P.Mats[M * P.MaxNucs + J] = Pick[J];
-      P.Concs[M * P.MaxNucs + J] = 0.05 + nextLcg(Seed);
-    }
-  }
+  Materials Mat(NumIsotopes, [&] { return nextLcg(Seed); });
+  P.MaxNucs = Mat.MaxNucs;
+  P.NumNucs = Mat.NumNucs;
+  P.Mats = Mat.Mats;
+  P.Concs = Mat.Concs;
   for (const GridPoint &G : P.Grid)
     P.UnionEnergy.push_back(G.Energy);
   std::sort(P.UnionEnergy.begin(), P.UnionEnergy.end());

@@ -16,7 +16,8 @@
 ///    points, C-style variadic (doubles, ints and pointers only, so no
 ///    argument is promoted).  Programs that need another result type
 ///    declare their own under a name containing the entry point.
-///  - CHECK(call), nextLcg (the 32-bit LCG the inputs are drawn from).
+///  - CHECK(call), nextLcg (the 32-bit LCG the inputs are drawn from), from
+///    kernels/cuda/include/cuda_check.h.
 ///  - Check: a tolerance class recording the worst error; `near` counts and
 ///    prints mismatches; verdict() prints `<name>: PASS (...)` or FAIL and
 ///    gives the exit code.
@@ -49,6 +50,10 @@
 #define cudaEventElapsedTime hipEventElapsedTime
 #endif
 
+// CHECK(call), CHECK_LAUNCH() and nextLcg, as the other example programs
+// have them (under their CUDA names, which HIP maps above).
+#include "../../include/cuda_check.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -63,23 +68,6 @@ extern __device__ int enzyme_const;
 extern __device__ int enzyme_out;
 extern __device__ void __enzyme_autodiff(void *, ...);
 extern __device__ void __enzyme_fwddiff(void *, ...);
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t Err_ = (call);                                                 \
-    if (Err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,       \
-                   #call, cudaGetErrorString(Err_));                           \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-/// Advances \p Seed (a 32-bit LCG, Numerical Recipes) and returns its top
-/// 24 bits as a fraction in [0, 1).
-inline double nextLcg(unsigned &Seed) {
-  Seed = 1664525u * Seed + 1013904223u;
-  return (Seed >> 8) * (1.0 / 16777216.0);
-}
 
 /// A device copy of \p Host.
 template <class T> T *toDevice(const std::vector<T> &Host) {
