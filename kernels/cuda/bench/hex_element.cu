@@ -290,45 +290,48 @@ __device__ __forceinline__ void elements(int NumElem, const int *__restrict__ No
 }
 
 // The twelve inputs and six outputs, in the order elements() takes them.
-// The kernels read them, and their shadows (adjoints or tangents), from
-// device memory (as a code keeps its mesh's arrays in a device struct).
+// The kernels take them as separate pointer parameters, and a shadow
+// (adjoint or tangent) for each.
 constexpr int NumIn = 12, NumOut = 6;
 struct Arrays {
   double *In[NumIn], *Out[NumOut];
 };
+#define HEX_PARAMS(Pre)                                                        \
+  double *Pre##0, double *Pre##1, double *Pre##2, double *Pre##3,              \
+      double *Pre##4, double *Pre##5, double *Pre##6, double *Pre##7,          \
+      double *Pre##8, double *Pre##9, double *Pre##10, double *Pre##11,        \
+      double *Pre##E, double *Pre##P, double *Pre##Q, double *Pre##Ss,         \
+      double *Pre##V, double *Pre##F
+#define HEX_ARGS(A)                                                            \
+  A.In[0], A.In[1], A.In[2], A.In[3], A.In[4], A.In[5], A.In[6], A.In[7],      \
+      A.In[8], A.In[9], A.In[10], A.In[11], A.Out[0], A.Out[1], A.Out[2],      \
+      A.Out[3], A.Out[4], A.Out[5]
 
 __global__ void __launch_bounds__(Block)
-    hexPrimal(int NumElem, const int *Nodelist, const Arrays *AP) {
-  Arrays A = *AP;
-  double **I = A.In, **O = A.Out;
-  elements(NumElem, Nodelist, I[0], I[1], I[2], I[3], I[4], I[5], I[6], I[7],
-           I[8], I[9], I[10], I[11], O[0], O[1], O[2], O[3], O[4], O[5]);
+    hexPrimal(int NumElem, const int *Nodelist, HEX_PARAMS(A)) {
+  elements(NumElem, Nodelist, A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10,
+           A11, AE, AP, AQ, ASs, AV, AF);
 }
 
 // A request with every input and output dup: (primal, shadow) pairs.
-#define HEX_DUP_ARGS(fn, A, S)                                                 \
-  fn((void *)elements, NumElem, enzyme_const, Nodelist, enzyme_dup, A.In[0],   \
-     S.In[0], enzyme_dup, A.In[1], S.In[1], enzyme_dup, A.In[2], S.In[2],      \
-     enzyme_dup, A.In[3], S.In[3], enzyme_dup, A.In[4], S.In[4], enzyme_dup,   \
-     A.In[5], S.In[5], enzyme_dup, A.In[6], S.In[6], enzyme_dup, A.In[7],      \
-     S.In[7], enzyme_dup, A.In[8], S.In[8], enzyme_dup, A.In[9], S.In[9],      \
-     enzyme_dup, A.In[10], S.In[10], enzyme_dup, A.In[11], S.In[11],           \
-     enzyme_dup, A.Out[0], S.Out[0], enzyme_dup, A.Out[1], S.Out[1],           \
-     enzyme_dup, A.Out[2], S.Out[2], enzyme_dup, A.Out[3], S.Out[3],           \
-     enzyme_dup, A.Out[4], S.Out[4], enzyme_dup, A.Out[5], S.Out[5])
+#define HEX_DUP_ARGS(fn, S)                                                    \
+  fn((void *)elements, NumElem, enzyme_const, Nodelist, enzyme_dup, A0, S##0,  \
+     enzyme_dup, A1, S##1, enzyme_dup, A2, S##2, enzyme_dup, A3, S##3,         \
+     enzyme_dup, A4, S##4, enzyme_dup, A5, S##5, enzyme_dup, A6, S##6,         \
+     enzyme_dup, A7, S##7, enzyme_dup, A8, S##8, enzyme_dup, A9, S##9,         \
+     enzyme_dup, A10, S##10, enzyme_dup, A11, S##11, enzyme_dup, AE, S##E,     \
+     enzyme_dup, AP, S##P, enzyme_dup, AQ, S##Q, enzyme_dup, ASs, S##Ss,       \
+     enzyme_dup, AV, S##V, enzyme_dup, AF, S##F)
 
 __global__ void __launch_bounds__(Block)
-    hexGrad(int NumElem, const int *Nodelist, const Arrays *AP,
-            const Arrays *BarP) {
-  Arrays A = *AP, Bar = *BarP;
-  HEX_DUP_ARGS(__enzyme_autodiff, A, Bar);
+    hexGrad(int NumElem, const int *Nodelist, HEX_PARAMS(A), HEX_PARAMS(B)) {
+  HEX_DUP_ARGS(__enzyme_autodiff, B);
 }
 
 __global__ void __launch_bounds__(Block)
-    hexTangent(int NumElem, const int *Nodelist, const Arrays *AP,
-               const Arrays *DotP) {
-  Arrays A = *AP, Dot = *DotP;
-  HEX_DUP_ARGS(__enzyme_fwddiff, A, Dot);
+    hexTangent(int NumElem, const int *Nodelist, HEX_PARAMS(A),
+               HEX_PARAMS(D)) {
+  HEX_DUP_ARGS(__enzyme_fwddiff, D);
 }
 
 // ---- Host: the mesh, the checks, the timings -----------------------------
@@ -412,9 +415,6 @@ static Arrays deviceArrays(const Mesh &M, const std::vector<double> *Host) {
   return A;
 }
 
-/// A device copy of the pointer table \p A.
-static Arrays *table(const Arrays &A) { return toDevice(std::vector<Arrays>{A}); }
-
 static void freeArrays(Arrays &A) {
   for (double *D : A.In)
     CHECK(cudaFree(D));
@@ -455,11 +455,10 @@ static int check() {
     Inputs[NumIn + O].assign(outSize(M.NumElem, O), 0.0);
   Arrays A = deviceArrays(M, Inputs), Bar = deviceArrays(M, Seeds),
          Dot = deviceArrays(M, Dir);
-  Arrays *TA = table(A), *TBar = table(Bar), *TDot = table(Dot);
   int *Nodelist = toDevice(M.Nodelist);
   int Blocks = (M.NumElem + Block - 1) / Block;
 
-  hexPrimal<<<Blocks, Block>>>(M.NumElem, Nodelist, TA);
+  hexPrimal<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A));
   CHECK(cudaGetLastError());
   std::vector<double> Want = hostElements(M, M.In), Got;
   for (int O = 0; O < NumOut; ++O) {
@@ -470,8 +469,10 @@ static int check() {
   for (size_t K = 0; K < NOut; ++K)
     near(Primal, "output", K, Got[K], Want[K]);
 
-  hexGrad<<<Blocks, Block>>>(M.NumElem, Nodelist, TA, TBar);
-  hexTangent<<<Blocks, Block>>>(M.NumElem, Nodelist, TA, TDot);
+  hexGrad<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A),
+                              HEX_ARGS(Bar));
+  hexTangent<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A),
+                                 HEX_ARGS(Dot));
   CHECK(cudaGetLastError());
 
   // Central differences of J = W . outputs, a sample of each input.
@@ -506,8 +507,7 @@ static int check() {
   freeArrays(A);
   freeArrays(Bar);
   freeArrays(Dot);
-  for (void *D : {(void *)Nodelist, (void *)TA, (void *)TBar, (void *)TDot})
-    CHECK(cudaFree(D));
+  CHECK(cudaFree(Nodelist));
   std::vector<const Check *> Checks = {&Primal, &DotCheck};
   Check AllFd{"fd", 1e-6};
   for (const Check &C : Fd) {
@@ -531,18 +531,17 @@ static int timeKernels(int N) {
   for (int O = 0; O < NumOut; ++O)
     Inputs[NumIn + O].assign(outSize(M.NumElem, O), 1.0);
   Arrays A = deviceArrays(M, Inputs), Bar = deviceArrays(M, Inputs);
-  Arrays *TA = table(A), *TBar = table(Bar);
   int *Nodelist = toDevice(M.Nodelist);
   int Blocks = (M.NumElem + Block - 1) / Block;
   float Primal = medianMs(
-      [&] { hexPrimal<<<Blocks, Block>>>(M.NumElem, Nodelist, TA); });
+      [&] { hexPrimal<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A)); });
   timeRow("hex_element", "d/d(all inputs)", Primal, medianMs([&] {
-            hexGrad<<<Blocks, Block>>>(M.NumElem, Nodelist, TA, TBar);
+            hexGrad<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A),
+                              HEX_ARGS(Bar));
           }));
   freeArrays(A);
   freeArrays(Bar);
-  for (void *D : {(void *)Nodelist, (void *)TA, (void *)TBar})
-    CHECK(cudaFree(D));
+  CHECK(cudaFree(Nodelist));
   return 0;
 }
 
