@@ -368,23 +368,28 @@ void ReverseEmitter::warnAboutTapePlace(const Instruction *Where) {
             "); gpuad::setTapePool before the launch is the fast path");
     return;
   }
+  // What happens when the pool is too small.
+  StringRef Else = usesHeapFallback(*D.getParent(), Target)
+                       ? "else in the device heap"
+                       : "or the kernel traps";
   for (const Loop *L : TheTape->heapLoops())
     Ctx.diags().warning(
         *Key.Fn, L->getStartLoc() ? L->getStartLoc() : Loc,
         "the tape of this loop grows at run time (its trip count, or an "
         "enclosing loop's, has no small compile-time bound): it is kept in "
         "the tape pool's arena, which needs bytes per thread beyond "
-        "gpuad::tapePoolBytesPerThread() (<gpuad/tape_pool.h>), else in the "
-        "device heap; -gpuad-tape-placement=heap uses device malloc always");
+        "gpuad::tapePoolBytesPerThread() (<gpuad/tape_pool.h>), " +
+            Else + "; -gpuad-tape-placement=heap uses device malloc always");
   if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Heap)
     Ctx.diags().warning(
         *Key.Fn, Loc,
         "the tape of this function's derivative (" +
             Twine(TheTape->regionBytes()) +
             " bytes per thread) is kept in the tape pool's arena once per "
-            "call (else in the device heap): it is differentiated in split "
-            "mode (a call the reverse sweep returns to, or the user's split) "
-            "and larger than the " +
+            "call (" +
+            Else +
+            "): it is differentiated in split mode (a call the reverse sweep "
+            "returns to, or the user's split) and larger than the " +
             Twine(MaxCarriedTapeRegion) + " bytes a split tape carries");
 }
 

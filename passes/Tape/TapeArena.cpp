@@ -14,8 +14,9 @@
 /// (frame arrays that grew leave their old copies freed below the new one).
 /// A part whose header names another generation (a new setTapePool, or
 /// memory never used) starts empty.  Without a pool, or past the end of the
-/// thread's part, blocks come from the device heap (TapeHeapFallback.cpp);
-/// a block outside the part is freed there.
+/// thread's part, blocks come from the device heap where usesHeapFallback()
+/// (TapeHeapFallback.cpp; a block outside the part is freed there), or the
+/// kernel traps.
 //===----------------------------------------------------------------------===//
 
 #include "Tape/TapePlacement.h"
@@ -104,7 +105,15 @@ Function *allocFunction(Function &User, TargetHooks &Target) {
   B.CreateCondBr(B.CreateICmpUGT(End, A.Stride), Heap, Fits);
   // No pool, or a full arena: the device heap.
   B.SetInsertPoint(Heap);
-  B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
+  if (usesHeapFallback(*User.getParent(), Target)) {
+    B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
+  } else {
+    Target.emitTrap(B, "gpuad: the tape pool is missing, or too small for "
+                       "this thread's growing tapes (loops without a "
+                       "compile-time bound need more than "
+                       "gpuad::tapePoolBytesPerThread() bytes per thread)");
+    B.CreateUnreachable();
+  }
   B.SetInsertPoint(Fits);
   A.store(Bytes, Top);
   A.store(Zero, B.CreateAdd(Top, Eight));
@@ -138,13 +147,19 @@ Function *freeFunction(Function &User, TargetHooks &Target) {
   Value *Eight = B.getInt64(8);
   Value *Offset = B.CreateSub(B.CreatePtrToInt(F->getArg(0), B.getInt64Ty()),
                               B.CreatePtrToInt(A.Part, B.getInt64Ty()));
-  B.CreateCondBr(A.HasArena, Mine, Heap);
-  // A block outside this thread's part came from the device heap.
-  B.SetInsertPoint(Mine);
-  B.CreateCondBr(B.CreateICmpULT(Offset, A.Stride), Mark, Heap);
-  B.SetInsertPoint(Heap);
-  Target.emitFree(B, F->getArg(0));
-  B.CreateBr(Done);
+  if (usesHeapFallback(*User.getParent(), Target)) {
+    B.CreateCondBr(A.HasArena, Mine, Heap);
+    // A block outside this thread's part came from the device heap.
+    B.SetInsertPoint(Mine);
+    B.CreateCondBr(B.CreateICmpULT(Offset, A.Stride), Mark, Heap);
+    B.SetInsertPoint(Heap);
+    Target.emitFree(B, F->getArg(0));
+    B.CreateBr(Done);
+  } else {
+    B.CreateBr(Mark);
+    Mine->eraseFromParent();
+    Heap->eraseFromParent();
+  }
   // Mark the block freed.
   B.SetInsertPoint(Mark);
   A.store(B.getInt64(1), B.CreateSub(Offset, Eight));

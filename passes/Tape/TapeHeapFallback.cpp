@@ -12,7 +12,10 @@
 /// hipLimitMallocHeapSize).  The first thread of the program that does so
 /// prints one line saying why and what is faster; a heap that runs out
 /// stops the kernel with a message naming the limit to raise
-/// (TargetHooks::emitCheckedAlloc).
+/// (TargetHooks::emitCheckedAlloc).  Where a reachable heap call is not free
+/// (AMDGPU: ockl's allocator raises a kernel's registers even where it never
+/// runs), a program that declares the pool -- and so takes the fast path --
+/// gets no fallback: its kernels trap without the pool.
 //===----------------------------------------------------------------------===//
 
 #include "Tape/TapePlacement.h"
@@ -38,6 +41,10 @@ static GlobalVariable *warnedFlag(Module &M, const TargetHooks &Target) {
                             ConstantInt::get(I32, 0), Name, nullptr,
                             GlobalValue::NotThreadLocal,
                             Target.globalAddressSpace());
+}
+
+bool usesHeapFallback(const Module &M, const TargetHooks &Target) {
+  return Target.heapCallIsCheap() || !programDeclaresTapePool(M);
 }
 
 Function *heapFallbackFunction(Function &User, TargetHooks &Target) {

@@ -134,7 +134,15 @@ Function *poolRegionFunction(Function &User, TargetHooks &Target) {
   PoolView Pool = emitPoolView(B, Offset, Bytes, Target);
   B.CreateCondBr(Pool.Fits, Good, Heap);
   B.SetInsertPoint(Heap);
-  B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
+  if (usesHeapFallback(*User.getParent(), Target)) {
+    B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
+  } else {
+    Target.emitTrap(B, "gpuad: this gradient kernel keeps its tape in the "
+                       "tape pool, which the host did not provide or made too "
+                       "small: call gpuad::setTapePool (<gpuad/tape_pool.h>) "
+                       "with gpuad::tapePoolBytesPerThread() bytes per thread");
+    B.CreateUnreachable();
+  }
   B.SetInsertPoint(Good);
   Value *At = B.CreateAdd(
       B.CreateMul(Target.emitGlobalThreadId(B), Pool.Stride), Offset);
@@ -206,10 +214,11 @@ Value *emitTapeRegion(Function &F, TapePlace Place, uint64_t Bytes,
     Value *Size = B.getInt64(alignTo(Bytes, 16));
     Value *Region = B.CreateCall(poolRegionFunction(F, Target),
                                  {Offset, Size}, "tape.region");
-    for (Instruction &I : instructions(F))
-      if (isa<ReturnInst>(I))
-        IRBuilder<>(&I).CreateCall(poolReleaseFunction(F, Target),
-                                   {Region, Offset, Size});
+    if (usesHeapFallback(M, Target))
+      for (Instruction &I : instructions(F))
+        if (isa<ReturnInst>(I))
+          IRBuilder<>(&I).CreateCall(poolReleaseFunction(F, Target),
+                                     {Region, Offset, Size});
     return Region;
   }
   case TapePlace::Heap: {

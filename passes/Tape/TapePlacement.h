@@ -99,6 +99,11 @@ PoolView emitPoolView(llvm::IRBuilderBase &B, llvm::Value *Offset,
 /// `void gpuad.tape.pool.release(ptr region, i64 offset, i64 bytes)`).
 llvm::Function *poolRegionFunction(llvm::Function &User, TargetHooks &Target);
 llvm::Function *poolReleaseFunction(llvm::Function &User, TargetHooks &Target);
+/// Whether tape memory the pool cannot give comes from the device heap:
+/// always where a reachable heap call costs nothing, else where the program
+/// does not declare the pool (so cannot provide it).  Otherwise a kernel
+/// without the pool it needs traps.
+bool usesHeapFallback(const llvm::Module &M, const TargetHooks &Target);
 /// `ptr gpuad.tape.heap.fallback(i64 bytes)`: tape memory from the device
 /// heap where the pool cannot give it (TapeHeapFallback.cpp).
 llvm::Function *heapFallbackFunction(llvm::Function &User,

@@ -297,6 +297,8 @@ public:
     return "raise it with hipDeviceSetLimit(hipLimitMallocHeapSize, bytes) "
            "before the launch";
   }
+  bool heapCallIsCheap() const override { return false; }
+  bool printIsCheap() const override { return false; }
 
   /// HIP's device printf (ockl's hostcall printf) of the message.
   void emitPrint(IRBuilderBase &B, StringRef Message) override {

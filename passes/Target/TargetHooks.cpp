@@ -43,7 +43,8 @@ Value *TargetHooks::emitGlobalThreadId(IRBuilderBase &B) {
 }
 
 void TargetHooks::emitTrap(IRBuilderBase &B, StringRef Message) {
-  emitPrint(B, Message);
+  if (printIsCheap())
+    emitPrint(B, Message);
   B.CreateIntrinsic(Intrinsic::trap, {});
 }
 
@@ -67,12 +68,14 @@ Value *TargetHooks::emitCheckedAlloc(IRBuilderBase &B, Value *Bytes) {
     Value *P = emitAlloc(HB, F->getArg(0));
     HB.CreateCondBr(HB.CreateIsNull(P), Full, Done);
     HB.SetInsertPoint(Full);
-    emitTrap(HB, ("gpuad: the device heap is exhausted (a gradient's tape or "
+    // The heap's callers pay for a printf anyway.
+    emitPrint(HB, ("gpuad: the device heap is exhausted (a gradient's tape or "
                   "shadow memory): " +
                   heapLimitAdvice() +
                   ", or give the tapes a pool (gpuad::setTapePool, "
                   "<gpuad/tape_pool.h>)")
                      .str());
+    HB.CreateIntrinsic(Intrinsic::trap, {});
     HB.CreateUnreachable();
     HB.SetInsertPoint(Done);
     HB.CreateRet(P);

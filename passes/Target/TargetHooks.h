@@ -67,6 +67,14 @@ public:
   /// How a program gives the device heap more room, for messages; empty on
   /// the host.
   virtual llvm::StringRef heapLimitAdvice() const { return ""; }
+  /// Whether a call to the device heap that never runs costs a kernel
+  /// nothing (NVPTX: a call to malloc).  On AMDGPU ockl's allocator, once
+  /// reachable, raises the kernel's registers (~100 VGPRs) and scratch.
+  virtual bool heapCallIsCheap() const { return true; }
+  /// Whether printing from device code costs a kernel nothing where it does
+  /// not run (CUDA's vprintf is a system call; HIP's printf is ockl's host
+  /// call, ~55 VGPRs wherever reachable).
+  virtual bool printIsCheap() const { return true; }
   /// The usable size (i64) of a block emitAlloc or the C library returned.
   virtual llvm::Value *emitUsableSize(llvm::IRBuilderBase &B, llvm::Value *Ptr);
 
@@ -116,8 +124,8 @@ public:
   /// Prints \p Message (a line) from device code where the target can
   /// (CUDA's vprintf, HIP's ockl printf); nothing on the host.
   virtual void emitPrint(llvm::IRBuilderBase &B, llvm::StringRef Message) {}
-  /// Stops the program because of \p Message (printed first where the
-  /// target can print from device code; a trap in any case).
+  /// Stops the program because of \p Message (printed first where that is
+  /// cheap, printIsCheap(); a trap in any case).
   void emitTrap(llvm::IRBuilderBase &B, llvm::StringRef Message);
 
   // Where tapes live (Tape/TapePlacement.h).

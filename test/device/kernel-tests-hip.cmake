@@ -35,4 +35,4 @@ gpuad_add_device_test(kernel-hip-split-user-tape-O0 split-user-tape.hip FLAGS -O
 gpuad_add_device_test(kernel-hip-unmodified-tapes unmodified-tapes.hip)
 gpuad_add_device_test(kernel-hip-unmodified-tapes-O0 unmodified-tapes.hip FLAGS -O0)
 gpuad_add_device_test(kernel-hip-device-heap device-heap.hip)
-gpuad_add_device_test(kernel-hip-device-heap-O0 device-heap.hip FLAGS -O0)
+gpuad_add_device_test(kernel-hip-device-heap-O0 device-heap.hip FLAGS -O0 -DPOOL)
