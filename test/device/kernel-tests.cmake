@@ -52,3 +52,9 @@ gpuad_add_device_test(kernel-dynamic-shared-O0 dynamic-shared.cu FLAGS -O0)
 gpuad_add_device_test(kernel-shared-split shared-split.cu)
 gpuad_add_device_test(kernel-shared-split-O0 shared-split.cu FLAGS -O0)
 gpuad_add_device_test(kernel-tape-arena tape-arena.cu)
+# Thrust (and the CUB kernels under it, with their inline PTX) on device
+# vectors, and a gradient reduced by Thrust: sm_75 (gpuad-cc's default) in
+# every schedule, sm_90's CUB paths in one (Thrust compiles are slow).
+gpuad_add_device_test(kernel-thrust thrust.cu)
+gpuad_add_device_test(kernel-thrust-sm90 thrust.cu FLAGS -O2 --cuda-gpu-arch=sm_90
+                      SCHEDULES shuffled)
