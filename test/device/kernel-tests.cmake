@@ -58,3 +58,9 @@ gpuad_add_device_test(kernel-tape-arena tape-arena.cu)
 gpuad_add_device_test(kernel-thrust thrust.cu)
 gpuad_add_device_test(kernel-thrust-sm90 thrust.cu FLAGS -O2 --cuda-gpu-arch=sm_90
                       SCHEDULES shuffled)
+# The inline PTX translator instruction by instruction, against the PTX
+# ISA's definitions (sm_90 adds redux, elect and cp.async).
+gpuad_add_device_test(kernel-inline-ptx inline-ptx.cu)
+gpuad_add_device_test(kernel-inline-ptx-O0 inline-ptx.cu FLAGS -O0)
+gpuad_add_device_test(kernel-inline-ptx-sm90 inline-ptx.cu
+                      FLAGS -O2 --cuda-gpu-arch=sm_90)

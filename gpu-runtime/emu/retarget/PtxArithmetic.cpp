@@ -139,9 +139,8 @@ Value *roundedConversion(Emitter &E, Value *A, PtxType D, PtxType S,
   std::string Name = ("__nv_" + From + "2" +
                       (D.Width == 64 ? "double" : "float") + "_" + Mode)
                          .str();
-  return E.runtime(Name, D.irType(E.B.getContext()),
-                   {E.resize(A, S.isFloat() ? 64 : S.Width < 32 ? 32 : S.Width,
-                             S.isSigned())});
+  Value *Arg = S.isFloat() ? A : E.resize(A, std::max(S.Width, 32u), S.isSigned());
+  return E.runtime(Name, D.irType(E.B.getContext()), {Arg});
 }
 
 /// `cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a`.

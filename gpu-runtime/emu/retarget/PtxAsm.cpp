@@ -480,6 +480,8 @@ bool Translation::run(const std::vector<Statement> &Program,
   for (const Statement &St : Program)
     if (!(Ok = Ok && statement(St)))
       break;
+  if (Ok)
+    S = nullptr; // not a statement's fault
   for (const auto &L : Labels)
     if (Ok && !Placed.contains(L.getKey()))
       Ok = fail("the label '" + L.getKey() + "' is never defined");

@@ -176,7 +176,7 @@ bool parseAddress(StringRef T, Operand &Op, std::string &Error) {
     Error = ("address '" + T + "'").str();
     return false;
   }
-  if (Off.empty())
+  if (Split == StringRef::npos)
     return true;
   if (!parseNumber(Off, Num) || Num.K != Operand::Integer) {
     Error = ("address offset in '" + T + "'").str();
