@@ -93,6 +93,12 @@ uint64_t __gpuad_emu_clock64(void);
 uint32_t __gpuad_emu_shared_bytes(void);
 /* PTX isspacep: space 0 global, 1 shared, 2 local, 3 const, 4 param. */
 int32_t __gpuad_emu_isspacep(int32_t space, const void *p);
+/* PTX mbarriers (MBarrier.cpp): op 0 init (arg: arrivals), 1 arrive and
+ * 2 arrive_drop (arg: count; returns the state before), 3 expect_tx and
+ * 4 complete_tx (arg: bytes), 5 test_wait (arg: a state) and 6
+ * test_wait.parity (arg: the parity), which return whether that phase has
+ * completed. */
+uint64_t __gpuad_emu_mbarrier(int32_t op, void *bar, int64_t arg);
 /* 16-byte loads and stores with a memory order, single-copy atomic with
  * respect to each other (CUB's look-back pairs {status, value}). */
 unsigned __int128 __gpuad_emu_load16(const void *p);

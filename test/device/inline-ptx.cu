@@ -24,7 +24,10 @@
 //             elect (sm_90), %laneid, %lanemask_*, bar.red.popc/and/or;
 //   control:  a loop with a label and a guarded bra, exit before a barrier,
 //             a spin on a flag another warp sets (ld.acquire + nanosleep),
-//             %clock64 and %globaltimer that do not go back.
+//             %clock64 and %globaltimer that do not go back;
+//   mbarriers (sm_80+): init, arrive and test_wait over two phases of one
+//             barrier; on sm_90 a cp.async.bulk completing its bytes on an
+//             mbarrier (arrive.expect_tx, try_wait.parity).
 
 #include <cstdint>
 #include <cstdio>
@@ -380,6 +383,56 @@ __global__ void control(unsigned *out, unsigned *flag, unsigned long long *clock
     asm volatile("exit;");
   __syncthreads();
   out[Threads + 1 + t / 2] = t;
+}
+
+// ---- mbarriers (sm_80; the bulk copy, sm_90) ---------------------------------
+
+__global__ void barriers(const unsigned *in, unsigned *out) {
+#if __CUDA_ARCH__ >= 800
+  __shared__ unsigned long long bar, bar2;
+  __shared__ unsigned vals[Threads];
+  __shared__ alignas(16) unsigned bulk[4];
+  unsigned t = threadIdx.x;
+  unsigned at = unsigned(__cvta_generic_to_shared(&bar));
+  if (t == 0)
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;" :: "r"(at), "r"(Threads) : "memory");
+  __syncthreads();
+  // Two phases of one barrier: each thread's write before its arrival is
+  // seen by its neighbour after the wait.
+  for (unsigned phase = 0; phase < 2; ++phase) {
+    vals[t] = in[t] + phase;
+    unsigned long long state;
+    asm volatile("mbarrier.arrive.shared.b64 %0, [%1];" : "=l"(state) : "r"(at) : "memory");
+    unsigned done = 0;
+    while (!done)
+      asm volatile("{ .reg .pred p; mbarrier.test_wait.shared.b64 p, [%1], %2;\n\t"
+                   "selp.u32 %0, 1, 0, p; }"
+                   : "=r"(done) : "r"(at), "l"(state) : "memory");
+    out[phase * Threads + t] = vals[(t + 1) % Threads];
+    __syncthreads(); // before vals is written again
+  }
+#endif
+#if __CUDA_ARCH__ >= 900
+  // A bulk copy that completes its bytes on an mbarrier of one arrival.
+  unsigned at2 = unsigned(__cvta_generic_to_shared(&bar2));
+  unsigned to = unsigned(__cvta_generic_to_shared(bulk));
+  if (t == 0) {
+    asm volatile("mbarrier.init.shared.b64 [%0], 1;\n\t"
+                 "fence.proxy.async.shared::cta;" :: "r"(at2) : "memory");
+  }
+  __syncthreads();
+  if (t == 0)
+    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], 16;\n\t"
+                 "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%1], [%2], 16, [%0];"
+                 :: "r"(at2), "r"(to), "l"(in + 8) : "memory");
+  unsigned done = 0;
+  while (!done)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], 0;\n\t"
+                 "selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(at2) : "memory");
+  out[2 * Threads + t] = bulk[t % 4];
+#endif
 }
 
 // ---- The host: references from the PTX ISA's definitions ----------------------
@@ -755,7 +808,23 @@ int main() {
     failures("globaltimer", t, clocks[2 * t + 1] >> 63, 0);
   }
   failures("spin", 0, got[Threads], 5);
-  return finish("bits, floats, memory, warps and control vs the PTX ISA's "
+
+  std::vector<unsigned> input(Threads);
+  for (unsigned t = 0; t < Threads; ++t)
+    input[t] = mix(t + 31);
+  unsigned *dBarriers = deviceCopy(zeros);
+  barriers<<<1, Threads>>>(deviceCopy(input), dBarriers);
+  CHECK(cudaGetLastError());
+  got = hostCopy(dBarriers, 3 * Threads);
+  for (unsigned t = 0; t < Threads; ++t) {
+    for (unsigned phase = 0; phase < 2; ++phase)
+      failures("mbarrier", int(phase * Threads + t), got[phase * Threads + t],
+               arch >= 80 ? input[(t + 1) % Threads] + phase : 0);
+    failures("cp.async.bulk", int(t), got[2 * Threads + t],
+             arch >= 90 ? input[8 + t % 4] : 0);
+  }
+
+  return finish("bits, floats, memory, warps, control and mbarriers vs the PTX ISA's "
                 "definitions, 512 threads",
                 {&exact});
 }

@@ -313,6 +313,16 @@ Value *Lowering::nvptx(CallInst &Call, StringRef Name, IRBuilderBase &B) {
   if (Name.starts_with("llvm.nvvm.match.") ||
       Name.starts_with("llvm.nvvm.redux.sync."))
     return matchOrReduce(Call, Name, B);
+  if (Name.consume_front("llvm.nvvm.isspacep.")) {
+    int Space = Name.starts_with("shared") ? 1
+                : Name == "local"          ? 2
+                : Name == "const"          ? 3
+                                           : 0;
+    Value *P = B.CreateAddrSpaceCast(Call.getArgOperand(0), B.getPtrTy());
+    return B.CreateICmpNE(runtime(B, "__gpuad_emu_isspacep", B.getInt32Ty(),
+                                  {B.getInt32(Space), P}),
+                          B.getInt32(0));
+  }
   if (Name == "llvm.nvvm.nanosleep") {
     // Sleeping lets the other threads run (a polling loop makes progress).
     runtime(B, "__gpuad_emu_yield", B.getVoidTy(), {});

@@ -25,8 +25,6 @@ namespace gpuad::emu::ptx {
 
 namespace {
 
-PtxType u32() { return {PtxType::Unsigned, 32}; }
-
 /// All operands after the destination, as \p T.
 SmallVector<Value *, 4> sources(Emitter &E, PtxType T) {
   SmallVector<Value *, 4> V;

@@ -146,7 +146,7 @@ const StringMap<const RuleRow *> &rules() {
   static const StringMap<const RuleRow *> Table = [] {
     StringMap<const RuleRow *> T;
     for (ArrayRef<RuleRow> Rows : {arithmeticRules(), logicRules(),
-                                   memoryRules(), threadRules()})
+                                   memoryRules(), asyncRules(), threadRules()})
       for (const RuleRow &R : Rows)
         T[R.Opcode] = &R;
     return T;

@@ -6,12 +6,13 @@
 /// \file
 /// The PTX translator (PtxAsm.cpp) turns each inline PTX string into a
 /// function of host IR.  Its instructions are rules, one table row per
-/// opcode, in four files by concept:
+/// opcode, in five files by concept:
 ///   - PtxArithmetic.cpp: moves, conversions, integer and float arithmetic;
 ///   - PtxLogic.cpp: bitwise logic, shifts, bit fields, byte permutes,
 ///     comparisons and selects;
-///   - PtxMemory.cpp: loads, stores, atomics, asynchronous copies, fences,
-///     prefetches, address conversions;
+///   - PtxMemory.cpp: loads, stores, atomics, fences, prefetches, address
+///     conversions;
+///   - PtxAsync.cpp: asynchronous copies and the mbarriers that track them;
 ///   - PtxThreads.cpp: special registers, warp operations, barriers,
 ///     sleeping, exiting and branches.
 /// A rule reads its operands as IR values of the instruction's type and
@@ -134,6 +135,7 @@ struct RuleRow {
 llvm::ArrayRef<RuleRow> arithmeticRules(); // PtxArithmetic.cpp
 llvm::ArrayRef<RuleRow> logicRules();      // PtxLogic.cpp
 llvm::ArrayRef<RuleRow> memoryRules();     // PtxMemory.cpp
+llvm::ArrayRef<RuleRow> asyncRules();      // PtxAsync.cpp
 llvm::ArrayRef<RuleRow> threadRules();     // PtxThreads.cpp
 
 /// The value of special register \p Name (`%laneid`, `%tid.x`, ...), or

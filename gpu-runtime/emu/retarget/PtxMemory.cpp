@@ -17,6 +17,7 @@
 /// a strong load also lets other threads run first (a spin loop on a flag
 /// makes progress under the fiber schedules).  `atom` and `red` are
 /// `atomicrmw`/`cmpxchg` with their order; fences become host fences.
+/// (Asynchronous copies and mbarriers: PtxAsync.cpp.)
 //===----------------------------------------------------------------------===//
 
 #include "PtxEmitter.h"
@@ -221,35 +222,6 @@ bool atomic(Emitter &E) {
   return Red || E.write(0, Old, T);
 }
 
-/// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src-size |
-/// , ignore-src}{, policy}`: the copy happens at once (so commit and wait
-/// have nothing to wait for); the bytes past src-size are zero.
-bool cpAsync(Emitter &E) {
-  if (E.has("commit_group") || E.has("wait_group") || E.has("wait_all"))
-    return true;
-  if (!E.has("async") || !E.sharedSpace() || !E.has("global") ||
-      E.has("bulk") || E.size() < 3)
-    return E.fail("the form of cp");
-  IRBuilderBase &B = E.B;
-  unsigned Extra = E.size() - 3 - E.has("L2::cache_hint");
-  PtxType U32 = {PtxType::Unsigned, 32};
-  Value *Size = E.read(2, U32);
-  Value *SrcSize = Size;
-  if (Extra == 1) {
-    if (E.isPredicate(E.op(3)))
-      SrcSize = B.CreateSelect(E.predicate(3), B.getInt32(0), Size);
-    else
-      SrcSize = E.read(3, U32);
-  } else if (Extra > 1) {
-    return E.fail("the form of cp.async");
-  }
-  Value *Dst = E.address(E.op(0), true), *Src = E.address(E.op(1), false);
-  B.CreateMemCpy(Dst, Align(4), Src, Align(4), SrcSize);
-  B.CreateMemSet(B.CreateGEP(B.getInt8Ty(), Dst, SrcSize), B.getInt8(0),
-                 B.CreateSub(Size, SrcSize), Align(1));
-  return true;
-}
-
 /// `membar.level` and every `fence`: a full host fence (stronger than
 /// any of them).
 bool fence(Emitter &E) {
@@ -309,9 +281,6 @@ const RuleRow Rows[] = {
     {"red", atomic,
      "global shared shared::cta shared::cluster relaxed release cta "
      "cluster gpu sys add inc dec min max and or xor hints"},
-    {"cp", cpAsync,
-     "async ca cg shared shared::cta global commit_group wait_group "
-     "wait_all hints"},
     {"membar", fence, "cta gl sys"},
     {"fence", fence,
      "sc acq_rel acquire release cta cluster gpu sys proxy alias async "

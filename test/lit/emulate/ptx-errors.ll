@@ -11,7 +11,7 @@
 ; RUN: not %opt -passes=gpuad-emulate -disable-output %t/braces.ll 2>&1 | FileCheck %s --check-prefix=BRACES
 ; RUN: not %opt -passes=gpuad-emulate -disable-output %t/syntax.ll 2>&1 | FileCheck %s --check-prefix=SYNTAX
 ; RUN: not %opt -passes=gpuad-emulate -disable-output %t/named.ll 2>&1 | FileCheck %s --check-prefix=NAMED
-; UNKNOWN: error: gpuad-emulate: inline PTX in 'unknown' cannot run on the emulator: 'mbarrier.try_wait.parity.shared.b64 p, [$1], $2': the emulator does not know the instruction 'mbarrier.try_wait.parity.shared.b64'
+; UNKNOWN: error: gpuad-emulate: inline PTX in 'unknown' cannot run on the emulator: 'wgmma.fence.sync.aligned': the emulator does not know the instruction 'wgmma.fence.sync.aligned'
 ; MODIFIER: error: gpuad-emulate: inline PTX in 'modifier' cannot run on the emulator: 'add.cc.u32 $0, $1, $2': the modifier '.cc' is not supported
 ; UNDECLARED: error: gpuad-emulate: inline PTX in 'undeclared' cannot run on the emulator: 'add.u32 $0, q, 1': the register 'q' is not declared
 ; LABEL: error: gpuad-emulate: inline PTX in 'label' cannot run on the emulator: the label 'Nowhere' is never defined
@@ -22,7 +22,7 @@
 ;--- unknown.ll
 target triple = "nvptx64-nvidia-cuda"
 define void @unknown(ptr %p) {
-  %r = call i32 asm sideeffect "{ .reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }", "=r,r,r"(i32 0, i32 1)
+  %r = call i32 asm sideeffect "{ .reg .pred p; setp.ne.u32 p, $1, 0; wgmma.fence.sync.aligned; selp.u32 $0, 1, 0, p; }", "=r,r"(i32 1)
   ret void
 }
 
