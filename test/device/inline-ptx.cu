@@ -28,6 +28,14 @@
 //   mbarriers (sm_80+): init, arrive and test_wait over two phases of one
 //             barrier; on sm_90 a cp.async.bulk completing its bytes on an
 //             mbarrier (arrive.expect_tx, try_wait.parity).
+//
+// The asm is valid PTX for both targets (ptxas accepts it); the runs are in
+// kernel-tests.cmake.
+// REQUIRES: cuda
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O2 -S %s -o %t.75.ptx
+// RUN: %ptxas -arch=sm_75 %t.75.ptx -o %t.75.cubin
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S %s -o %t.90.ptx
+// RUN: %ptxas -arch=sm_90 %t.90.ptx -o %t.90.cubin
 
 #include <cstdint>
 #include <cstdio>

@@ -22,6 +22,13 @@
 //
 // n = 6000 elements: several tiles for the scan's look-back and the sort's
 // passes, and a last block that is not full.
+//
+// Here sm_90's CUB paths run on the emulator (one schedule: Thrust compiles
+// are slow); kernel-tests.cmake runs sm_75 in every schedule, and natively.
+// REQUIRES: cuda
+// RUN: %gpuad-cc --emulate -O2 --cuda-gpu-arch=sm_90 %s -o %t
+// RUN: env GPUAD_EMU_SCHEDULE=shuffled GPUAD_EMU_SEED=7 %t | FileCheck %s
+// CHECK: thrust.cu: PASS
 
 #include <gpuad/gpuad.h>
 

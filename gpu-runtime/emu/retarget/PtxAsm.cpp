@@ -230,7 +230,6 @@ Translation::Reg &Translation::declare(StringRef Name, unsigned Width) {
   return R;
 }
 
-
 Value *Translation::fromBits(Value *Bits, PtxType T) {
   return T.isFloat() ? B.CreateBitCast(Bits, T.irType(C)) : Bits;
 }
@@ -477,6 +476,11 @@ bool Translation::run(const std::vector<Statement> &Program,
   B.SetInsertPoint(BasicBlock::Create(C, "ptx", &Body));
   Scopes.emplace_back();
   bool Ok = bindOperands();
+  // With labels, an address may be formed again after its register
+  // changed (a loop): addresses then always come from the registers.
+  if (any_of(Program, [](const Statement &St) { return St.K == Statement::Label; }))
+    for (auto &Input : Scopes.front())
+      Input.second.Pointer = nullptr;
   for (const Statement &St : Program)
     if (!(Ok = Ok && statement(St)))
       break;
