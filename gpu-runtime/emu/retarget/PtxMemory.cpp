@@ -79,6 +79,16 @@ bool elements(Emitter &E, unsigned I, SmallVectorImpl<const Operand *> &Out) {
   return true;
 }
 
+/// Checks a load's or store's form (two operands and an optional cache
+/// policy, a type) and gathers its registers, operand \p Regs or its
+/// elements.
+bool accessShape(Emitter &E, unsigned Regs, PtxType T,
+                 SmallVectorImpl<const Operand *> &Out) {
+  if (E.size() < 2 || E.size() > 3 || !T.valid() || T.K == PtxType::Pred)
+    return E.fail("the form of " + E.S->Opcode);
+  return elements(E, Regs, Out);
+}
+
 /// The whole access as one integer of its size.
 Type *wholeType(Emitter &E, unsigned Bytes) { return E.B.getIntNTy(8 * Bytes); }
 
@@ -92,9 +102,8 @@ void check(Emitter &E, Value *P, unsigned Bytes, bool Write) {
 bool load(Emitter &E) {
   PtxType T = E.type();
   SmallVector<const Operand *, 8> Dst;
-  if (E.size() < 2 || E.size() > 3 || !T.valid() || T.K == PtxType::Pred ||
-      !elements(E, 0, Dst))
-    return E.fail("the form of ld");
+  if (!accessShape(E, 0, T, Dst))
+    return false;
   IRBuilderBase &B = E.B;
   unsigned N = Dst.size(), Bytes = N * T.Width / 8;
   Value *P = E.address(E.op(1), E.sharedSpace());
@@ -129,9 +138,8 @@ bool load(Emitter &E) {
 bool store(Emitter &E) {
   PtxType T = E.type();
   SmallVector<const Operand *, 8> Src;
-  if (E.size() < 2 || E.size() > 3 || !T.valid() || T.K == PtxType::Pred ||
-      !elements(E, 1, Src))
-    return E.fail("the form of st");
+  if (!accessShape(E, 1, T, Src))
+    return false;
   IRBuilderBase &B = E.B;
   unsigned N = Src.size(), Bytes = N * T.Width / 8;
   Value *Vec = PoisonValue::get(FixedVectorType::get(B.getIntNTy(T.Width), N));
