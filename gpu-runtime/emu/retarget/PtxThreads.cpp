@@ -100,9 +100,14 @@ Value *specialRegister(Emitter &E, StringRef Name) {
     return High(Intrinsic::nvvm_read_ptx_sreg_clock64);
   if (Name == "%globaltimer_hi")
     return High(Intrinsic::nvvm_read_ptx_sreg_globaltimer);
-  if (Name.consume_front("%reserved_smem_offset_") &&
-      is_contained({"begin", "end", "cap", "1", "2"}, Name))
-    return reservedShared(E, Name);
+  if (StringRef Which = Name;
+      Which.consume_front("%reserved_smem_offset_") &&
+      is_contained({"begin", "end", "cap", "1", "2"}, Which))
+    return reservedShared(E, Which);
+  // Others by their intrinsic's name (%envreg3, %pm0, ...).
+  if (Intrinsic::ID ID = Intrinsic::lookupIntrinsicID(
+          ("llvm.nvvm.read.ptx.sreg." + Name.drop_front()).str()))
+    return E.intrinsic(ID, {}, {});
   E.fail("the special register '" + Name + "'");
   return nullptr;
 }
