@@ -76,6 +76,33 @@ uint32_t __gpuad_emu_dynamic_shared_bytes(void);
 /* AMDGPU ds_bpermute: the value of the lane at byte address `addr` / 4
  * (among the active lanes, as for vote64). */
 int32_t __gpuad_emu_bpermute(int32_t addr, int32_t value);
+/* match.any (all = 0): the lanes of `mask` whose value equals this lane's;
+ * match.all (all = 1): `mask`'s live lanes if all values are equal, else 0. */
+uint32_t __gpuad_emu_match(int32_t all, uint32_t mask, int64_t value);
+/* redux.sync over the lanes in `mask`: op 0 add, 1 min, 2 max, 3 umin,
+ * 4 umax, 5 and, 6 or, 7 xor. */
+int32_t __gpuad_emu_redux(int32_t op, uint32_t mask, int32_t value);
+/* Lets the other threads of the block run first (nanosleep, and polling
+ * loads: a thread spinning on a flag lets its writer run). */
+void __gpuad_emu_yield(void);
+/* PTX exit: the thread ends here (it no longer counts at barriers). */
+void __gpuad_emu_exit(void) __attribute__((noreturn));
+/* Clocks (%clock64, %globaltimer, s_memtime): host nanoseconds. */
+uint64_t __gpuad_emu_clock64(void);
+/* The running launch's shared bytes per block (%total_smem_size). */
+uint32_t __gpuad_emu_shared_bytes(void);
+/* PTX isspacep: space 0 global, 1 shared, 2 local, 3 const, 4 param. */
+int32_t __gpuad_emu_isspacep(int32_t space, const void *p);
+/* PTX mbarriers (MBarrier.cpp): op 0 init (arg: arrivals), 1 arrive and
+ * 2 arrive_drop (arg: count; returns the state before), 3 expect_tx and
+ * 4 complete_tx (arg: bytes), 5 test_wait (arg: a state) and 6
+ * test_wait.parity (arg: the parity), which return whether that phase has
+ * completed. */
+uint64_t __gpuad_emu_mbarrier(int32_t op, void *bar, int64_t arg);
+/* 16-byte loads and stores with a memory order, single-copy atomic with
+ * respect to each other (CUB's look-back pairs {status, value}). */
+unsigned __int128 __gpuad_emu_load16(const void *p);
+void __gpuad_emu_store16(void *p, unsigned __int128 value);
 
 /* An access of `size` bytes at `p` (write: nonzero); out of every device
  * allocation, this thread's stack and its block's shared memory it stops
@@ -105,6 +132,7 @@ typedef struct {
   uint32_t num_variables;
   const gpuad_emu_variable_t *variables;
   uint64_t static_shared_bytes; /* static __shared__ data per block */
+  uint32_t arch; /* NVPTX: the sm_NN the device code targets (NN); else 0 */
 } gpuad_emu_module_t;
 
 void __gpuad_emu_register_module(const gpuad_emu_module_t *module);

@@ -149,6 +149,14 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
                       "' in split form: its reverse sweep needs a "
                       "variable-size stack allocation");
       Ok = false;
+    } else if (const Instruction *I = Cut->lostStackPointer()) {
+      Diags.error(*Key.Fn, I->getDebugLoc(),
+                  "cannot differentiate '" + Key.Fn->getName() +
+                      "' in split form: its reverse sweep needs pointers "
+                      "into its stack kept per loop iteration (or in a value "
+                      "it cannot build again), which would point into the "
+                      "finished forward half's frame");
+      Ok = false;
     }
   }
   if (!Boxed)

@@ -8,6 +8,7 @@
 
 #include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
+#include "Rules/KnownFunctions.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -27,7 +28,12 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
   bool Changed = false;
   SmallVector<GlobalValue *, 16> Protected;
   for (Function &F : M) {
-    if (F.isDeclaration() || !findRuleByName(F.getName()) ||
+    // Rule functions, and device code's own heap functions (HIP's malloc
+    // and free are inline wrappers of ockl's allocator): gpuad knows them
+    // by name, not by their bodies.
+    if (F.isDeclaration() ||
+        (!findRuleByName(F.getName()) &&
+         !classifyHeapFunction(F.getName())) ||
         F.hasFnAttribute(GuardAttr))
       continue;
     bool WasAlwaysInline = F.hasFnAttribute(Attribute::AlwaysInline);

@@ -54,6 +54,9 @@ struct DiffRequest {
   /// operands that carry the tape (a pointer, or a value in pieces).
   llvm::SmallVector<llvm::Value *, 4> Seeds;
   llvm::SmallVector<llvm::Value *, 4> TapeOperands;
+  /// __enzyme_reverse: the type of a tape passed by value through a `byval`
+  /// pointer (the C ABI's copy of a large struct), else null.
+  llvm::Type *TapeByValType = nullptr;
   /// The memory the result goes to when the call returns through `sret`.
   llvm::Value *ReturnSlot = nullptr;
   /// The type the call declares for its result (the sret type if any).

@@ -126,19 +126,22 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   Lanes L(Req.Key.Width);
   DiffMode Mode = Req.Key.Mode;
 
-  // Split mode: the tape's type, and whether the user's transport fits it.
-  Type *TapeTy = nullptr;
-  if (Mode == DiffMode::ReverseAugmented)
+  // Split mode: the tape's type, the part of the declared result that holds
+  // it, and whether it fits there.
+  Type *TapeTy = nullptr, *UserTapeTy = nullptr;
+  if (Mode == DiffMode::ReverseAugmented) {
     TapeTy = Sig.SingleResult ? Sig.Type->getReturnType()
                               : cast<StructType>(Sig.Type->getReturnType())
                                     ->getElementType(Sig.TapeField);
-  else if (Sig.TapeParam >= 0)
+    UserTapeTy = declaredTapeType(Req, Req.ResultType,
+                                  Sig.ReturnsPrimal || Sig.ReturnsShadow);
+  } else if (Sig.TapeParam >= 0) {
     TapeTy = Sig.Type->getParamType(Sig.TapeParam);
-  if (TapeTy && !checkTapeFits(Req, TapeTy, Diags))
+  }
+  if (TapeTy && !checkTapeFits(Req, TapeTy, UserTapeTy, Diags))
     return false;
   if (Mode == DiffMode::ReverseAugmented &&
-      Req.Tape == TapeTransport::Allocated &&
-      !declaredTapeType(Req, Req.ResultType)) {
+      Req.Tape == TapeTransport::Allocated && !UserTapeTy) {
     Diags.error(Caller, Call,
                 "with enzyme_allocated " + Twine(Req.AllocatedBytes) +
                     ", __enzyme_augmentfwd must return the tape first: a "
@@ -184,11 +187,11 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   // (reverse), each of them lane by lane.  The augmented half's tape comes
   // first.
   SmallVector<Type *, 8> TapeLeafTypes;
-  if (Mode == DiffMode::ReverseAugmented && Req.Tape == TapeTransport::Heap)
-    TapeLeafTypes.push_back(PointerType::get(Call.getContext(), 0));
+  if (UserTapeTy)
+    flattenType(UserTapeTy, TapeLeafTypes);
   else if (Mode == DiffMode::ReverseAugmented &&
-           Req.Tape == TapeTransport::Allocated)
-    flattenType(declaredTapeType(Req, Req.ResultType), TapeLeafTypes);
+           Req.Tape == TapeTransport::Heap)
+    TapeLeafTypes.push_back(PointerType::get(Call.getContext(), 0));
   SmallVector<std::pair<Type *, unsigned>, 4> Parts;
   if (Sig.ReturnsPrimal)
     Parts.push_back({RetTy, 1});
@@ -200,8 +203,9 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     SmallVector<Value *, 8> Out;
     SmallVector<Value *, 4> Values;
     if (Mode == DiffMode::ReverseAugmented) {
-      Out = sendTape(RB, Req, Sig.field(RB, Result, Sig.TapeField),
-                     Req.ResultType, Target);
+      if (UserTapeTy)
+        Out = sendTape(RB, Req, Sig.field(RB, Result, Sig.TapeField),
+                       UserTapeTy, Target);
       if (Value *P = Sig.field(RB, Result, Sig.PrimalField))
         Values.push_back(P);
       if (Value *S = Sig.field(RB, Result, Sig.ShadowField))
@@ -285,7 +289,7 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
 
   Value *Replacement = nullptr;
   if (Mode == DiffMode::ReverseAugmented && Req.Tape == TapeTransport::Memory)
-    sendTape(B, Req, Sig.field(B, New, Sig.TapeField), Req.ResultType,
+    sendTape(B, Req, Sig.field(B, New, Sig.TapeField), nullptr,
              Target); // stores it; the result holds no tape
   if (WantsResult && !New->getType()->isVoidTy() &&
       (Req.ReturnSlot || !Call.use_empty())) {

@@ -454,12 +454,10 @@ bool Parser::takeSeedAndTape() {
     return fail("too few arguments: __enzyme_reverse of '" +
                 Req.Key.Fn->getName() +
                 "' needs the tape __enzyme_augmentfwd returned, last");
-  if (Req.Tape == TapeTransport::Heap &&
-      (Req.TapeOperands.size() != 1 ||
-       !Req.TapeOperands[0]->getType()->isPointerTy()))
-    return fail("the tape of __enzyme_reverse must be the pointer "
-                "__enzyme_augmentfwd returned (or use enzyme_allocated / "
-                "enzyme_tape in both calls)");
+  // The tape operands are the call's last ones.
+  if (Req.TapeOperands.size() == 1 &&
+      Req.TapeOperands[0]->getType()->isPointerTy())
+    Req.TapeByValType = Call.getParamByValType(numArgs() - 1);
   return true;
 }
 

@@ -331,43 +331,66 @@ void ReverseEmitter::reportTape() {
   warnAboutTapePlace(Where);
 }
 
-/// A tape in the pool, whose memory the host must provide, deserves more
-/// than a remark: the kernel traps without it.
+/// A tape in the pool deserves more than a remark: its memory comes from
+/// the pool the host provides, or else from the device heap, slower.
 void ReverseEmitter::warnAboutTapePlace(const Instruction *Where) {
-  if (!Ctx.target().isGPU())
+  TargetHooks &Target = Ctx.target();
+  if (!Target.isGPU())
     return;
   DebugLoc Loc = Where ? Where->getDebugLoc() : DebugLoc();
   // The user asked for device malloc: no warning.
-  bool Arena = usesTapeArena(Ctx.target(), Ctx.options().TapePlacement);
-  if (!Arena)
+  if (!usesTapeArena(Target, Ctx.options().TapePlacement))
     return;
+  bool UsesPool =
+      !TheTape->heapLoops().empty() ||
+      (TheTape->regionBytes() && (TheTape->regionPlace() == TapePlace::Pool ||
+                                  TheTape->regionPlace() == TapePlace::Heap));
+  if (!UsesPool)
+    return;
+  if (!programDeclaresTapePool(*D.getParent())) {
+    SmallVector<std::string, 2> What;
+    if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Pool)
+      What.push_back(std::to_string(TheTape->regionBytes()) +
+                     " bytes per thread");
+    if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Heap)
+      What.push_back(std::to_string(TheTape->regionBytes()) +
+                     " bytes per call");
+    if (!TheTape->heapLoops().empty())
+      What.push_back("arrays that grow at run time");
+    Ctx.diags().warning(
+        *Key.Fn, Loc,
+        "this derivative keeps its tape (" + join(What, " and ") +
+            ") in the global tape pool, which the program does not provide "
+            "(<gpuad/tape_pool.h>), so each thread takes it from the device "
+            "heap, which is slower (when the heap runs out, the kernel stops "
+            "and says so: " +
+            Target.heapLimitAdvice() +
+            "); gpuad::setTapePool before the launch is the fast path");
+    return;
+  }
+  // What happens when the pool is too small.
+  StringRef Else = usesHeapFallback(*D.getParent(), Target)
+                       ? "else in the device heap"
+                       : "or the kernel traps";
   for (const Loop *L : TheTape->heapLoops())
     Ctx.diags().warning(
         *Key.Fn, L->getStartLoc() ? L->getStartLoc() : Loc,
         "the tape of this loop grows at run time (its trip count, or an "
         "enclosing loop's, has no small compile-time bound): it is kept in "
         "the tape pool's arena, which needs bytes per thread beyond "
-        "gpuad::tapePoolBytesPerThread() (<gpuad/tape_pool.h>); "
-        "-gpuad-tape-placement=heap uses device malloc instead");
+        "gpuad::tapePoolBytesPerThread() (<gpuad/tape_pool.h>), " +
+            Else + "; -gpuad-tape-placement=heap uses device malloc always");
   if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Heap)
     Ctx.diags().warning(
         *Key.Fn, Loc,
         "the tape of this function's derivative (" +
             Twine(TheTape->regionBytes()) +
             " bytes per thread) is kept in the tape pool's arena once per "
-            "call: it is differentiated in split mode (a call the reverse "
-            "sweep returns to, or the user's split) and larger than the " +
+            "call (" +
+            Else +
+            "): it is differentiated in split mode (a call the reverse sweep "
+            "returns to, or the user's split) and larger than the " +
             Twine(MaxCarriedTapeRegion) + " bytes a split tape carries");
-  bool UsesPool =
-      !TheTape->heapLoops().empty() ||
-      (TheTape->regionBytes() && (TheTape->regionPlace() == TapePlace::Pool ||
-                                  TheTape->regionPlace() == TapePlace::Heap));
-  if (UsesPool && !programDeclaresTapePool(*D.getParent()))
-    Ctx.diags().warning(
-        *Key.Fn, Loc,
-        "this derivative keeps its tape in the global tape pool, which the "
-        "program does not declare: include <gpuad/tape_pool.h> and call "
-        "gpuad::setTapePool before the launch, or the kernel traps");
 }
 
 Value *ReverseEmitter::lookup(Value *V) {

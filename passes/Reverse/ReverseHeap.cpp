@@ -31,6 +31,7 @@
 #include "Core/DerivativeContext.h"
 #include "Rules/KnownFunctions.h"
 #include "Tape/Tape.h"
+#include "Tape/TapePlacement.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/IR/Constants.h"
@@ -87,10 +88,16 @@ ReverseEmitter::ShadowList &ReverseEmitter::newList(FunctionCallee Dealloc) {
   unsigned AS = D.getParent()->getDataLayout().getAllocaAddrSpace();
   auto *PtrTy = PointerType::get(D.getContext(), 0);
   Type *I64 = EB.getInt64Ty();
+  // Generic pointers: the list helpers take them (AMDGPU's stack is
+  // private memory).
+  auto Local = [&](Type *Ty, const Twine &Name) {
+    return EB.CreatePointerBitCastOrAddrSpaceCast(
+        EB.CreateAlloca(Ty, AS, nullptr, Name), PtrTy);
+  };
   auto List = std::make_unique<ShadowList>();
-  List->Data = EB.CreateAlloca(PtrTy, AS, nullptr, "shadow.list");
-  List->Length = EB.CreateAlloca(I64, AS, nullptr, "shadow.list.length");
-  List->Capacity = EB.CreateAlloca(I64, AS, nullptr, "shadow.list.capacity");
+  List->Data = Local(PtrTy, "shadow.list");
+  List->Length = Local(I64, "shadow.list.length");
+  List->Capacity = Local(I64, "shadow.list.capacity");
   List->Dealloc = Dealloc;
   EB.CreateStore(ConstantPointerNull::get(PtrTy), List->Data);
   EB.CreateStore(EB.getInt64(0), List->Length);
@@ -349,7 +356,8 @@ void ReverseEmitter::freeListedShadows() {
     K->addIncoming(Next, Body);
     B.CreateCondBr(B.CreateICmpEQ(Next, Len), Done, Body);
     B.SetInsertPoint(Done);
-    Ctx.target().emitFree(B, Data);
+    // The list grew as a tape array does (in the tape pool's arena on GPUs).
+    emitTapeFree(B, Data, D, Ctx.target(), Ctx.options().TapePlacement);
     if (isa<GlobalVariable>(List->Data)) {
       B.CreateStore(ConstantPointerNull::get(cast<PointerType>(PtrTy)),
                     List->Data);
@@ -380,7 +388,7 @@ void ReverseEmitter::emitShadowRealloc(CallBase &Call) {
   bool Pointers = TI->mayHoldPointers(orig(&Call));
   SmallVector<Value *, 4> Lanes;
   forEachLane(Old, [&](Value *OldLane, unsigned) {
-    Value *New = Ctx.target().emitAlloc(B, Size);
+    Value *New = Ctx.target().emitCheckedAlloc(B, Size);
     B.CreateMemSet(New, B.getInt8(0), Size, MaybeAlign());
     if (Pointers)
       B.CreateMemCpy(New, MaybeAlign(), OldLane, MaybeAlign(), Copied);

@@ -7,9 +7,11 @@
 #include "Reverse/SplitForm.h"
 
 #include "Core/DerivativeSignature.h"
+#include "Tape/Tape.h"
 #include "Tape/TapePlacement.h"
 #include "Target/TargetHooks.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -21,6 +23,59 @@
 using namespace llvm;
 
 namespace gpuad {
+
+namespace {
+/// The stack allocations a value (a pointer, or an aggregate of them) may
+/// point into, and whether it may point elsewhere too.
+struct StackRoots {
+  SmallSetVector<AllocaInst *, 2> Allocas;
+  bool Other = false;
+};
+
+void findRoots(const Value *V, StackRoots &R,
+               SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Seen.insert(V).second)
+    return;
+  if (auto *AI = dyn_cast<AllocaInst>(V)) {
+    R.Allocas.insert(const_cast<AllocaInst *>(AI));
+  } else if (auto *GEP = dyn_cast<GetElementPtrInst>(V)) {
+    findRoots(GEP->getPointerOperand(), R, Seen);
+  } else if (isa<BitCastInst>(V) || isa<AddrSpaceCastInst>(V)) {
+    findRoots(cast<Instruction>(V)->getOperand(0), R, Seen);
+  } else if (auto *PN = dyn_cast<PHINode>(V)) {
+    for (const Value *In : PN->incoming_values())
+      findRoots(In, R, Seen);
+  } else if (auto *Sel = dyn_cast<SelectInst>(V)) {
+    findRoots(Sel->getTrueValue(), R, Seen);
+    findRoots(Sel->getFalseValue(), R, Seen);
+  } else if (auto *EV = dyn_cast<ExtractValueInst>(V)) {
+    Value *Agg = const_cast<Value *>(EV->getAggregateOperand());
+    if (Value *Leaf = FindInsertedValue(Agg, EV->getIndices()))
+      return findRoots(Leaf, R, Seen);
+    R.Other = true; // some element of the aggregate: any of them
+    findRoots(Agg, R, Seen);
+  } else if (auto *IV = dyn_cast<InsertValueInst>(V)) {
+    findRoots(IV->getAggregateOperand(), R, Seen);
+    findRoots(IV->getInsertedValueOperand(), R, Seen);
+  } else if (!isa<Constant>(V)) {
+    R.Other = true;
+  }
+}
+} // namespace
+
+/// `{i64 which, i64 offset}`: a pointer into one of a few allocations.
+static StructType *rebasedType(LLVMContext &C) {
+  Type *I64 = Type::getInt64Ty(C);
+  return StructType::get(C, {I64, I64});
+}
+
+static StackRoots stackRoots(const Value *V) {
+  StackRoots R;
+  SmallPtrSet<const Value *, 16> Seen;
+  findRoots(V, R, Seen);
+  return R;
+}
+
 
 SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
                      Value *Shadow)
@@ -54,34 +109,121 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
   // What the reverse sweep uses of the forward sweep.  (It dominates the
   // branch: the reverse sweep is entered only there.)
   for (BasicBlock &BB : C)
-    for (Instruction &I : BB)
-      for (User *U : I.users())
-        if (ForwardBlocks.count(&BB) &&
-            !ForwardBlocks.count(cast<Instruction>(U)->getParent())) {
-          auto *AI = dyn_cast<AllocaInst>(&I);
-          // Stack memory as a generic pointer (AMDGPU): the cast is redone.
-          if (auto *Cast = dyn_cast<AddrSpaceCastInst>(&I)) {
-            AI = dyn_cast<AllocaInst>(Cast->getPointerOperand());
-            if (AI)
-              StackCasts.insert(Cast);
-          }
-          if (AI) {
-            Stack.insert(AI);
-            if (!isa<Constant>(AI->getArraySize()) && !DynamicStack)
-              DynamicStack = AI;
-          } else {
-            Fields.insert(&I);
-          }
-          break;
-        }
+    if (ForwardBlocks.count(&BB))
+      for (Instruction &I : BB)
+        if (any_of(I.users(), [&](const User *U) {
+              return !ForwardBlocks.count(cast<Instruction>(U)->getParent());
+            }))
+          addCrossing(I);
+  // Values cached in loop frames travel as they are: a pointer into the
+  // stack among them would be the augmented half's.
+  for (const BasicBlock *BB : ForwardBlocks)
+    for (const Instruction &I : *BB)
+      if (auto *SI = dyn_cast<StoreInst>(&I);
+          SI && SI->getMetadata(CachedStoreMD) && !LostStackPointer &&
+          !stackRoots(SI->getValueOperand()).Allocas.empty())
+        LostStackPointer = &I;
+  for (AllocaInst *AI : Stack)
+    if (!isa<Constant>(AI->getArraySize()) && !DynamicStack)
+      DynamicStack = AI;
   SmallVector<Type *, 16> Types;
   for (Instruction *I : Fields)
-    Types.push_back(I->getType());
+    Types.push_back(Rebased.count(I) ? rebasedType(C.getContext())
+                                     : I->getType());
   // Tape regions travel by value, after the fields.
   for (AllocaInst *AI : Stack)
     if (isCarriedTapeRegion(*AI))
       Types.push_back(AI->getAllocatedType());
   TapeTy = StructType::get(C.getContext(), Types);
+}
+
+void SplitForm::addCrossing(Instruction &I) {
+  // Stack memory (or a generic pointer to it, on AMDGPU): allocated again.
+  if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+    Stack.insert(AI);
+    return;
+  }
+  if (auto *Cast = dyn_cast<AddrSpaceCastInst>(&I))
+    if (auto *AI = dyn_cast<AllocaInst>(Cast->getPointerOperand())) {
+      Stack.insert(AI);
+      StackCasts.insert(Cast);
+      return;
+    }
+  StackRoots R = stackRoots(&I);
+  if (R.Allocas.empty()) {
+    Fields.insert(&I);
+    return;
+  }
+  // A pointer that may point into the stack travels as (which allocation,
+  // offset), or as its address where it points elsewhere.
+  if (I.getType()->isPointerTy()) {
+    Fields.insert(&I);
+    Rebased[&I].assign(R.Allocas.begin(), R.Allocas.end());
+    Stack.insert_range(R.Allocas);
+    return;
+  }
+  // Built again from its operands: an aggregate of such pointers (shadows
+  // at width N), or a choice between locals and what it is based on.
+  if (isa<InsertValueInst>(I) || isa<SelectInst>(I) ||
+      isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
+      isa<AddrSpaceCastInst>(I)) {
+    for (Value *Op : I.operands())
+      if (auto *OpI = dyn_cast<Instruction>(Op);
+          OpI && ForwardBlocks.count(OpI->getParent()) &&
+          !Rebuilt.count(OpI) && !Fields.count(OpI) &&
+          !Stack.count(dyn_cast<AllocaInst>(OpI)) &&
+          !StackCasts.count(dyn_cast<AddrSpaceCastInst>(OpI)))
+        addCrossing(*OpI);
+    Rebuilt.insert(&I); // after its operands
+    return;
+  }
+  Fields.insert(&I);
+  if (!LostStackPointer)
+    LostStackPointer = &I;
+}
+
+/// \p V (an allocation, or an address of one) as a pointer of \p Ty.
+static Value *castTo(IRBuilderBase &B, Value *V, Type *Ty) {
+  return V->getType() == Ty ? V : B.CreateAddrSpaceCast(V, Ty);
+}
+
+/// \p Ptr as (which of \p Bases it points into, offset from it), or (-1,
+/// address) where it points into none.  A pointer just past the end of one
+/// allocation may be the start of the next: one inside an allocation takes
+/// precedence.
+static Value *rebase(IRBuilderBase &B, Value *Ptr, ArrayRef<Value *> Bases,
+                     const DataLayout &DL) {
+  Type *I64 = B.getInt64Ty();
+  Value *Which = B.getInt64(-1);
+  Value *Off = B.CreatePtrToInt(Ptr, I64);
+  for (bool Inside : {false, true})
+    for (unsigned K = 0; K < Bases.size(); ++K) {
+      auto *AI = cast<AllocaInst>(Bases[K]->stripPointerCasts());
+      uint64_t Size = AI->getAllocationSize(DL)->getFixedValue();
+      Value *Rel = B.CreatePtrDiff(B.getInt8Ty(), Ptr,
+                                   castTo(B, Bases[K], Ptr->getType()));
+      Value *In = Inside ? B.CreateICmpULT(Rel, B.getInt64(Size))
+                         : B.CreateICmpEQ(Rel, B.getInt64(Size));
+      Which = B.CreateSelect(In, ConstantInt::get(I64, K), Which);
+      Off = B.CreateSelect(In, Rel, Off);
+    }
+  Value *Pair = PoisonValue::get(rebasedType(B.getContext()));
+  Pair = B.CreateInsertValue(Pair, Which, 0);
+  return B.CreateInsertValue(Pair, Off, 1, "stack.offset");
+}
+
+/// The pointer \p Pair (from rebase) names among \p Bases, of type \p Ty.
+static Value *unrebase(IRBuilderBase &B, Value *Pair, ArrayRef<Value *> Bases,
+                       Type *Ty, const Twine &Name) {
+  Value *Which = B.CreateExtractValue(Pair, 0);
+  Value *Off = B.CreateExtractValue(Pair, 1);
+  Value *Base = ConstantPointerNull::get(cast<PointerType>(Ty));
+  for (unsigned K = 0; K < Bases.size(); ++K)
+    Base = B.CreateSelect(B.CreateICmpEQ(Which, B.getInt64(K)),
+                          castTo(B, Bases[K], Ty), Base);
+  Value *InStack = B.CreateGEP(B.getInt8Ty(), Base, Off);
+  return B.CreateSelect(B.CreateICmpSLT(Which, B.getInt64(0)),
+                        B.CreateIntToPtr(Off, Ty), InStack, Name);
 }
 
 /// Clones \p From's body into \p To, parameter I to parameter I (parameters
@@ -124,8 +266,16 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
   auto *End = cast<BranchInst>(VMap[&ForwardEnd]);
   IRBuilder<> B(End);
   Value *Tape = PoisonValue::get(TapeTy);
-  for (auto [K, I] : enumerate(Fields))
-    Tape = B.CreateInsertValue(Tape, VMap[I], K);
+  for (auto [K, I] : enumerate(Fields)) {
+    Value *Field = VMap[I];
+    if (auto It = Rebased.find(I); It != Rebased.end()) {
+      SmallVector<Value *, 2> Bases;
+      for (AllocaInst *AI : It->second)
+        Bases.push_back(VMap[AI]);
+      Field = rebase(B, Field, Bases, Aug.getParent()->getDataLayout());
+    }
+    Tape = B.CreateInsertValue(Tape, Field, K);
+  }
   unsigned K = Fields.size();
   for (AllocaInst *AI : Stack)
     if (isCarriedTapeRegion(*AI))
@@ -134,7 +284,7 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
           K++);
   if (Boxed) {
     const DataLayout &DL = Aug.getParent()->getDataLayout();
-    Value *Box = Target.emitAlloc(B, B.getInt64(DL.getTypeAllocSize(TapeTy)));
+    Value *Box = Target.emitCheckedAlloc(B, B.getInt64(DL.getTypeAllocSize(TapeTy)));
     B.CreateStore(Tape, Box);
     Tape = Box;
   }
@@ -171,8 +321,6 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
     Tape = B.CreateLoad(TapeTy, Box);
     Target.emitFree(B, Box);
   }
-  for (auto [K, I] : enumerate(Fields))
-    VMap[I]->replaceAllUsesWith(B.CreateExtractValue(Tape, K, I->getName()));
   // Stack memory: the reverse sweep only accumulates adjoints in it; or a
   // tape region, filled from the tape.
   const DataLayout &DL = Bwd.getParent()->getDataLayout();
@@ -189,10 +337,41 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
     VMap[AI]->replaceAllUsesWith(New);
     NewStack[AI] = New;
   }
-  for (AddrSpaceCastInst *Cast : StackCasts)
-    VMap[Cast]->replaceAllUsesWith(B.CreateAddrSpaceCast(
+  // What the rebuilt aggregates are made of, in the backward half.
+  DenseMap<Value *, Value *> Now;
+  for (AddrSpaceCastInst *Cast : StackCasts) {
+    Value *New = B.CreateAddrSpaceCast(
         NewStack[cast<AllocaInst>(Cast->getPointerOperand())], Cast->getType(),
-        Cast->getName()));
+        Cast->getName());
+    VMap[Cast]->replaceAllUsesWith(New);
+    Now[Cast] = New;
+  }
+  for (auto [K, I] : enumerate(Fields)) {
+    Value *Field = B.CreateExtractValue(Tape, K, I->getName());
+    if (auto It = Rebased.find(I); It != Rebased.end()) {
+      SmallVector<Value *, 2> Bases;
+      for (AllocaInst *AI : It->second)
+        Bases.push_back(NewStack[AI]);
+      Field = unrebase(B, Field, Bases, I->getType(), I->getName());
+    }
+    VMap[I]->replaceAllUsesWith(Field);
+    Now[I] = Field;
+  }
+  for (Instruction *Old : Rebuilt) {
+    Instruction *New = Old->clone();
+    for (Use &Op : New->operands()) {
+      Value *V = Op.get();
+      if (isa<Argument>(V))
+        Op.set(VMap[V]);
+      else if (auto *AI = dyn_cast<AllocaInst>(V))
+        Op.set(NewStack[AI]);
+      else if (Value *Known = Now.lookup(V))
+        Op.set(Known);
+    }
+    B.Insert(New, Old->getName());
+    VMap[Old]->replaceAllUsesWith(New);
+    Now[Old] = New;
+  }
   B.CreateBr(cast<BasicBlock>(VMap[ForwardEnd.getSuccessor(0)]));
   SmallPtrSet<const BasicBlock *, 32> Forward;
   for (const BasicBlock *BB : ForwardBlocks)

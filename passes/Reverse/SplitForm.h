@@ -16,7 +16,9 @@
 /// Stack memory the reverse sweep addresses (shadow stack slots, which only
 /// accumulate adjoints there) is allocated afresh, zeroed, in the backward
 /// half; a fixed tape region (TapePlacement.h) afresh too, filled from its
-/// copy in the tape.  The tape travels by value (a struct SROA takes apart once
+/// copy in the tape.  A pointer into one such allocation (an element of a
+/// local array's shadow, say) travels as its offset from it, rebased onto
+/// the new copy: the augmented half's frame is gone by then.  The tape travels by value (a struct SROA takes apart once
 /// the halves are inlined), or boxed on the heap for recursive functions, whose
 /// tape would otherwise contain itself.
 //===----------------------------------------------------------------------===//
@@ -24,6 +26,7 @@
 #ifndef GPUAD_REVERSE_SPLITFORM_H
 #define GPUAD_REVERSE_SPLITFORM_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -55,6 +58,10 @@ public:
   /// A variable-size stack allocation the reverse sweep addresses, which
   /// the backward half cannot recreate (null if none).
   const llvm::AllocaInst *dynamicStack() const { return DynamicStack; }
+  /// A pointer into the function's stack the backward half would need but
+  /// cannot rebuild (it may point elsewhere too, or it is cached in a loop's
+  /// frames), or null.
+  const llvm::Instruction *lostStackPointer() const { return LostStackPointer; }
   /// The tape's contents by value.
   llvm::StructType *tapeType() const { return TapeTy; }
   /// Writes the bodies of the two halves (declared with signatures \p AugSig
@@ -65,6 +72,11 @@ public:
                     bool Boxed, TargetHooks &Target);
 
 private:
+  /// Records \p I, a forward value the reverse sweep uses: stack memory to
+  /// allocate again, a field (rebased if it points into one allocation), or
+  /// a value that may point into the stack, built again from its operands.
+  void addCrossing(llvm::Instruction &I);
+
   llvm::Function &C;
   llvm::BranchInst &ForwardEnd;
   llvm::Value *Primal, *Shadow;
@@ -75,6 +87,16 @@ private:
   /// pointers).
   llvm::SetVector<llvm::AllocaInst *> Stack;
   llvm::SetVector<llvm::AddrSpaceCastInst *> StackCasts;
+  /// Fields that point into the stack alone: they travel as which of these
+  /// allocations they point into and their offset from it, and the backward
+  /// half adds that to its own copy.
+  llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::AllocaInst *, 2>>
+      Rebased;
+  /// Values that may point into the stack, other than those rebased, built
+  /// again in the backward half from their operands (aggregates of
+  /// pointers, selects, GEPs, casts); operands first.
+  llvm::SetVector<llvm::Instruction *> Rebuilt;
+  const llvm::Instruction *LostStackPointer = nullptr;
   llvm::StructType *TapeTy = nullptr;
   const llvm::AllocaInst *DynamicStack = nullptr;
 };

@@ -78,7 +78,7 @@ bool isKnownInactiveCall(const CallBase &Call) {
   return Callee && inactiveNames().contains(Callee->getName());
 }
 
-std::optional<HeapFn> classifyHeapCall(const CallBase &Call) {
+std::optional<HeapFn> classifyHeapFunction(StringRef Name) {
   static const StringMap<HeapFn> Names = {
       {"malloc", HeapFn::Malloc},
       {"calloc", HeapFn::Calloc},
@@ -103,13 +103,17 @@ std::optional<HeapFn> classifyHeapCall(const CallBase &Call) {
       {"_ZdlPvmSt11align_val_t", HeapFn::Free},
       {"_ZdaPvmSt11align_val_t", HeapFn::Free},
   };
-  const Function *Callee = Call.getCalledFunction();
-  if (!Callee)
-    return std::nullopt;
-  auto It = Names.find(Callee->getName());
+  auto It = Names.find(Name);
   if (It == Names.end())
     return std::nullopt;
   return It->second;
+}
+
+std::optional<HeapFn> classifyHeapCall(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return std::nullopt;
+  return classifyHeapFunction(Callee->getName());
 }
 
 } // namespace gpuad

@@ -14,6 +14,8 @@
 #ifndef GPUAD_RULES_KNOWNFUNCTIONS_H
 #define GPUAD_RULES_KNOWNFUNCTIONS_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <optional>
 
 namespace llvm {
@@ -37,6 +39,8 @@ enum class HeapFn {
 
 /// The heap function \p Call calls, if any.
 std::optional<HeapFn> classifyHeapCall(const llvm::CallBase &Call);
+/// The heap function named \p Name, if it is one.
+std::optional<HeapFn> classifyHeapFunction(llvm::StringRef Name);
 
 } // namespace gpuad
 

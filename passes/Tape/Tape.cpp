@@ -512,7 +512,8 @@ void Tape::storeCachedValue(Slot &S) {
       S.Local ? static_cast<Value *>(S.Local)
               : B.CreateConstGEP1_64(B.getInt8Ty(), frameAddress(S.L, B, false),
                                      S.Offset);
-  B.CreateStore(S.V, Addr);
+  B.CreateStore(S.V, Addr)
+      ->setMetadata(CachedStoreMD, MDNode::get(F.getContext(), {}));
 }
 
 void Tape::finalize() {

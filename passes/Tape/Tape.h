@@ -67,6 +67,10 @@ class ScalarEvolution;
 
 namespace gpuad {
 
+/// Marks the stores that put a cached value into the tape (SplitForm checks
+/// what they carry from the augmented to the backward half).
+inline constexpr const char *CachedStoreMD = "gpuad.tape.cached";
+
 class ForwardStructure;
 class TargetHooks;
 

@@ -13,7 +13,10 @@
 /// so that freeing the top block can also pop the freed blocks below it
 /// (frame arrays that grew leave their old copies freed below the new one).
 /// A part whose header names another generation (a new setTapePool, or
-/// memory never used) starts empty.  Allocations past the part trap.
+/// memory never used) starts empty.  Without a pool, or past the end of the
+/// thread's part, blocks come from the device heap where usesHeapFallback()
+/// (TapeHeapFallback.cpp; a block outside the part is freed there), or the
+/// kernel traps.
 //===----------------------------------------------------------------------===//
 
 #include "Tape/TapePlacement.h"
@@ -34,27 +37,30 @@ bool usesTapeArena(const TargetHooks &Target, TapePlacementChoice Choice) {
 
 namespace {
 
-/// What the arena functions share: the pool's fields and this thread's
-/// part, at the builder's position.
+/// What the arena functions share: the pool's fields, this thread's part,
+/// and whether the part has room for an arena at all, at the builder's
+/// position.
 struct ArenaAccess {
   IRBuilderBase &B;
-  Value *Part, *Stride, *Start, *Generation;
+  Value *Part, *Stride, *Start, *Generation, *HasArena;
 
   ArenaAccess(IRBuilderBase &B, Function &User, TargetHooks &Target) : B(B) {
     Module &M = *User.getParent();
-    LLVMContext &C = M.getContext();
-    Type *Ptr = PointerType::get(C, 0), *I64 = B.getInt64Ty();
-    Value *Pool = B.CreateAddrSpaceCast(tapePool(M, Target), Ptr);
-    Part = B.CreateCall(poolRegionFunction(User, Target),
-                        {B.getInt64(0), B.getInt64(PoolHeaderBytes)}, "part");
-    Stride = B.CreateLoad(I64, B.CreateConstGEP1_64(B.getInt8Ty(), Pool, 8),
-                          "pool.stride");
+    Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
     Value *Need = B.CreateAddrSpaceCast(tapePoolNeed(M, Target), Ptr);
     Start = B.CreateBinaryIntrinsic(Intrinsic::umax,
                                     B.CreateLoad(I64, Need, "arena.start"),
                                     B.getInt64(PoolHeaderBytes));
+    // Room for the header and one block's bookkeeping.
+    PoolView Pool = emitPoolView(B, Start, B.getInt64(32), Target);
+    HasArena = Pool.Fits;
+    Stride = Pool.Stride;
+    Part = B.CreateGEP(B.getInt8Ty(), Pool.Base,
+                       B.CreateMul(Target.emitGlobalThreadId(B), Stride),
+                       "part");
+    Value *Fields = B.CreateAddrSpaceCast(tapePool(M, Target), Ptr);
     Generation = B.CreateLoad(
-        I64, B.CreateConstGEP1_64(B.getInt8Ty(), Pool, 16), "generation");
+        I64, B.CreateConstGEP1_64(B.getInt8Ty(), Fields, 16), "generation");
   }
 
   Value *at(Value *Offset) { return B.CreateGEP(B.getInt8Ty(), Part, Offset); }
@@ -76,29 +82,38 @@ Function *allocFunction(Function &User, TargetHooks &Target) {
   if (!F->empty())
     return F;
   auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Arena = BasicBlock::Create(C, "arena", F);
   auto *Fresh = BasicBlock::Create(C, "fresh", F);
   auto *Ready = BasicBlock::Create(C, "ready", F);
-  auto *Full = BasicBlock::Create(C, "full", F);
+  auto *Heap = BasicBlock::Create(C, "heap", F);
   auto *Fits = BasicBlock::Create(C, "fits", F);
   IRBuilder<> B(Entry);
   ArenaAccess A(B, User, Target);
+  Value *Bytes = F->getArg(0);
   Value *Zero = B.getInt64(0), *Eight = B.getInt64(8);
+  B.CreateCondBr(A.HasArena, Arena, Heap);
+  B.SetInsertPoint(Arena);
   B.CreateCondBr(B.CreateICmpEQ(A.load(Zero), A.Generation), Ready, Fresh);
   B.SetInsertPoint(Fresh); // a part this pool has not used yet
   A.store(A.Generation, Zero);
   A.store(A.Start, Eight);
   B.CreateBr(Ready);
   B.SetInsertPoint(Ready);
-  Value *Bytes = F->getArg(0), *Data = A.rounded(Bytes);
+  Value *Data = A.rounded(Bytes);
   Value *Top = A.load(Eight);
   Value *End = B.CreateAdd(Top, B.CreateAdd(Data, B.getInt64(32)));
-  B.CreateCondBr(B.CreateICmpUGT(End, A.Stride), Full, Fits);
-  B.SetInsertPoint(Full);
-  Target.emitTrap(B, "gpuad: the tape pool is too small for this thread's "
-                     "growing tapes (loops without a compile-time bound need "
-                     "more than gpuad::tapePoolBytesPerThread() bytes per "
-                     "thread)");
-  B.CreateUnreachable();
+  B.CreateCondBr(B.CreateICmpUGT(End, A.Stride), Heap, Fits);
+  // No pool, or a full arena: the device heap.
+  B.SetInsertPoint(Heap);
+  if (usesHeapFallback(*User.getParent(), Target)) {
+    B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
+  } else {
+    Target.emitTrap(B, "gpuad: the tape pool is missing, or too small for "
+                       "this thread's growing tapes (loops without a "
+                       "compile-time bound need more than "
+                       "gpuad::tapePoolBytesPerThread() bytes per thread)");
+    B.CreateUnreachable();
+  }
   B.SetInsertPoint(Fits);
   A.store(Bytes, Top);
   A.store(Zero, B.CreateAdd(Top, Eight));
@@ -118,6 +133,9 @@ Function *freeFunction(Function &User, TargetHooks &Target) {
     return F;
   auto *Null = BasicBlock::Create(C, "null", F);
   auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Mine = BasicBlock::Create(C, "in.part", F);
+  auto *Heap = BasicBlock::Create(C, "heap", F);
+  auto *Mark = BasicBlock::Create(C, "mark", F);
   auto *Loop = BasicBlock::Create(C, "pop", F);
   auto *Check = BasicBlock::Create(C, "below", F);
   auto *Pop = BasicBlock::Create(C, "freed", F);
@@ -127,9 +145,23 @@ Function *freeFunction(Function &User, TargetHooks &Target) {
   B.SetInsertPoint(Entry);
   ArenaAccess A(B, User, Target);
   Value *Eight = B.getInt64(8);
-  // Mark the block freed.
   Value *Offset = B.CreateSub(B.CreatePtrToInt(F->getArg(0), B.getInt64Ty()),
                               B.CreatePtrToInt(A.Part, B.getInt64Ty()));
+  if (usesHeapFallback(*User.getParent(), Target)) {
+    B.CreateCondBr(A.HasArena, Mine, Heap);
+    // A block outside this thread's part came from the device heap.
+    B.SetInsertPoint(Mine);
+    B.CreateCondBr(B.CreateICmpULT(Offset, A.Stride), Mark, Heap);
+    B.SetInsertPoint(Heap);
+    Target.emitFree(B, F->getArg(0));
+    B.CreateBr(Done);
+  } else {
+    B.CreateBr(Mark);
+    Mine->eraseFromParent();
+    Heap->eraseFromParent();
+  }
+  // Mark the block freed.
+  B.SetInsertPoint(Mark);
   A.store(B.getInt64(1), B.CreateSub(Offset, Eight));
   B.CreateBr(Loop);
   // Pop freed blocks off the top.
@@ -154,7 +186,7 @@ Function *freeFunction(Function &User, TargetHooks &Target) {
 Value *emitTapeAlloc(IRBuilderBase &B, Value *Bytes, Function &User,
                      TargetHooks &Target, TapePlacementChoice Choice) {
   if (!usesTapeArena(Target, Choice))
-    return Target.emitAlloc(B, Bytes);
+    return Target.emitCheckedAlloc(B, Bytes);
   // Nothing fixed, but every thread's part needs the arena's header.
   reservePool(*User.getParent(), 0, Target);
   return B.CreateCall(allocFunction(User, Target), {Bytes}, "tape");

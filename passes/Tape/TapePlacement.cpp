@@ -96,9 +96,6 @@ bool programDeclaresTapePool(const Module &M) {
   return GV && !GV->hasLocalLinkage();
 }
 
-/// `ptr gpuad.tape.pool.region(i64 offset, i64 bytes)`: this thread's
-/// bytes at \p offset of its part of the pool; a trap with a message if the
-/// host provided no pool or one too small.
 Function *tapeHelper(Function &User, StringRef Name, FunctionType *FT) {
   Module &M = *User.getParent();
   if (Function *F = M.getFunction(Name))
@@ -108,37 +105,72 @@ Function *tapeHelper(Function &User, StringRef Name, FunctionType *FT) {
   return F;
 }
 
+PoolView emitPoolView(IRBuilderBase &B, Value *Offset, Value *Bytes,
+                      const TargetHooks &Target) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
+  Value *PoolPtr = B.CreateAddrSpaceCast(tapePool(M, Target), Ptr);
+  Value *Base = B.CreateLoad(Ptr, PoolPtr, "pool.base");
+  Value *Stride = B.CreateLoad(
+      I64, B.CreateConstGEP1_64(B.getInt8Ty(), PoolPtr, 8), "pool.stride");
+  Value *Fits =
+      B.CreateAnd(B.CreateIsNotNull(Base),
+                  B.CreateICmpUGE(Stride, B.CreateAdd(Offset, Bytes)), "fits");
+  return {Base, Stride, Fits};
+}
+
 Function *poolRegionFunction(Function &User, TargetHooks &Target) {
-  Module &M = *User.getParent();
-  LLVMContext &C = M.getContext();
+  LLVMContext &C = User.getContext();
   Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
   Function *F = tapeHelper(User, "gpuad.tape.pool.region",
                            FunctionType::get(Ptr, {I64, I64}, false));
   if (!F->empty())
     return F;
   auto *Entry = BasicBlock::Create(C, "entry", F);
-  auto *Bad = BasicBlock::Create(C, "no.pool", F);
+  auto *Heap = BasicBlock::Create(C, "no.pool", F);
   auto *Good = BasicBlock::Create(C, "region", F);
   IRBuilder<> B(Entry);
-  Value *PoolPtr = B.CreateAddrSpaceCast(tapePool(M, Target), Ptr);
-  Value *Base = B.CreateLoad(Ptr, PoolPtr, "pool.base");
-  Value *Stride = B.CreateLoad(
-      I64, B.CreateConstGEP1_64(B.getInt8Ty(), PoolPtr, 8), "pool.stride");
   Value *Offset = F->getArg(0), *Bytes = F->getArg(1);
-  Value *Fits =
-      B.CreateAnd(B.CreateIsNotNull(Base),
-                  B.CreateICmpUGE(Stride, B.CreateAdd(Offset, Bytes)));
-  B.CreateCondBr(Fits, Good, Bad);
-  B.SetInsertPoint(Bad);
-  Target.emitTrap(B, "gpuad: this gradient kernel keeps its tape in the tape "
-                     "pool, which the host did not provide or made too small: "
-                     "call gpuad::setTapePool (<gpuad/tape_pool.h>) with "
-                     "gpuad::tapePoolBytesPerThread() bytes per thread");
-  B.CreateUnreachable();
+  PoolView Pool = emitPoolView(B, Offset, Bytes, Target);
+  B.CreateCondBr(Pool.Fits, Good, Heap);
+  B.SetInsertPoint(Heap);
+  if (usesHeapFallback(*User.getParent(), Target)) {
+    B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
+  } else {
+    Target.emitTrap(B, "gpuad: this gradient kernel keeps its tape in the "
+                       "tape pool, which the host did not provide or made too "
+                       "small: call gpuad::setTapePool (<gpuad/tape_pool.h>) "
+                       "with gpuad::tapePoolBytesPerThread() bytes per thread");
+    B.CreateUnreachable();
+  }
   B.SetInsertPoint(Good);
-  Value *At =
-      B.CreateAdd(B.CreateMul(Target.emitGlobalThreadId(B), Stride), Offset);
-  B.CreateRet(B.CreateGEP(B.getInt8Ty(), Base, At, "region"));
+  Value *At = B.CreateAdd(
+      B.CreateMul(Target.emitGlobalThreadId(B), Pool.Stride), Offset);
+  B.CreateRet(B.CreateGEP(B.getInt8Ty(), Pool.Base, At, "region"));
+  return F;
+}
+
+Function *poolReleaseFunction(Function &User, TargetHooks &Target) {
+  LLVMContext &C = User.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
+  Function *F = tapeHelper(
+      User, "gpuad.tape.pool.release",
+      FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I64}, false));
+  if (!F->empty())
+    return F;
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Heap = BasicBlock::Create(C, "from.heap", F);
+  auto *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  // The pool does not change during a launch: the region came from the
+  // heap exactly when it does not fit now.
+  PoolView Pool = emitPoolView(B, F->getArg(1), F->getArg(2), Target);
+  B.CreateCondBr(Pool.Fits, Done, Heap);
+  B.SetInsertPoint(Heap);
+  Target.emitFree(B, F->getArg(0));
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
   return F;
 }
 
@@ -177,11 +209,18 @@ Value *emitTapeRegion(Function &F, TapePlace Place, uint64_t Bytes,
     return AS ? B.CreateAddrSpaceCast(AI, Ptr, "tape.region.flat")
               : static_cast<Value *>(AI);
   }
-  case TapePlace::Pool:
-    return B.CreateCall(poolRegionFunction(F, Target),
-                        {B.getInt64(reservePool(M, Bytes, Target)),
-                         B.getInt64(alignTo(Bytes, 16))},
-                        "tape.region");
+  case TapePlace::Pool: {
+    Value *Offset = B.getInt64(reservePool(M, Bytes, Target));
+    Value *Size = B.getInt64(alignTo(Bytes, 16));
+    Value *Region = B.CreateCall(poolRegionFunction(F, Target),
+                                 {Offset, Size}, "tape.region");
+    if (usesHeapFallback(M, Target))
+      for (Instruction &I : instructions(F))
+        if (isa<ReturnInst>(I))
+          IRBuilder<>(&I).CreateCall(poolReleaseFunction(F, Target),
+                                     {Region, Offset, Size});
+    return Region;
+  }
   case TapePlace::Heap: {
     Value *Region = emitTapeAlloc(B, B.getInt64(Bytes), F, Target, Choice);
     for (Instruction &I : instructions(F))

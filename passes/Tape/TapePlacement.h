@@ -15,8 +15,9 @@
 ///   - otherwise the thread's own memory (an alloca: CUDA local memory,
 ///     AMDGPU scratch, the host stack) within localTapeBudget();
 ///   - otherwise, on a GPU, the global tape pool: a buffer the host
-///     provides once (<gpuad/tape_pool.h>), indexed by global thread id;
-///     on the host, one heap block per call.
+///     provides once (<gpuad/tape_pool.h>), indexed by global thread id,
+///     or the device heap when the host provides none
+///     (TapeHeapFallback.cpp); on the host, one heap block per call.
 /// Tapes without a bound keep arrays that grow: on a GPU in the pool's
 /// arena (TapeArena.cpp; the emitter warns, since the host must give the
 /// pool room), on the host on the heap.  Registers are what SROA makes of
@@ -85,10 +86,28 @@ llvm::GlobalVariable *tapePoolNeed(llvm::Module &M, const TargetHooks &Target);
 /// target attributes: empty when just made (the caller writes its body).
 llvm::Function *tapeHelper(llvm::Function &User, llvm::StringRef Name,
                            llvm::FunctionType *FT);
+/// The pool's base (generic pointer) and bytes per thread, and whether a
+/// thread's part holds \p Bytes at \p Offset.
+struct PoolView {
+  llvm::Value *Base, *Stride, *Fits;
+};
+PoolView emitPoolView(llvm::IRBuilderBase &B, llvm::Value *Offset,
+                      llvm::Value *Bytes, const TargetHooks &Target);
 /// `ptr gpuad.tape.pool.region(i64 offset, i64 bytes)`: this thread's
-/// bytes at offset of its part of the pool (a trap if the pool is missing
-/// or too small).
+/// bytes at offset of its part of the pool; a block of the device heap if
+/// the pool is missing or too small (released by
+/// `void gpuad.tape.pool.release(ptr region, i64 offset, i64 bytes)`).
 llvm::Function *poolRegionFunction(llvm::Function &User, TargetHooks &Target);
+llvm::Function *poolReleaseFunction(llvm::Function &User, TargetHooks &Target);
+/// Whether tape memory the pool cannot give comes from the device heap:
+/// always where a reachable heap call costs nothing, else where the program
+/// does not declare the pool (so cannot provide it).  Otherwise a kernel
+/// without the pool it needs traps.
+bool usesHeapFallback(const llvm::Module &M, const TargetHooks &Target);
+/// `ptr gpuad.tape.heap.fallback(i64 bytes)`: tape memory from the device
+/// heap where the pool cannot give it (TapeHeapFallback.cpp).
+llvm::Function *heapFallbackFunction(llvm::Function &User,
+                                     TargetHooks &Target);
 /// Reserves \p Bytes per thread in the pool, after the arena's header;
 /// returns their offset.
 uint64_t reservePool(llvm::Module &M, uint64_t Bytes,

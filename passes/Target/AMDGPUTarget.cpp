@@ -293,6 +293,29 @@ public:
     return B.CreateAddrSpaceCast(P, PointerType::get(C, 0));
   }
 
+  StringRef heapLimitAdvice() const override {
+    return "raise it with hipDeviceSetLimit(hipLimitMallocHeapSize, bytes) "
+           "before the launch";
+  }
+  bool heapCallIsCheap() const override { return false; }
+  bool printIsCheap() const override { return false; }
+
+  /// HIP's device printf (ockl's hostcall printf) of the message.
+  void emitPrint(IRBuilderBase &B, StringRef Message) override {
+    LLVMContext &C = B.getContext();
+    Type *I64 = B.getInt64Ty(), *Ptr = PointerType::get(C, 0);
+    Function *Begin =
+        Lib.get("__ockl_printf_begin", FunctionType::get(I64, {I64}, false));
+    Function *Append = Lib.get(
+        "__ockl_printf_append_string_n",
+        FunctionType::get(I64, {I64, Ptr, I64, B.getInt32Ty()}, false));
+    std::string Line = (Message + "\n").str();
+    Value *Text = B.CreateGlobalString(Line, "gpuad.msg", /*constant*/ 4);
+    Value *Desc = B.CreateCall(Begin, {B.getInt64(0)});
+    B.CreateCall(Append, {Desc, B.CreateAddrSpaceCast(Text, Ptr),
+                          B.getInt64(Line.size() + 1), B.getInt32(1)});
+  }
+
   void emitFree(IRBuilderBase &B, Value *Ptr) override {
     LLVMContext &C = B.getContext();
     Function *Dealloc =

@@ -168,8 +168,13 @@ public:
                 B.CreateMul(Sreg(Intrinsic::nvvm_read_ptx_sreg_nctaid_y),
                             Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_z)))));
   }
-  /// vprintf (CUDA's device printf) of the message, then a trap.
-  void emitTrap(IRBuilderBase &B, StringRef Message) override {
+  StringRef heapLimitAdvice() const override {
+    return "raise it with cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes) "
+           "before the launch";
+  }
+
+  /// vprintf (CUDA's device printf) of the message.
+  void emitPrint(IRBuilderBase &B, StringRef Message) override {
     Module &M = *B.GetInsertBlock()->getModule();
     LLVMContext &C = M.getContext();
     FunctionCallee Printf = M.getOrInsertFunction(
@@ -180,7 +185,6 @@ public:
     Value *Text = B.CreateGlobalString((Message + "\n").str(), "gpuad.msg");
     B.CreateCall(Printf, {B.CreateAddrSpaceCast(Text, PointerType::get(C, 0)),
                           ConstantPointerNull::get(PointerType::get(C, 0))});
-    B.CreateIntrinsic(Intrinsic::trap, {});
   }
 
   bool isKernel(const Function &F) const override {

@@ -6,6 +6,7 @@
 
 #include "Target/TargetHooks.h"
 
+#include "Core/ForwardSweep.h"
 #include "Target/Targets.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -43,7 +44,44 @@ Value *TargetHooks::emitGlobalThreadId(IRBuilderBase &B) {
 }
 
 void TargetHooks::emitTrap(IRBuilderBase &B, StringRef Message) {
+  if (printIsCheap())
+    emitPrint(B, Message);
   B.CreateIntrinsic(Intrinsic::trap, {});
+}
+
+Value *TargetHooks::emitCheckedAlloc(IRBuilderBase &B, Value *Bytes) {
+  if (!isGPU())
+    return emitAlloc(B, Bytes);
+  Function &User = *B.GetInsertBlock()->getParent();
+  Module &M = *User.getParent();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
+  StringRef Name = "gpuad.heap.alloc";
+  Function *F = M.getFunction(Name);
+  if (!F) {
+    F = Function::Create(FunctionType::get(Ptr, {I64}, false),
+                         GlobalValue::InternalLinkage, Name, M);
+    copyFunctionAttributes(User, *F);
+    auto *Entry = BasicBlock::Create(C, "entry", F);
+    auto *Full = BasicBlock::Create(C, "exhausted", F);
+    auto *Done = BasicBlock::Create(C, "done", F);
+    IRBuilder<> HB(Entry);
+    Value *P = emitAlloc(HB, F->getArg(0));
+    HB.CreateCondBr(HB.CreateIsNull(P), Full, Done);
+    HB.SetInsertPoint(Full);
+    // The heap's callers pay for a printf anyway.
+    emitPrint(HB, ("gpuad: the device heap is exhausted (a gradient's tape or "
+                  "shadow memory): " +
+                  heapLimitAdvice() +
+                  ", or give the tapes a pool (gpuad::setTapePool, "
+                  "<gpuad/tape_pool.h>)")
+                     .str());
+    HB.CreateIntrinsic(Intrinsic::trap, {});
+    HB.CreateUnreachable();
+    HB.SetInsertPoint(Done);
+    HB.CreateRet(P);
+  }
+  return B.CreateCall(F, {Bytes}, "heap");
 }
 
 Value *TargetHooks::emitUsableSize(IRBuilderBase &B, Value *Ptr) {

@@ -60,6 +60,21 @@ public:
   /// generic pointer.
   virtual llvm::Value *emitAlloc(llvm::IRBuilderBase &B, llvm::Value *Bytes);
   virtual void emitFree(llvm::IRBuilderBase &B, llvm::Value *Ptr);
+  /// emitAlloc through one helper of the module (`gpuad.heap.alloc`) that,
+  /// on a GPU, stops the kernel with a message naming heapLimitAdvice()
+  /// when the device heap is exhausted, instead of returning null.
+  llvm::Value *emitCheckedAlloc(llvm::IRBuilderBase &B, llvm::Value *Bytes);
+  /// How a program gives the device heap more room, for messages; empty on
+  /// the host.
+  virtual llvm::StringRef heapLimitAdvice() const { return ""; }
+  /// Whether a call to the device heap that never runs costs a kernel
+  /// nothing (NVPTX: a call to malloc).  On AMDGPU ockl's allocator, once
+  /// reachable, raises the kernel's registers (~100 VGPRs) and scratch.
+  virtual bool heapCallIsCheap() const { return true; }
+  /// Whether printing from device code costs a kernel nothing where it does
+  /// not run (CUDA's vprintf is a system call; HIP's printf is ockl's host
+  /// call, ~55 VGPRs wherever reachable).
+  virtual bool printIsCheap() const { return true; }
   /// The usable size (i64) of a block emitAlloc or the C library returned.
   virtual llvm::Value *emitUsableSize(llvm::IRBuilderBase &B, llvm::Value *Ptr);
 
@@ -110,9 +125,12 @@ public:
   /// This thread's index in the whole grid: block index x block threads +
   /// thread index in the block, as i64.
   llvm::Value *emitGlobalThreadId(llvm::IRBuilderBase &B);
-  /// Stops the program because of \p Message (printed where the target can
-  /// print from device code; a trap in any case).
-  virtual void emitTrap(llvm::IRBuilderBase &B, llvm::StringRef Message);
+  /// Prints \p Message (a line) from device code where the target can
+  /// (CUDA's vprintf, HIP's ockl printf); nothing on the host.
+  virtual void emitPrint(llvm::IRBuilderBase &B, llvm::StringRef Message) {}
+  /// Stops the program because of \p Message (printed first where that is
+  /// cheap, printIsCheap(); a trap in any case).
+  void emitTrap(llvm::IRBuilderBase &B, llvm::StringRef Message);
 
   // Where tapes live (Tape/TapePlacement.h).
   /// Whether \p F is a kernel (the entry point of a launch).

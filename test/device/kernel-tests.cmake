@@ -52,3 +52,20 @@ gpuad_add_device_test(kernel-dynamic-shared-O0 dynamic-shared.cu FLAGS -O0)
 gpuad_add_device_test(kernel-shared-split shared-split.cu)
 gpuad_add_device_test(kernel-shared-split-O0 shared-split.cu FLAGS -O0)
 gpuad_add_device_test(kernel-tape-arena tape-arena.cu)
+gpuad_add_device_test(kernel-split-user-tape split-user-tape.cu)
+gpuad_add_device_test(kernel-split-user-tape-O0 split-user-tape.cu FLAGS -O0)
+gpuad_add_device_test(kernel-unmodified-tapes unmodified-tapes.cu)
+gpuad_add_device_test(kernel-unmodified-tapes-O0 unmodified-tapes.cu FLAGS -O0)
+gpuad_add_device_test(kernel-device-heap device-heap.cu)
+gpuad_add_device_test(kernel-device-heap-O0 device-heap.cu FLAGS -O0)
+gpuad_add_device_test(kernel-device-heap-pool device-heap.cu FLAGS -O2 -DPOOL)
+# Thrust (and the CUB kernels under it, with their inline PTX) on device
+# vectors, and a gradient reduced by Thrust: sm_75 (gpuad-cc's default) in
+# every schedule (thrust.cu's own RUN lines run sm_90 in one).
+gpuad_add_device_test(kernel-thrust thrust.cu)
+# The inline PTX translator instruction by instruction, against the PTX
+# ISA's definitions (sm_90 adds redux, elect and cp.async).
+gpuad_add_device_test(kernel-inline-ptx inline-ptx.cu)
+gpuad_add_device_test(kernel-inline-ptx-O0 inline-ptx.cu FLAGS -O0)
+gpuad_add_device_test(kernel-inline-ptx-sm90 inline-ptx.cu
+                      FLAGS -O2 --cuda-gpu-arch=sm_90)

@@ -1,6 +1,8 @@
 // HIP: growing tapes in the tape pool's arena (tape-arena.cu compiled as
-// HIP): no ockl allocator in the gradient kernel; on the emulator, three
-// launches on one pool vs FD and the dot product, at -O2 and -O0.
+// HIP): no ockl allocator anywhere (this file provides the pool, and on
+// AMDGPU a program that does gets no device-heap fallback, whose allocator
+// would raise the kernel's registers); on the emulator, three launches on
+// one pool vs FD and the dot product, at -O2 and -O0.
 //
 // REQUIRES: hip
 // RUN: %gpuad-cc -x hip --cuda-device-only --offload-arch=gfx90a -O2 -S %s -o %t.s 2>/dev/null

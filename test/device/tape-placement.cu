@@ -10,14 +10,16 @@
 //   wide        under __launch_bounds__(1024) the slots would take 56 KB,
 //               more than a block's 48 KB: thread-local memory;
 //   big         8192 steps (32 KiB per thread, over the 16 KiB local
-//               budget): the global tape pool, with a warning since this
-//               file does not include <gpuad/tape_pool.h>;
+//               budget): the global tape pool;
 //   data        a trip count from the data: frames that grow, in the tape
-//               pool's arena (no malloc), with a warning;
+//               pool's arena;
 //   split       a __noinline__ callee with a fixed loop (split halves): its
 //               32 B region travels by value in the split tape, no malloc;
-//   splitbig    the same with 200 steps (800 B): one arena block per call,
-//               with a warning.
+//   splitbig    the same with 200 steps (800 B): one arena block per call.
+// This file does not include <gpuad/tape_pool.h>, so each of the last three
+// warns that its tape comes from the device heap (tape-arena.cu has the
+// warnings of a program that provides the pool); their malloc is that
+// fallback's, and the others have none.
 // Forcing -gpuad-tape-placement=heap gives back device malloc everywhere.
 //
 // REQUIRES: cuda
@@ -34,10 +36,10 @@
 // REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'unbounded(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: a kernel that reaches it has no launch bounds
 // REMARK-DAG: tape-placement.cu:[[#STEPS]]:{{.*}}remark: tape region of 'wide(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: 57344 B of slots beside 0 B of shared variables exceed 49152 B
 // REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32768 B per thread in the global tape pool)
-// REMARK-DAG: tape-placement.cu:[[#STEPS+8]]:{{.*}}warning: gpuad: this derivative keeps its tape in the global tape pool, which the program does not declare
-// REMARK-DAG: tape-placement.cu:[[#STEPS+17]]:{{.*}}warning: gpuad: the tape of this loop grows at run time (its trip count, or an enclosing loop's, has no small compile-time bound): it is kept in the tape pool's arena
+// REMARK-DAG: warning: gpuad: this derivative keeps its tape (32768 bytes per thread) in the global tape pool, which the program does not provide (<gpuad/tape_pool.h>), so each thread takes it from the device heap, which is slower (when the heap runs out, the kernel stops and says so: raise it with cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes) before the launch); gpuad::setTapePool before the launch is the fast path
+// REMARK-DAG: warning: gpuad: this derivative keeps its tape (arrays that grow at run time) in the global tape pool, which the program does not provide
 // REMARK-DAG: tape-placement.cu:{{[0-9]+}}:{{.*}}remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32 B per thread in the split tape, by value)
-// REMARK-DAG: warning: gpuad: the tape of this function's derivative (800 bytes per thread) is kept in the tape pool's arena once per call
+// REMARK-DAG: warning: gpuad: this derivative keeps its tape (800 bytes per call) in the global tape pool, which the program does not provide
 //
 // The shared slots are bounded's alone; the pool is found by thread id.
 // IR-DAG: @_Z7boundedPKfPfS1_S1_.gpuad.tape = internal addrspace(3) global [3584 x i8] poison, align 16
@@ -56,12 +58,12 @@
 // IR-LABEL: define {{.*}} @_Z4dataPKfPfS1_S1_i(
 // IR: call ptr @gpuad.tape.arena.alloc(
 // IR-NOT: @malloc(
+// Without a pool (or with one too small), the region comes from the heap.
 // IR-LABEL: define internal ptr @gpuad.tape.pool.region(
 // IR-DAG: nctaid.x
-// IR-DAG: call void @llvm.trap()
+// IR-DAG: call ptr @gpuad.tape.heap.fallback(
 //
-// The shared slots in the PTX; no malloc anywhere.
-// PTX-NOT: malloc
+// The shared slots in the PTX; no malloc in that kernel.
 // PTX-LABEL: .entry _Z7boundedPKfPfS1_S1_(
 // PTX-NOT: malloc
 // PTX: .shared .align 16 .b8 {{.*}}gpuad{{.*}}tape[3584];

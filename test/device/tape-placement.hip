@@ -3,7 +3,7 @@
 // (1024 without launch bounds); a lane may take 32 B of LDS without
 // lowering occupancy, so only 'tiny' gets shared slots; scratch (private
 // memory) is the thread-local place; growing tapes use the pool's arena,
-// never ockl's allocator.
+// and ockl's allocator only when the program provides no pool.
 //
 // REQUIRES: hip
 // RUN: %gpuad-cc -x hip --cuda-device-only --offload-arch=gfx90a -O2 -S -emit-llvm %s -o %t.ll -Rpass=gpuad -Rpass-analysis=gpuad 2> %t.remarks
@@ -21,8 +21,8 @@
 // REMARK-DAG: remark: tape region of 'bounded(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: 56 B slots exceed the 32 B a thread may take in shared memory without lowering occupancy
 // REMARK-DAG: remark: tape region of 'unbounded(float const*, float*, float*, float*)', 48 B per thread, stays in thread-local memory: 56 B slots exceed the 32 B
 // REMARK-DAG: remark: tape: 1 values cached (0 B outside loops, 1 loop frames; 32768 B per thread in the global tape pool)
-// REMARK-DAG: warning: gpuad: this derivative keeps its tape in the global tape pool, which the program does not declare
-// REMARK-DAG: warning: gpuad: the tape of this loop grows at run time
+// REMARK-DAG: warning: gpuad: this derivative keeps its tape (32768 bytes per thread) in the global tape pool, which the program does not provide (<gpuad/tape_pool.h>), so each thread takes it from the device heap, which is slower (when the heap runs out, the kernel stops and says so: raise it with hipDeviceSetLimit(hipLimitMallocHeapSize, bytes) before the launch)
+// REMARK-DAG: warning: gpuad: this derivative keeps its tape (arrays that grow at run time) in the global tape pool
 //
 // IR: @_Z4tinyPKfPfS1_S1_.gpuad.tape = internal addrspace(3) global [1536 x i8] poison, align 16
 // IR-LABEL: define {{.*}} @_Z7boundedPKfPfS1_S1_(
@@ -36,6 +36,10 @@
 // IR-LABEL: define {{.*}} @_Z4dataPKfPfS1_S1_i(
 // IR: call {{.*}} @gpuad.tape.arena.alloc(
 // IR-NOT: __ockl_dm_alloc
+// IR: ret void
+// The device heap only where the pool is missing (this file provides none).
+// IR-LABEL: define internal ptr @gpuad.tape.heap.fallback(
+// IR: @__ockl_dm_alloc(
 //
 // The slots are LDS: ds_write/ds_read in the tiny kernel, no allocator.
 // ASM-LABEL: _Z4tinyPKfPfS1_S1_:

@@ -5,14 +5,17 @@
 //===----------------------------------------------------------------------===//
 /// \file
 /// Device code's inline assembly is PTX or AMDGPU assembly, which the host
-/// cannot run.  Two harmless forms are common enough to keep: assembly
-/// that is only a comment or empty (an optimisation barrier, like ockl's
-/// "; ballot hoisting hack" whose output is tied to its input) becomes its
-/// input or a compiler fence; anything else is an error naming the
-/// instruction and the function, instead of a host assembler error.
+/// cannot run.  Assembly that is only a comment or empty (an optimisation
+/// barrier, like ockl's "; ballot hoisting hack" whose output is tied to
+/// its input) becomes its input or a compiler fence.  Inline PTX is
+/// translated (PtxAsm.cpp): the call becomes a call of a function that does
+/// what the PTX does, one per distinct asm.  What cannot be translated, and
+/// any AMDGPU assembly, is an error naming the statement and the function,
+/// instead of a host assembler error.
 //===----------------------------------------------------------------------===//
 
 #include "Intrinsics.h"
+#include "PtxEmitter.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -53,9 +56,12 @@ static Value *tiedInput(CallInst &Call, const InlineAsm &Asm) {
   return nullptr;
 }
 
-bool lowerInlineAssembly(Module &M,
+bool lowerInlineAssembly(Module &M, bool IsAMDGPU,
                          function_ref<void(const Twine &)> Error) {
   bool Ok = true;
+  // One translation per distinct asm (an InlineAsm is unique per string,
+  // constraints and type); null: it failed, and was reported.
+  DenseMap<InlineAsm *, Function *> Translated;
   SmallVector<CallInst *, 8> Calls;
   for (Function &F : M)
     for (Instruction &I : instructions(F))
@@ -78,11 +84,32 @@ bool lowerInlineAssembly(Module &M,
         continue;
       }
     }
+    std::string Caller = demangle(Call->getFunction()->getName());
+    if (!IsAMDGPU) {
+      auto [It, New] = Translated.try_emplace(&Asm, nullptr);
+      std::string Why;
+      if (New)
+        It->second = ptx::translateInlinePtx(*Call, Why);
+      if (It->second) {
+        CallInst *Replacement = CallInst::Create(
+            It->second, SmallVector<Value *, 8>(Call->args()), "",
+            Call->getIterator());
+        Replacement->takeName(Call);
+        Replacement->setDebugLoc(Call->getDebugLoc());
+        Call->replaceAllUsesWith(Replacement);
+        Call->eraseFromParent();
+        continue;
+      }
+      if (New)
+        Error("inline PTX in '" + Caller +
+              "' cannot run on the emulator: " + Why);
+      Ok = false;
+      continue;
+    }
     StringRef First = StringRef(Asm.getAsmString()).trim().split('\n').first;
-    Error("inline assembly '" + First + "' in '" +
-          demangle(Call->getFunction()->getName()) +
+    Error("inline assembly '" + First + "' in '" + Caller +
           "' cannot run on the emulator (it is GPU machine code; the emulator "
-          "runs device IR): use the CUDA/HIP intrinsic instead");
+          "runs device IR): use the HIP intrinsic instead");
     Ok = false;
   }
   return Ok;

@@ -38,6 +38,8 @@ private:
   Value *runtime(IRBuilderBase &B, StringRef Fn, Type *Ret,
                  ArrayRef<Value *> Args);
   Value *math(CallInst &Call, StringRef Name, IRBuilderBase &B);
+  Value *specialRegister(CallInst &Call, StringRef Name, IRBuilderBase &B);
+  Value *matchOrReduce(CallInst &Call, StringRef Name, IRBuilderBase &B);
   Value *shuffle(CallInst &Call, int Mode, bool WithPred, IRBuilderBase &B);
   Value *vote(CallInst &Call, int Op, IRBuilderBase &B);
 
@@ -52,9 +54,7 @@ public:
 };
 
 Value *Lowering::field(IRBuilderBase &B, uint64_t Offset, Type *Ty) {
-  GlobalVariable *TLS = threadStateVariable(M);
-  Value *Addr = B.CreateThreadLocalAddress(TLS);
-  return B.CreateLoad(Ty, B.CreateConstGEP1_64(B.getInt8Ty(), Addr, Offset));
+  return threadField(B, M, Offset, Ty);
 }
 
 Value *Lowering::idOf(IRBuilderBase &B, StringRef Dim, uint64_t Base) {
@@ -180,31 +180,95 @@ Value *Lowering::vote(CallInst &Call, int Op, IRBuilderBase &B) {
   return Call.getType()->isIntegerTy(1) ? B.CreateICmpNE(R, B.getInt32(0)) : R;
 }
 
+/// PTX special registers (`llvm.nvvm.read.ptx.sreg.<Name>`).  The
+/// emulated device has one multiprocessor of 64 warp slots; clusters are
+/// one block; clocks count host nanoseconds.
+Value *Lowering::specialRegister(CallInst &Call, StringRef Name,
+                                 IRBuilderBase &B) {
+  auto [Kind, Dim] = Name.split('.');
+  Type *Ty = Call.getType();
+  if (Kind == "tid")
+    return idOf(B, Dim, GPUAD_EMU_OFFSET_TID);
+  if (Kind == "ntid")
+    return idOf(B, Dim, GPUAD_EMU_OFFSET_NTID);
+  if (Kind == "ctaid" || Kind == "clusterid")
+    return idOf(B, Dim, GPUAD_EMU_OFFSET_CTAID);
+  if (Kind == "nctaid" || Kind == "nclusterid")
+    return idOf(B, Dim, GPUAD_EMU_OFFSET_NCTAID);
+  if (Kind == "warpsize")
+    return B.getInt32(32);
+  if (Kind == "laneid")
+    return runtime(B, "__gpuad_emu_laneid", B.getInt32Ty(), {});
+  if (Kind == "warpid") {
+    // The warp's index in its block: the linear thread id / 32.
+    Value *X = idOf(B, "x", GPUAD_EMU_OFFSET_TID),
+          *Y = idOf(B, "y", GPUAD_EMU_OFFSET_TID),
+          *Z = idOf(B, "z", GPUAD_EMU_OFFSET_TID);
+    Value *NX = idOf(B, "x", GPUAD_EMU_OFFSET_NTID),
+          *NY = idOf(B, "y", GPUAD_EMU_OFFSET_NTID);
+    Value *Linear = B.CreateAdd(X, B.CreateMul(NX, B.CreateAdd(Y, B.CreateMul(NY, Z))));
+    return B.CreateLShr(Linear, 5);
+  }
+  if (Kind == "lanemask") {
+    // Lanes below/above this one: eq 1<<l, lt (1<<l)-1, le (2<<l)-1, and
+    // gt/ge their complements.
+    Value *Lane = runtime(B, "__gpuad_emu_laneid", B.getInt32Ty(), {});
+    Value *Eq = B.CreateShl(B.getInt32(1), Lane);
+    Value *Lt = B.CreateSub(Eq, B.getInt32(1));
+    Value *Le = B.CreateOr(Lt, Eq);
+    return Dim == "eq" ? Eq : Dim == "lt" ? Lt : Dim == "le" ? Le
+           : Dim == "gt" ? B.CreateNot(Le) : B.CreateNot(Lt);
+  }
+  if (Kind == "clock" || Kind == "clock64" || Kind == "globaltimer")
+    return B.CreateTrunc(runtime(B, "__gpuad_emu_clock64", B.getInt64Ty(), {}),
+                         Ty);
+  if (Kind == "dynamic_smem_size")
+    return runtime(B, "__gpuad_emu_dynamic_shared_bytes", B.getInt32Ty(), {});
+  if (Kind == "total_smem_size" || Kind == "aggr_smem_size")
+    return runtime(B, "__gpuad_emu_shared_bytes", B.getInt32Ty(), {});
+  if (Kind == "nwarpid")
+    return B.getInt32(64);
+  if (Kind == "nsmid" || Kind == "cluster_nctarank" || Kind == "cluster_nctaid")
+    return ConstantInt::get(Ty, 1);
+  if (Kind == "smid" || Kind == "gridid" || Kind == "cluster_ctarank" ||
+      Kind == "cluster_ctaid" || Kind.starts_with("envreg") ||
+      Kind.starts_with("pm"))
+    return ConstantInt::get(Ty, 0);
+  Handled = false;
+  return nullptr;
+}
+
+/// `__match_any_sync`, `__match_all_sync` and `__reduce_*_sync`.
+Value *Lowering::matchOrReduce(CallInst &Call, StringRef Name,
+                               IRBuilderBase &B) {
+  if (Name.consume_front("llvm.nvvm.redux.sync.")) {
+    int Op = StringSwitch<int>(Name)
+                 .Case("add", 0).Case("min", 1).Case("max", 2)
+                 .Case("umin", 3).Case("umax", 4).Case("and", 5)
+                 .Case("or", 6).Case("xor", 7).Default(-1);
+    if (Op < 0) {
+      Handled = false;
+      return nullptr;
+    }
+    return runtime(B, "__gpuad_emu_redux", B.getInt32Ty(),
+                   {B.getInt32(Op), Call.getArgOperand(1), Call.getArgOperand(0)});
+  }
+  bool All = Name.contains(".all.");
+  Value *Value64 = B.CreateZExt(Call.getArgOperand(1), B.getInt64Ty());
+  Value *R = runtime(B, "__gpuad_emu_match", B.getInt32Ty(),
+                     {B.getInt32(All), Call.getArgOperand(0), Value64});
+  if (!All)
+    return R;
+  Value *Agg = PoisonValue::get(Call.getType());
+  Agg = B.CreateInsertValue(Agg, R, 0);
+  return B.CreateInsertValue(Agg, B.CreateICmpNE(R, B.getInt32(0)), 1);
+}
+
 Value *Lowering::nvptx(CallInst &Call, StringRef Name, IRBuilderBase &B) {
   Handled = true;
   StringRef Sreg = "llvm.nvvm.read.ptx.sreg.";
-  if (Name.consume_front(Sreg)) {
-    auto [Kind, Dim] = Name.split('.');
-    if (Kind == "tid")
-      return idOf(B, Dim, GPUAD_EMU_OFFSET_TID);
-    if (Kind == "ntid")
-      return idOf(B, Dim, GPUAD_EMU_OFFSET_NTID);
-    if (Kind == "ctaid")
-      return idOf(B, Dim, GPUAD_EMU_OFFSET_CTAID);
-    if (Kind == "nctaid")
-      return idOf(B, Dim, GPUAD_EMU_OFFSET_NCTAID);
-    if (Kind == "warpsize")
-      return B.getInt32(32);
-    if (Kind == "laneid")
-      return runtime(B, "__gpuad_emu_laneid", B.getInt32Ty(), {});
-    if (Kind == "dynamic_smem_size")
-      return runtime(B, "__gpuad_emu_dynamic_shared_bytes", B.getInt32Ty(),
-                     {});
-    if (Kind == "clock" || Kind == "clock64" || Kind == "globaltimer")
-      return ConstantInt::get(Call.getType(), 0);
-    Handled = false;
-    return nullptr;
-  }
+  if (Name.consume_front(Sreg))
+    return specialRegister(Call, Name, B);
   if (Name == "llvm.nvvm.barrier0" || Name.starts_with("llvm.nvvm.barrier.sync") ||
       Name.starts_with("llvm.nvvm.barrier.cta.sync") ||
       Name.starts_with("llvm.nvvm.bar.sync")) {
@@ -246,6 +310,28 @@ Value *Lowering::nvptx(CallInst &Call, StringRef Name, IRBuilderBase &B) {
   }
   if (Name == "llvm.nvvm.activemask")
     return runtime(B, "__gpuad_emu_activemask", B.getInt32Ty(), {});
+  if (Name.starts_with("llvm.nvvm.match.") ||
+      Name.starts_with("llvm.nvvm.redux.sync."))
+    return matchOrReduce(Call, Name, B);
+  if (Name.consume_front("llvm.nvvm.isspacep.")) {
+    int Space = Name.starts_with("shared") ? 1
+                : Name == "local"          ? 2
+                : Name == "const"          ? 3
+                                           : 0;
+    Value *P = B.CreateAddrSpaceCast(Call.getArgOperand(0), B.getPtrTy());
+    return B.CreateICmpNE(runtime(B, "__gpuad_emu_isspacep", B.getInt32Ty(),
+                                  {B.getInt32(Space), P}),
+                          B.getInt32(0));
+  }
+  if (Name == "llvm.nvvm.nanosleep") {
+    // Sleeping lets the other threads run (a polling loop makes progress).
+    runtime(B, "__gpuad_emu_yield", B.getVoidTy(), {});
+    return nullptr;
+  }
+  if (Name == "llvm.nvvm.exit") {
+    runtime(B, "__gpuad_emu_exit", B.getVoidTy(), {});
+    return nullptr;
+  }
   if (Name.starts_with("llvm.nvvm.membar") || Name.starts_with("llvm.nvvm.fence")) {
     B.CreateFence(AtomicOrdering::SequentiallyConsistent);
     return nullptr;
@@ -369,7 +455,7 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     return B.CreateAdd(Call.getArgOperand(1), Count);
   }
   if (Name == "llvm.amdgcn.s.memtime" || Name == "llvm.amdgcn.s.memrealtime")
-    return B.getInt64(0);
+    return runtime(B, "__gpuad_emu_clock64", B.getInt64Ty(), {});
   if (Name.starts_with("llvm.amdgcn.fmed3")) {
     Value *A = Call.getArgOperand(0), *Bv = Call.getArgOperand(1),
           *Cv = Call.getArgOperand(2);
@@ -463,14 +549,16 @@ bool lowerTargetIntrinsics(Module &M, bool IsAMDGPU,
   return Ok;
 }
 
-GlobalVariable *threadStateVariable(Module &M) {
-  if (GlobalVariable *GV = M.getNamedGlobal("__gpuad_emu_thread"))
-    return GV;
+Value *threadField(IRBuilderBase &B, Module &M, uint64_t Offset, Type *Ty) {
+  GlobalVariable *TLS = M.getNamedGlobal("__gpuad_emu_thread");
   // In address space 0 explicitly: AMDGPU's layout puts new globals in 1.
-  return new GlobalVariable(
-      M, ArrayType::get(Type::getInt8Ty(M.getContext()), GPUAD_EMU_THREAD_SIZE),
-      /*isConstant=*/false, GlobalValue::ExternalLinkage, nullptr,
-      "__gpuad_emu_thread", nullptr, GlobalValue::GeneralDynamicTLSModel, 0);
+  if (!TLS)
+    TLS = new GlobalVariable(
+        M, ArrayType::get(B.getInt8Ty(), GPUAD_EMU_THREAD_SIZE),
+        /*isConstant=*/false, GlobalValue::ExternalLinkage, nullptr,
+        "__gpuad_emu_thread", nullptr, GlobalValue::GeneralDynamicTLSModel, 0);
+  Value *Addr = B.CreateThreadLocalAddress(TLS);
+  return B.CreateLoad(Ty, B.CreateConstGEP1_64(B.getInt8Ty(), Addr, Offset));
 }
 
 } // namespace gpuad::emu

@@ -16,9 +16,13 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
 
+#include <cstdint>
+
 namespace llvm {
-class GlobalVariable;
+class IRBuilderBase;
 class Module;
+class Type;
+class Value;
 } // namespace llvm
 
 namespace gpuad::emu {
@@ -29,13 +33,16 @@ bool lowerTargetIntrinsics(llvm::Module &M, bool IsAMDGPU,
                            llvm::function_ref<void(const llvm::Twine &)> Error);
 
 /// Removes inline assembly that is only a comment (keeping its tied input
-/// or a compiler fence); reports any other through \p Error (InlineAsm.cpp).
-bool lowerInlineAssembly(llvm::Module &M,
+/// or a compiler fence) and translates inline PTX; reports what it cannot
+/// run through \p Error (InlineAsm.cpp).
+bool lowerInlineAssembly(llvm::Module &M, bool IsAMDGPU,
                          llvm::function_ref<void(const llvm::Twine &)> Error);
 
-/// The emulator's per-thread state (EmuAbi.h's __gpuad_emu_thread),
-/// declared in \p M on first use.
-llvm::GlobalVariable *threadStateVariable(llvm::Module &M);
+/// Reads the running thread's field at \p Offset of the emulator's
+/// per-thread state (EmuAbi.h's __gpuad_emu_thread, declared in \p M on
+/// first use).
+llvm::Value *threadField(llvm::IRBuilderBase &B, llvm::Module &M,
+                         uint64_t Offset, llvm::Type *Ty);
 
 } // namespace gpuad::emu
 

@@ -14,6 +14,10 @@ using namespace llvm;
 namespace gpuad::emu {
 
 bool isDeviceLibraryFunction(StringRef Name) {
+  // clang's own __nv_cvta_*_impl (address-space casts in its CUDA headers)
+  // are plain IR, not libdevice's.
+  if (Name.starts_with("__nv_cvta_"))
+    return false;
   return Name.starts_with("__nv_") || Name.starts_with("__ocml_") ||
          Name.starts_with("__ockl_") || Name.starts_with("__irif_") ||
          Name == "__assertfail" || Name == "__assert_fail";

@@ -6,7 +6,8 @@
 /// \file
 /// The steps of RetargetToHostPass, in order (see Emulate.h):
 ///   1. device library functions lose their bodies (the runtime has them);
-///      vprintf, malloc and free go to the runtime's versions;
+///      inline PTX is translated (InlineAsm.cpp, PtxAsm.cpp); vprintf,
+///      malloc and free go to the runtime's versions;
 ///   2. target intrinsics are lowered (Intrinsics.cpp);
 ///   3. `__shared__` variables become offsets into the running block's
 ///      buffer; device variables move to the default address space;
@@ -24,6 +25,7 @@
 
 #include "../EmuAbi.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
@@ -61,6 +63,7 @@ private:
   void addChecks();
   void makeLaunchers();
   void registerModule();
+  unsigned smVersion() const;
   bool switchTarget();
   void error(const Twine &Msg);
 
@@ -120,14 +123,6 @@ void Retarget::redirect(StringRef From, StringRef To) {
   F->replaceAllUsesWith(New.getCallee());
   if (F->use_empty())
     F->eraseFromParent();
-}
-
-/// The running thread's field at \p Offset of gpuad_emu_thread_t.
-static Value *threadField(IRBuilderBase &B, Module &M, uint64_t Offset,
-                          Type *Ty) {
-  GlobalVariable *TLS = threadStateVariable(M);
-  Value *Addr = B.CreateThreadLocalAddress(TLS);
-  return B.CreateLoad(Ty, B.CreateConstGEP1_64(B.getInt8Ty(), Addr, Offset));
 }
 
 void Retarget::layOutShared() {
@@ -329,6 +324,18 @@ void Retarget::makeLaunchers() {
   }
 }
 
+/// NN of the sm_NN the kernels target ("target-cpu"), 0 if none: the
+/// emulated device reports it as its compute capability.
+unsigned Retarget::smVersion() const {
+  for (const Function &F : M) {
+    StringRef CPU = F.getFnAttribute("target-cpu").getValueAsString();
+    unsigned SM;
+    if (CPU.consume_front("sm_") && !CPU.take_while(isDigit).getAsInteger(10, SM))
+      return SM;
+  }
+  return 0;
+}
+
 void Retarget::registerModule() {
   // Internal everything defined: the host half defines the same names (host
   // stubs of kernels, host shadows of variables, __host__ __device__
@@ -350,7 +357,7 @@ void Retarget::registerModule() {
        *I64 = Type::getInt64Ty(C);
   auto *KernelTy = StructType::get(C, {Ptr, Ptr});
   auto *VarTy = StructType::get(C, {Ptr, Ptr, I64});
-  auto *ModTy = StructType::get(C, {I32, I32, Ptr, I32, Ptr, I64});
+  auto *ModTy = StructType::get(C, {I32, I32, Ptr, I32, Ptr, I64, I32});
   auto Name = [&](StringRef S) -> Constant * {
     return ConstantExpr::getPointerCast(
         cast<GlobalVariable>(
@@ -380,7 +387,8 @@ void Retarget::registerModule() {
       ConstantStruct::get(ModTy, {ConstantInt::get(I32, IsAMDGPU ? 64 : 32),
                                   ConstantInt::get(I32, KernelRows.size()), KT,
                                   ConstantInt::get(I32, VarRows.size()), VT,
-                                  ConstantInt::get(I64, StaticShared)}),
+                                  ConstantInt::get(I64, StaticShared),
+                                  ConstantInt::get(I32, smVersion())}),
       "emu.module", nullptr, GlobalValue::NotThreadLocal, 0);
   auto *Ctor =
       Function::Create(FunctionType::get(Type::getVoidTy(C), false),
@@ -431,6 +439,11 @@ bool Retarget::run() {
   }
   IsAMDGPU = T.isAMDGPU();
   dropLibraryBodies();
+  auto Report = [&](const Twine &Msg) { error(Msg); };
+  // Inline PTX first: it becomes IR with target intrinsics and traps, which
+  // the steps below lower with everything else.
+  if (!lowerInlineAssembly(M, IsAMDGPU, Report))
+    return false;
   redirect("vprintf", "__gpuad_emu_vprintf");
   redirect("malloc", "__gpuad_emu_malloc");
   redirect("free", "__gpuad_emu_free");
@@ -439,9 +452,7 @@ bool Retarget::run() {
   redirect("llvm.trap", "__gpuad_emu_trap");
   // HIP's assert handler has glibc's name; the host's asserts keep glibc's.
   redirect("__assert_fail", "__gpuad_emu_assert_fail");
-  auto Report = [&](const Twine &Msg) { error(Msg); };
-  if (!lowerTargetIntrinsics(M, IsAMDGPU, Report) ||
-      !lowerInlineAssembly(M, Report))
+  if (!lowerTargetIntrinsics(M, IsAMDGPU, Report))
     return false;
   layOutShared();
   moveGlobalsToDefaultSpace();

@@ -158,6 +158,14 @@ Status registerHostMemory(void *P, size_t Bytes) {
   return Status::Success;
 }
 
+Status memoryInfo(size_t *Free, size_t *Total) {
+  if (!Free || !Total)
+    return record(Status::InvalidValue);
+  *Free = DeviceShape::GlobalMemory / 2;
+  *Total = DeviceShape::GlobalMemory;
+  return Status::Success;
+}
+
 int blocksPerMultiprocessor(int BlockSize) {
   if (BlockSize <= 0 || BlockSize > DeviceShape::MaxThreadsPerBlock)
     return 0;

@@ -6,8 +6,10 @@
 /// \file
 /// The runtime API behaviour both vendors' APIs have, once: the launch
 /// configuration stack `<<<>>>` pushes, launches through a host stub, device
-/// memory, symbols, events and sticky errors.  CudaApi.cpp and HipApi.cpp are
-/// thin translations of these to each API's types and error codes.
+/// memory, symbols, events and sticky errors, and the device both describe.
+/// CudaApi.cpp and HipApi.cpp are thin translations of these to each API's
+/// names, types and error codes: the entry points spelled alike are the rows
+/// of ApiEntries.def, which both expand.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_EMU_API_CORE_H
@@ -16,6 +18,8 @@
 #include "Runtime.h"
 
 #include <cstddef>
+#include <cstdio>
+#include <cstring>
 
 namespace gpuad::emu {
 
@@ -30,6 +34,24 @@ enum class Status {
   InvalidDevice,
   InvalidDeviceFunction,
 };
+
+constexpr Status AllStatuses[] = {
+    Status::Success,           Status::InvalidValue,
+    Status::MemoryAllocation,  Status::InvalidConfiguration,
+    Status::InvalidSymbol,     Status::InvalidDevicePointer,
+    Status::InvalidDevice,     Status::InvalidDeviceFunction};
+
+/// The Status an API's error code \p E stands for (\p Code maps the other
+/// way), or an unknown Status.
+template <class Error> Status statusOf(Error E, Error (*Code)(Status)) {
+  for (Status S : AllStatuses)
+    if (Code(S) == E)
+      return S;
+  return Status(-1);
+}
+
+/// Either API's dim3.
+template <class D> Dim3 dim(D V) { return {V.x, V.y, V.z}; }
 
 /// The error name without the vendor prefix ("ErrorInvalidValue") and the
 /// message cuda/hipGetErrorString gives.
@@ -61,6 +83,8 @@ Status copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch,
 Status fill2D(void *P, size_t Pitch, int Value, size_t Width, size_t Height);
 /// Host memory the program pins for the device: device code may use it.
 Status registerHostMemory(void *P, size_t Bytes);
+/// cuda/hipMemGetInfo.
+Status memoryInfo(size_t *Free, size_t *Total);
 /// Occupancy: blocks of \p BlockSize threads resident at once on one
 /// (emulated) multiprocessor.
 int blocksPerMultiprocessor(int BlockSize);
@@ -89,6 +113,42 @@ struct DeviceShape {
   static constexpr int Multiprocessors = 1;
   static constexpr int RuntimeVersion = 13000;
 };
+
+/// The fields of cudaDeviceProp and hipDeviceProp_t that agree, for a device
+/// of \p WarpSize lanes and compute capability \p Major.\p Minor.
+template <class Props>
+void describeDevice(Props &P, int WarpSize, int Major, int Minor) {
+  memset(&P, 0, sizeof P);
+  snprintf(P.name, sizeof P.name, "%s", DeviceShape::Name);
+  P.totalGlobalMem = DeviceShape::GlobalMemory;
+  P.sharedMemPerBlock = DeviceShape::SharedPerBlock;
+  P.regsPerBlock = 65536;
+  P.warpSize = WarpSize;
+  P.maxThreadsPerBlock = DeviceShape::MaxThreadsPerBlock;
+  P.maxThreadsDim[0] = P.maxThreadsDim[1] = 1024;
+  P.maxThreadsDim[2] = 64;
+  P.maxGridSize[0] = 0x7fffffff;
+  P.maxGridSize[1] = P.maxGridSize[2] = 65535;
+  P.totalConstMem = DeviceShape::ConstantMemory;
+  P.major = Major;
+  P.minor = Minor;
+  P.multiProcessorCount = DeviceShape::Multiprocessors;
+  P.maxThreadsPerMultiProcessor = DeviceShape::MaxThreadsPerMultiprocessor;
+}
+
+/// cuda/hipFuncGetAttributes' common fields for the kernel whose host stub
+/// is \p Func.
+template <class Attributes>
+Status describeKernel(Attributes *A, const void *Func) {
+  const KernelInfo *K = kernelForStub(Func);
+  if (!K)
+    return record(Status::InvalidDeviceFunction);
+  memset(A, 0, sizeof *A);
+  A->sharedSizeBytes = K->Module->static_shared_bytes;
+  A->maxThreadsPerBlock = DeviceShape::MaxThreadsPerBlock;
+  A->maxDynamicSharedSizeBytes = int(DeviceShape::SharedPerBlock);
+  return Status::Success;
+}
 
 } // namespace gpuad::emu
 

@@ -40,18 +40,10 @@ cudaError_t code(Status S) {
   return cudaErrorUnknown;
 }
 
-/// The Status of a CUDA error code (for the error-string functions).
-Status statusOf(cudaError_t E) {
-  for (Status S : {Status::Success, Status::InvalidValue,
-                   Status::MemoryAllocation, Status::InvalidConfiguration,
-                   Status::InvalidSymbol, Status::InvalidDevicePointer,
-                   Status::InvalidDevice, Status::InvalidDeviceFunction})
-    if (code(S) == E)
-      return S;
-  return Status(-1);
-}
-
-Dim3 dim(dim3 D) { return {D.x, D.y, D.z}; }
+using Stream = cudaStream_t;
+using Event = cudaEvent_t;
+using MemcpyKind = cudaMemcpyKind;
+using FuncAttribute = cudaFuncAttribute;
 
 } // namespace
 
@@ -81,6 +73,12 @@ void __cudaRegisterManagedVar(void **, void **HostVarPtrAddress, char *,
   registerHostVariable(HostVarPtrAddress, DeviceName);
 }
 
+// ---- What CUDA and HIP spell alike (ApiEntries.def) ----------------------
+
+#define GPUAD_API(Name, Params, Call)                                          \
+  cudaError_t cuda##Name Params { return code(Call); }
+#include "ApiEntries.def"
+
 // ---- Launches --------------------------------------------------------------
 
 unsigned __cudaPushCallConfiguration(dim3 Grid, dim3 Block, size_t Shared,
@@ -98,134 +96,43 @@ cudaError_t __cudaPopCallConfiguration(dim3 *Grid, dim3 *Block, size_t *Shared,
   return code(S);
 }
 
-cudaError_t cudaLaunchKernel(const void *Func, dim3 Grid, dim3 Block,
-                             void **Args, size_t Shared, cudaStream_t) {
-  return code(launchStub(Func, dim(Grid), dim(Block), Args, Shared));
+/// cudaLaunchKernelEx: the configuration's attributes change nothing here
+/// (streams are synchronous), except clusters of more than one block,
+/// which the emulator does not have.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *Config,
+                                const void *Func, void **Args) {
+  if (!Config)
+    return code(record(Status::InvalidValue));
+  for (unsigned I = 0; I < Config->numAttrs; ++I) {
+    const cudaLaunchAttribute &A = Config->attrs[I];
+    if (A.id == cudaLaunchAttributeClusterDimension &&
+        A.val.clusterDim.x * A.val.clusterDim.y * A.val.clusterDim.z > 1) {
+      fprintf(stderr, "gpuad-emu: thread block clusters of more than one "
+                      "block are not supported\n");
+      return code(record(Status::InvalidConfiguration));
+    }
+  }
+  return code(launchStub(Func, dim(Config->gridDim), dim(Config->blockDim),
+                         Args, Config->dynamicSmemBytes));
 }
 
-// ---- Memory ----------------------------------------------------------------
+// ---- Host memory -------------------------------------------------------------
 
-cudaError_t cudaMalloc(void **P, size_t Bytes) {
-  return code(allocate(P, Bytes, false));
-}
-cudaError_t cudaMallocManaged(void **P, size_t Bytes, unsigned) {
-  return code(allocate(P, Bytes, true));
-}
 cudaError_t cudaMallocHost(void **P, size_t Bytes) {
   return code(allocate(P, Bytes, true));
 }
 cudaError_t cudaHostAlloc(void **P, size_t Bytes, unsigned) {
   return code(allocate(P, Bytes, true));
 }
-cudaError_t cudaFree(void *P) { return code(release(P)); }
 cudaError_t cudaFreeHost(void *P) { return code(release(P)); }
 
-cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
-                       enum cudaMemcpyKind) {
-  return code(copy(Dst, Src, Count));
-}
-cudaError_t cudaMemcpyAsync(void *Dst, const void *Src, size_t Count,
-                            enum cudaMemcpyKind, cudaStream_t) {
-  return code(copy(Dst, Src, Count));
-}
-cudaError_t cudaMemset(void *P, int Value, size_t Count) {
-  return code(fill(P, Value, Count));
-}
-cudaError_t cudaMemsetAsync(void *P, int Value, size_t Count, cudaStream_t) {
-  return code(fill(P, Value, Count));
-}
-
-cudaError_t cudaMallocPitch(void **P, size_t *Pitch, size_t Width,
-                            size_t Height) {
-  return code(allocatePitched(P, Pitch, Width, Height));
-}
-cudaError_t cudaMemcpy2D(void *Dst, size_t DstPitch, const void *Src,
-                         size_t SrcPitch, size_t Width, size_t Height,
-                         enum cudaMemcpyKind) {
-  return code(copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height));
-}
-cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DstPitch, const void *Src,
-                              size_t SrcPitch, size_t Width, size_t Height,
-                              enum cudaMemcpyKind, cudaStream_t) {
-  return code(copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height));
-}
-cudaError_t cudaMemset2D(void *P, size_t Pitch, int Value, size_t Width,
-                         size_t Height) {
-  return code(fill2D(P, Pitch, Value, Width, Height));
-}
-cudaError_t cudaHostRegister(void *P, size_t Bytes, unsigned) {
-  return code(registerHostMemory(P, Bytes));
-}
-cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
-cudaError_t cudaHostGetDevicePointer(void **Device, void *Host, unsigned) {
-  *Device = Host;
-  return cudaSuccess;
-}
-
-cudaError_t cudaGetSymbolAddress(void **P, const void *Symbol) {
-  return code(symbolAddress(P, Symbol));
-}
-cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
-                               size_t Count, size_t Offset,
-                               enum cudaMemcpyKind) {
-  return code(copyToSymbol(Symbol, Src, Count, Offset));
-}
-cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Symbol, size_t Count,
-                                 size_t Offset, enum cudaMemcpyKind) {
-  return code(copyFromSymbol(Dst, Symbol, Count, Offset));
-}
-cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol, const void *Src,
-                                    size_t Count, size_t Offset,
-                                    enum cudaMemcpyKind, cudaStream_t) {
-  return code(copyToSymbol(Symbol, Src, Count, Offset));
-}
-cudaError_t cudaMemcpyFromSymbolAsync(void *Dst, const void *Symbol,
-                                      size_t Count, size_t Offset,
-                                      enum cudaMemcpyKind, cudaStream_t) {
-  return code(copyFromSymbol(Dst, Symbol, Count, Offset));
-}
-
-cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
-  *Free = DeviceShape::GlobalMemory / 2;
-  *Total = DeviceShape::GlobalMemory;
-  return cudaSuccess;
-}
-
-// ---- Devices, errors, streams, events --------------------------------------
-
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
-cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
-cudaError_t cudaGetDeviceCount(int *N) {
-  *N = 1;
-  return cudaSuccess;
-}
-cudaError_t cudaSetDevice(int D) {
-  return D == 0 ? cudaSuccess : code(record(Status::InvalidDevice));
-}
-cudaError_t cudaGetDevice(int *D) {
-  *D = 0;
-  return cudaSuccess;
-}
+// ---- The device and its kernels ----------------------------------------------
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *P, int D) {
   if (D != 0)
     return code(record(Status::InvalidDevice));
-  memset(P, 0, sizeof *P);
-  snprintf(P->name, sizeof P->name, "%s", DeviceShape::Name);
-  P->totalGlobalMem = DeviceShape::GlobalMemory;
-  P->sharedMemPerBlock = DeviceShape::SharedPerBlock;
-  P->regsPerBlock = 65536;
-  P->warpSize = 32;
-  P->maxThreadsPerBlock = DeviceShape::MaxThreadsPerBlock;
-  P->maxThreadsDim[0] = P->maxThreadsDim[1] = 1024;
-  P->maxThreadsDim[2] = 64;
-  P->maxGridSize[0] = 0x7fffffff;
-  P->maxGridSize[1] = P->maxGridSize[2] = 65535;
-  P->totalConstMem = DeviceShape::ConstantMemory;
-  P->major = 7;
-  P->minor = 5;
-  P->multiProcessorCount = 1;
-  P->maxThreadsPerMultiProcessor = 1024;
+  unsigned CC = computeCapability();
+  describeDevice(*P, 32, int(CC / 10), int(CC % 10));
   return cudaSuccess;
 }
 
@@ -242,65 +149,40 @@ cudaError_t cudaDeviceGetAttribute(int *Value, enum cudaDeviceAttr Attr, int D) 
   case cudaDevAttrMaxGridDimZ: *Value = 65535; break;
   case cudaDevAttrMaxSharedMemoryPerBlock:
   case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
     *Value = int(DeviceShape::SharedPerBlock);
     break;
   case cudaDevAttrTotalConstantMemory: *Value = int(DeviceShape::ConstantMemory); break;
   case cudaDevAttrWarpSize: *Value = 32; break;
-  case cudaDevAttrMaxRegistersPerBlock: *Value = 65536; break;
+  case cudaDevAttrMaxRegistersPerBlock:
+  case cudaDevAttrMaxRegistersPerMultiprocessor: *Value = 65536; break;
   case cudaDevAttrMultiProcessorCount: *Value = DeviceShape::Multiprocessors; break;
   case cudaDevAttrMaxThreadsPerMultiProcessor:
     *Value = DeviceShape::MaxThreadsPerMultiprocessor;
     break;
-  case cudaDevAttrComputeCapabilityMajor: *Value = 7; break;
-  case cudaDevAttrComputeCapabilityMinor: *Value = 5; break;
+  case cudaDevAttrMaxBlocksPerMultiprocessor: *Value = 32; break;
+  case cudaDevAttrComputeCapabilityMajor: *Value = int(computeCapability() / 10); break;
+  case cudaDevAttrComputeCapabilityMinor: *Value = int(computeCapability() % 10); break;
   case cudaDevAttrManagedMemory:
-  case cudaDevAttrUnifiedAddressing: *Value = 1; break;
+  case cudaDevAttrUnifiedAddressing:
+  case cudaDevAttrMemoryPoolsSupported: *Value = 1; break;
   default: *Value = 0; break; // features the emulator does not have
   }
   return cudaSuccess;
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *A, const void *Func) {
-  const KernelInfo *K = kernelForStub(Func);
-  if (!K)
-    return code(record(Status::InvalidDeviceFunction));
-  memset(A, 0, sizeof *A);
-  A->sharedSizeBytes = K->Module->static_shared_bytes;
-  A->maxThreadsPerBlock = DeviceShape::MaxThreadsPerBlock;
-  A->maxDynamicSharedSizeBytes = int(DeviceShape::SharedPerBlock);
-  A->ptxVersion = A->binaryVersion = 75;
-  return cudaSuccess;
+  Status S = describeKernel(A, Func);
+  // What the device code was compiled for: CUB picks its tuning by it.
+  if (S == Status::Success)
+    A->ptxVersion = A->binaryVersion = int(computeCapability());
+  return code(S);
 }
 
-cudaError_t cudaFuncSetAttribute(const void *, enum cudaFuncAttribute, int) {
-  return cudaSuccess;
-}
 cudaError_t cudaFuncSetCacheConfig(const void *, enum cudaFuncCache) {
   return cudaSuccess;
 }
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache) { return cudaSuccess; }
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
-    int *Blocks, const void *, int BlockSize, size_t, unsigned) {
-  *Blocks = blocksPerMultiprocessor(BlockSize);
-  return cudaSuccess;
-}
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks,
-                                                          const void *Func,
-                                                          int BlockSize,
-                                                          size_t Shared) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
-      Blocks, Func, BlockSize, Shared, 0);
-}
-
-cudaError_t cudaDriverGetVersion(int *V) {
-  *V = DeviceShape::RuntimeVersion;
-  return cudaSuccess;
-}
-cudaError_t cudaRuntimeGetVersion(int *V) {
-  *V = DeviceShape::RuntimeVersion;
-  return cudaSuccess;
-}
 
 cudaError_t cudaDeviceSetLimit(enum cudaLimit, size_t) { return cudaSuccess; }
 cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
@@ -308,52 +190,15 @@ cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
   return cudaSuccess;
 }
 
-cudaError_t cudaGetLastError(void) { return code(takeLastError()); }
-cudaError_t cudaPeekAtLastError(void) { return code(peekLastError()); }
+// ---- Errors ------------------------------------------------------------------
 
 const char *cudaGetErrorName(cudaError_t E) {
   static thread_local char Name[64];
-  snprintf(Name, sizeof Name, "cuda%s", statusName(statusOf(E)));
+  snprintf(Name, sizeof Name, "cuda%s", statusName(statusOf(E, code)));
   return Name;
 }
 const char *cudaGetErrorString(cudaError_t E) {
-  return statusMessage(statusOf(E));
-}
-
-cudaError_t cudaStreamCreate(cudaStream_t *S) {
-  *S = static_cast<cudaStream_t>(theStream());
-  return cudaSuccess;
-}
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *S, unsigned) {
-  return cudaStreamCreate(S);
-}
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
-  return cudaSuccess;
-}
-cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
-
-cudaError_t cudaEventCreate(cudaEvent_t *E) {
-  *E = static_cast<cudaEvent_t>(createEvent());
-  return cudaSuccess;
-}
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *E, unsigned) {
-  return cudaEventCreate(E);
-}
-cudaError_t cudaEventRecord(cudaEvent_t E, cudaStream_t) {
-  recordEvent(E);
-  return cudaSuccess;
-}
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t Start, cudaEvent_t End) {
-  *Ms = elapsedMilliseconds(Start, End);
-  return cudaSuccess;
-}
-cudaError_t cudaEventDestroy(cudaEvent_t E) {
-  destroyEvent(E);
-  return cudaSuccess;
+  return statusMessage(statusOf(E, code));
 }
 
 } // extern "C"

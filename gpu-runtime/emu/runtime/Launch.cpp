@@ -23,10 +23,13 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
+#include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <sys/mman.h>
@@ -79,6 +82,7 @@ struct Thread {
   char *StackLo = nullptr, *StackHi = nullptr;
   void *OuterFrame = nullptr; // runThreadBody's frame: the walk stops there
   Block *Owner = nullptr;
+  jmp_buf Exit; // PTX exit returns here, to runThreadBody
 };
 
 /// Where a lane is in the program: the return addresses of its call chain,
@@ -302,13 +306,50 @@ int shuffleSource(int Kind, int Lane, int B, int C, int WarpSize) {
 }
 
 enum WarpKind {
-  ShflIdx = 0, ShflUp = 1, ShflDown = 2, ShflXor = 3, Vote = 4, Bpermute = 5
+  ShflIdx = 0, ShflUp = 1, ShflDown = 2, ShflXor = 3, Vote = 4, Bpermute = 5,
+  MatchAny = 6, MatchAll = 7, Redux = 8
 };
+
+/// match.any/all (each lane: the lanes with its value) and redux (each
+/// lane: the reduction of all values, by the operation in Arg).
+void matchOrReduce(const Gathering &G, int64_t *Out, uint32_t WarpSize) {
+  uint64_t Arrived = G.Arrived;
+  uint32_t Acc = 0;
+  bool First = true;
+  for (uint32_t L = 0; L < WarpSize; ++L) {
+    if (!(Arrived >> L & 1))
+      continue;
+    uint64_t Same = 0;
+    for (uint32_t M = 0; M < WarpSize; ++M)
+      if ((Arrived >> M & 1) && G.In[M] == G.In[L])
+        Same |= uint64_t(1) << M;
+    Out[L] = G.Kind == MatchAny ? Same : Same == Arrived ? Arrived : 0;
+    uint32_t V = uint32_t(G.In[L]);
+    auto S = [](uint32_t X) { return int32_t(X); };
+    switch (First ? -1 : G.Arg[L]) {
+    case -1: Acc = V; break;
+    case 0: Acc += V; break;
+    case 1: Acc = S(V) < S(Acc) ? V : Acc; break;
+    case 2: Acc = S(V) > S(Acc) ? V : Acc; break;
+    case 3: Acc = V < Acc ? V : Acc; break;
+    case 4: Acc = V > Acc ? V : Acc; break;
+    case 5: Acc &= V; break;
+    case 6: Acc |= V; break;
+    default: Acc ^= V; break;
+    }
+    First = false;
+  }
+  if (G.Kind == Redux)
+    for (uint32_t L = 0; L < WarpSize; ++L)
+      Out[L] = int32_t(Acc);
+}
 
 void completeWarpOp(Block &B, uint32_t WarpIndex, const Gathering &G) {
   int64_t Out[64];
   uint64_t Arrived = G.Arrived;
-  if (G.Kind <= ShflXor || G.Kind == Bpermute) {
+  if (G.Kind >= MatchAny) {
+    matchOrReduce(G, Out, B.WarpSize);
+  } else if (G.Kind <= ShflXor || G.Kind == Bpermute) {
     for (uint32_t L = 0; L < B.WarpSize; ++L) {
       if (!(Arrived >> L & 1))
         continue;
@@ -437,7 +478,8 @@ __attribute__((noinline)) void runThreadBody(Thread &T) {
   T.OuterFrame = __builtin_frame_address(0);
   Current = &T;
   __gpuad_emu_thread = T.Regs;
-  Running->Launch(RunningArgs);
+  if (setjmp(T.Exit) == 0)
+    Running->Launch(RunningArgs);
 }
 
 } // namespace
@@ -552,7 +594,14 @@ bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block_, void **Args,
   uint32_t WarpSize = K.Module ? K.Module->warp_size : 32;
   uint64_t SharedBytes =
       (K.Module ? K.Module->static_shared_bytes : 0) + DynamicShared;
-  std::vector<unsigned char> Shared(SharedBytes ? SharedBytes : 1);
+  // Aligned to its power-of-two size, so it never crosses a 4 GiB boundary:
+  // 32-bit shared addresses (inline PTX) are its addresses' low halves.
+  size_t SharedAlign = 64;
+  while (SharedAlign < SharedBytes)
+    SharedAlign <<= 1;
+  std::unique_ptr<unsigned char, void (*)(void *)> Shared(
+      static_cast<unsigned char *>(aligned_alloc(SharedAlign, SharedAlign)),
+      free);
   CurrentSharedBytes = SharedBytes;
   CurrentDynamicShared = DynamicShared;
   // Implicit kernel arguments (AMDGPU, code object v5's 256 bytes): block
@@ -597,7 +646,7 @@ bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block_, void **Args,
         B.Concurrent = S == Schedule::Concurrent;
         B.Threads.resize(Threads);
         B.Warps.resize((Threads + WarpSize - 1) / WarpSize);
-        memset(Shared.data(), 0xcd, Shared.size()); // uninitialised shared
+        memset(Shared.get(), 0xcd, SharedAlign); // uninitialised shared
         for (uint32_t I = 0; I < Threads; ++I) {
           Thread &T = B.Threads[I];
           T.Owner = &B;
@@ -617,7 +666,7 @@ bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block_, void **Args,
           T.Regs.nctaid[0] = Grid.x;
           T.Regs.nctaid[1] = Grid.y;
           T.Regs.nctaid[2] = Grid.z;
-          T.Regs.shared = Shared.data();
+          T.Regs.shared = Shared.get();
           T.Regs.implicit_args = Implicit;
           T.Regs.dispatch = Dispatch;
         }
@@ -734,6 +783,41 @@ uint32_t __gpuad_emu_activemask(void) {
 }
 
 uint32_t __gpuad_emu_laneid(void) { return Current ? Current->Lane : 0; }
+
+uint32_t __gpuad_emu_match(int32_t All, uint32_t Mask, int64_t Value) {
+  return uint32_t(warpOp(All ? MatchAll : MatchAny, Mask, Value, 0, 0, false));
+}
+
+int32_t __gpuad_emu_redux(int32_t Op, uint32_t Mask, int32_t Value) {
+  return int32_t(warpOp(Redux, Mask, Value, Op, 0, false));
+}
+
+void __gpuad_emu_yield(void) {
+  Thread *T = Current;
+  if (!T)
+    return;
+  if (T->Owner->Concurrent) {
+    std::this_thread::yield();
+    return;
+  }
+  // Still running: the scheduler resumes it after the others' turns.
+  gpuad_emu_switch(&T->SP, SchedulerSP);
+  __gpuad_emu_thread = T->Regs;
+}
+
+void __gpuad_emu_exit(void) {
+  if (!Current)
+    fatal("PTX exit outside a kernel");
+  longjmp(Current->Exit, 1);
+}
+
+uint64_t __gpuad_emu_clock64(void) {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
+
+uint32_t __gpuad_emu_shared_bytes(void) { return uint32_t(CurrentSharedBytes); }
 
 /// PTX %dynamic_smem_size: the running launch's dynamic shared bytes.
 uint32_t __gpuad_emu_dynamic_shared_bytes(void) {

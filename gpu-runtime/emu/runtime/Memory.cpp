@@ -111,4 +111,33 @@ void __gpuad_emu_free(void *P) {
     fatal("device free of memory device malloc did not return");
 }
 
+int32_t __gpuad_emu_isspacep(int32_t Space, const void *P) {
+  bool Shared = inBlockShared(P, 1), Local = onThreadStack(P, 1);
+  switch (Space) {
+  case 0: return !Shared && !Local;
+  case 1: return Shared;
+  case 2: return Local;
+  default: return 0; // const and param data are global memory here
+  }
+}
+
+// 16-byte accesses with a memory order: under one of a few locks, chosen by
+// address, so a load never sees half of a store.
+static std::mutex &lockFor(const void *P) {
+  static std::mutex Locks[16];
+  return Locks[(reinterpret_cast<uintptr_t>(P) >> 4) % 16];
+}
+
+unsigned __int128 __gpuad_emu_load16(const void *P) {
+  std::lock_guard<std::mutex> G(lockFor(P));
+  unsigned __int128 V;
+  memcpy(&V, P, sizeof V);
+  return V;
+}
+
+void __gpuad_emu_store16(void *P, unsigned __int128 V) {
+  std::lock_guard<std::mutex> G(lockFor(P));
+  memcpy(P, &V, sizeof V);
+}
+
 } // extern "C"

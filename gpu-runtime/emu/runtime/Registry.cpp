@@ -24,6 +24,7 @@ struct Tables {
   std::map<std::string, KernelInfo> Kernels;
   std::map<std::string, std::pair<void *, uint64_t>> Variables;
   std::map<const void *, std::string> Stubs, Shadows;
+  unsigned Arch = 0;
 };
 Tables &tables() {
   static Tables T;
@@ -78,6 +79,12 @@ bool deviceVariable(const void *Shadow, void *&Address, uint64_t &Size) {
   return false;
 }
 
+unsigned computeCapability() {
+  Tables &T = tables();
+  std::lock_guard<std::mutex> G(T.M);
+  return T.Arch ? T.Arch : 75;
+}
+
 } // namespace gpuad::emu
 
 using namespace gpuad::emu;
@@ -85,6 +92,8 @@ using namespace gpuad::emu;
 extern "C" void __gpuad_emu_register_module(const gpuad_emu_module_t *M) {
   Tables &T = tables();
   std::lock_guard<std::mutex> G(T.M);
+  if (!T.Arch)
+    T.Arch = M->arch;
   for (uint32_t I = 0; I < M->num_kernels; ++I)
     T.Kernels[M->kernels[I].name] = {M->kernels[I].name, M->kernels[I].launch,
                                      M};

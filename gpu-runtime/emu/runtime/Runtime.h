@@ -38,6 +38,9 @@ const KernelInfo *kernelByName(const std::string &Name);
 void registerHostFunction(const void *Stub, const char *DeviceName);
 void registerHostVariable(const void *Shadow, const char *DeviceName);
 const KernelInfo *kernelForStub(const void *Stub);
+/// The compute capability the device code targets (sm_NN: NN; 75 when no
+/// module says).
+unsigned computeCapability();
 /// The device address and size of the variable whose host shadow is
 /// \p Shadow (or whose device address it is).
 bool deviceVariable(const void *Shadow, void *&Address, uint64_t &Size);
