@@ -55,7 +55,7 @@ def nvptx(cc, src, arch, ptxas, tmp):
     if r.returncode:
         return None, r.stderr
     calls = calls_by_function(open(ptx).read(), r"^\.(?:visible \.)?(?:entry|func)"
-                              r"\s+(?:\([^)]*\)\s*)?(\w+)", "malloc")
+                              r"\s+(?:\([^)]*\)\s*)?([\w$]+)", "malloc")
     r = run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull])
     if r.returncode:
         return None, r.stderr
@@ -106,7 +106,7 @@ def amdgpu(cc, src, arch, tmp):
         m = re.match(r"\s+\.amdhsa_kernel (\S+)", line)
         if m:
             rows[m.group(1)] = None
-    calls = calls_by_function(open(asm).read(), r"^(\w+):\s+; @",
+    calls = calls_by_function(open(asm).read(), r"^([\w$.]+):\s+; @",
                               "__ockl_dm_alloc")
     return {k: dict(info.get(k, {}), malloc=calls.get(k, False))
             for k in rows}, None
@@ -114,19 +114,31 @@ def amdgpu(cc, src, arch, tmp):
 
 def calls_by_function(text, start, callee):
     """Per function of an assembly file (a line matching \p start opens
-    one), whether its body mentions \p callee: device malloc seen in the
-    code (generated code is inlined into the kernels), whatever the remarks
-    say."""
-    found, func = {}, None
+    one), whether it reaches \p callee: its body names it, or names a
+    function of the file that does (gpuad's heap helper, say).  Device
+    malloc seen in the code, whatever the remarks say."""
+    bodies, func = {}, None
     for line in text.splitlines():
         m = re.match(start, line)
         if m:
             func = m.group(1)
-            found.setdefault(func, False)
+            bodies.setdefault(func, set())
         elif line.startswith((".Lfunc_end", "}")):
             func = None
-        elif func and callee in line:
-            found[func] = True
+        elif func:
+            bodies[func].update(re.findall(r"[\w$.]+", line))
+    found = {}
+
+    def reaches(f, seen):
+        if f not in found:
+            seen.add(f)
+            found[f] = callee in bodies[f] or any(
+                reaches(g, seen) for g in bodies[f]
+                if g in bodies and g not in seen)
+        return found[f]
+
+    for f in bodies:
+        reaches(f, set())
     return found
 
 
