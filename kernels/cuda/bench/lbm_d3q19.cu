@@ -374,6 +374,8 @@ static int check() {
 }
 
 static int timeKernels(int Edge) {
+  // Tape8's tapes, every cell's between the two kernels.
+  reserveDeviceHeap(size_t(4) << 30);
   Box B = makeBox(Edge, Edge, Edge);
   int N = B.cells(), Blocks = (N + Block - 1) / Block;
   size_t NF = size_t(Q) * N;

@@ -472,6 +472,9 @@ static int check() {
 }
 
 static int timeKernels(int Lookups) {
+  // The growing tapes (a nuclide's poles, the material's nuclides) of every
+  // resident thread.
+  reserveDeviceHeap(size_t(4) << 30);
   Problem P = makeProblem(68, 100, 10, Lookups);
   DeviceProblem D(P);
   size_t NOut = size_t(NumXs) * P.Lookups;

@@ -22,7 +22,8 @@
 ///    prints mismatches; verdict() prints `<name>: PASS (...)` or FAIL and
 ///    gives the exit code.
 ///  - medianMs(launch): the median of 11 timed runs with events, for the
-///    programs' --time mode (ratios, measured in one run).
+///    programs' --time mode (ratios, measured in one run);
+///    reserveDeviceHeap for the tapes that come from the device heap.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -172,6 +173,18 @@ template <class F> float medianMs(F Launch) {
   CHECK(cudaEventDestroy(B));
   std::sort(Ms.begin(), Ms.end());
   return Ms[Ms.size() / 2];
+}
+
+/// Room on the device heap for gradients whose tapes come from it (the
+/// programs give no tape pool; CUDA's heap is 8 MiB unless set): as much as
+/// a user of Enzyme's GPU support sets for its tapes.  HIP's grows on
+/// demand.
+inline void reserveDeviceHeap(size_t Bytes) {
+#ifndef __HIP__
+  CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, Bytes));
+#else
+  (void)Bytes;
+#endif
 }
 
 /// One line of a --time run: the kernels' median times and the ratio.
