@@ -483,10 +483,7 @@ static int check() {
     In[I] = M.In[I];
   for (int I = 0; I < NumIn; ++I) {
     std::vector<double> G = fetch(M, Bar, false, I);
-    double Scale = 0;
-    for (double X : G)
-      Scale = std::fmax(Scale, std::fabs(X));
-    Fd[I] = Check{InName[I], 1e-6, Scale};
+    Fd[I] = Check{InName[I], 1e-6, largest(G)};
     Reverse += dot(G, Dir[I]);
     for (int S = 0; S < 24; ++S) {
       size_t K = size_t(nextLcg(Seed) * G.size());

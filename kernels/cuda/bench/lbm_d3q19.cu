@@ -331,9 +331,7 @@ static int check() {
   std::vector<double> SplitBlob = Gradient([&] {
     splitGradient(Args, Blocks, Blobs);
   });
-  double Scale = 0;
-  for (double X : Combined)
-    Scale = std::fmax(Scale, std::fabs(X));
+  double Scale = largest(Combined);
   Check Same{"split vs combined", 1e-14, Scale};
   for (size_t K = 0; K < NF; ++K) {
     near(Same, "dJ/dsrc split (Tape8)", K, Split[K], Combined[K]);

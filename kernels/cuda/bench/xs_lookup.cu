@@ -229,20 +229,6 @@ static std::vector<double> hostLookups(const Problem &P,
   return Out;
 }
 
-static std::vector<double> randomVector(size_t N, unsigned &Seed) {
-  std::vector<double> V(N);
-  for (double &X : V)
-    X = 2 * nextLcg(Seed) - 1;
-  return V;
-}
-
-static double largest(const std::vector<double> &V) {
-  double M = 0;
-  for (double X : V)
-    M = std::fmax(M, std::fabs(X));
-  return M;
-}
-
 static int check() {
   Problem P = makeProblem(34, 32, 1000);
   DeviceProblem D(P);

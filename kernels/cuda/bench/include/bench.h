@@ -94,6 +94,22 @@ template <class T> std::vector<T> toHost(const T *D, size_t N) {
   return Host;
 }
 
+/// \p N numbers in [-1, 1) from \p Seed.
+inline std::vector<double> randomVector(size_t N, unsigned &Seed) {
+  std::vector<double> V(N);
+  for (double &X : V)
+    X = 2 * nextLcg(Seed) - 1;
+  return V;
+}
+
+/// max_i |V[i]|.
+inline double largest(const std::vector<double> &V) {
+  double M = 0;
+  for (double X : V)
+    M = std::fmax(M, std::fabs(X));
+  return M;
+}
+
 /// sum_i A[i] * B[i].
 inline double dot(const std::vector<double> &A, const std::vector<double> &B) {
   double S = 0;
