@@ -18,7 +18,7 @@
 // CHECK-NOT: gpuad: warning
 // CHECK: tape-pool-missing: PASS
 
-#include "../include/cuda_to_hip.h"
+#include "../include/plaincheck.h"
 
 #include <cmath>
 #include <cstdio>
