@@ -8,6 +8,7 @@
 
 #include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
+#include "Rules/LibraryAliases.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -24,6 +25,7 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
   if (findEntryCalls(M).empty())
     return PreservedAnalyses::all();
+  registerLibraryAliases(M);
   bool Changed = false;
   SmallVector<GlobalValue *, 16> Protected;
   for (Function &F : M) {

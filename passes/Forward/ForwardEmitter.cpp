@@ -59,7 +59,10 @@ void ForwardEmitter::emitComplex(CallBase &Call, const DerivativeRule &Rule) {
   // is an error wherever an operand carries a derivative: the result would
   // carry none.
   if (!CC) {
-    if (any_of(Call.args(), [&](Use &A) { return isActive(A.get()); }))
+    if (any_of(Call.args(), [&](Use &A) {
+          return isActive(A.get()) ||
+                 (A->getType()->isPointerTy() && needsShadow(A.get()));
+        }))
       fail(Call, complexShapeError(Call, Rule));
     return;
   }

@@ -509,7 +509,10 @@ void ReverseEmitter::reverseComplex(CallBase &Call, const DerivativeRule &Rule,
   std::optional<ComplexCall> CC = ComplexCall::match(Call, Rule);
   if (!CC) {
     // As in forward mode: an unreadable shape is an error if it matters.
-    if (any_of(Call.args(), [&](Use &A) { return isActive(A.get()); }))
+    if (any_of(Call.args(), [&](Use &A) {
+          return isActive(A.get()) ||
+                 (A->getType()->isPointerTy() && needsShadow(A.get()));
+        }))
       fail(Call, complexShapeError(Call, Rule));
     return;
   }

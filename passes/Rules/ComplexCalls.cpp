@@ -13,6 +13,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -100,6 +101,50 @@ Value *complexPart(IRBuilderBase &B, Value *V, unsigned I) {
   if (Ty->isAggregateType())
     return B.CreateExtractValue(V, leafPath(Ty, I));
   return V;
+}
+
+Function *complexByValueWrapper(Function &Callee, const DerivativeRule &Rule) {
+  FunctionType *FT = Callee.getFunctionType();
+  unsigned N = Rule.NumOperands / 2;
+  if (FT->isVarArg() || FT->getNumParams() != N ||
+      !all_of(FT->params(), [](Type *P) { return P->isPointerTy(); }))
+    return nullptr;
+  Type *RetTy = FT->getReturnType();
+  Type *T = Rule.RealResult
+                ? (RetTy->isFloatingPointTy() ? RetTy : nullptr)
+                : pairPartType(RetTy);
+  if (!T)
+    return nullptr;
+  Module &M = *Callee.getParent();
+  std::string Name = (Callee.getName() + ".gpuad.byvalue").str();
+  Function *W = M.getFunction(Name);
+  if (!W) {
+    SmallVector<Type *, 4> Params(2 * N, T);
+    W = Function::Create(FunctionType::get(RetTy, Params, false),
+                         GlobalValue::InternalLinkage, Name, M);
+    W->addFnAttr(Attribute::AlwaysInline);
+    for (StringRef Attr : {"target-cpu", "target-features"})
+      if (Callee.hasFnAttribute(Attr))
+        W->addFnAttr(Callee.getFnAttribute(Attr));
+    IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", W));
+    Type *PairTy = ArrayType::get(T, 2);
+    SmallVector<Value *, 2> Ptrs;
+    for (unsigned Z = 0; Z < N; ++Z) {
+      AllocaInst *Slot =
+          B.CreateAlloca(PairTy, M.getDataLayout().getAllocaAddrSpace());
+      Slot->setAlignment(Align(16));
+      B.CreateStore(W->getArg(2 * Z), B.CreateConstGEP2_32(PairTy, Slot, 0, 0));
+      B.CreateStore(W->getArg(2 * Z + 1),
+                    B.CreateConstGEP2_32(PairTy, Slot, 0, 1));
+      Ptrs.push_back(B.CreatePointerBitCastOrAddrSpaceCast(
+          Slot, FT->getParamType(Z)));
+    }
+    CallInst *Call = B.CreateCall(&Callee, Ptrs);
+    Call->setCallingConv(Callee.getCallingConv());
+    B.CreateRet(Call);
+  }
+  addRuleAliases({{W->getName(), Rule.Family}});
+  return W;
 }
 
 std::string complexShapeError(const CallBase &Call,

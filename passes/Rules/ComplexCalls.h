@@ -27,6 +27,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include "llvm/IR/Function.h"
+
 #include <optional>
 #include <string>
 
@@ -42,6 +44,15 @@ llvm::Value *complexPart(llvm::IRBuilderBase &B, llvm::Value *V, unsigned I);
 /// row's shape (e.g. `long double _Complex`, passed in memory).
 std::string complexShapeError(const llvm::CallBase &Call,
                               const DerivativeRule &Rule);
+
+/// A by-value wrapper of \p Callee, a function of complex row \p Rule that
+/// takes each complex operand by reference (a pointer to its two parts):
+/// `<callee>.gpuad.byvalue(x1, y1[, x2, y2])` stores the parts in stack
+/// pairs and calls \p Callee.  It is created once per module and added to
+/// the table as a spelling of \p Rule.  Null when \p Callee does not have
+/// that shape.
+llvm::Function *complexByValueWrapper(llvm::Function &Callee,
+                                      const DerivativeRule &Rule);
 
 class ComplexCall {
 public:

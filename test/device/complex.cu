@@ -9,7 +9,8 @@
 //   - thrust::complex (CUDA only): operators, abs/arg, and exp/log/sqrt/pow,
 //     whose thrust bodies test the bits of their operands (cexp(x + 0i)
 //     returns its imaginary part as it came): gpuad differentiates them by
-//     the rows of cexp, clog and csqrt.
+//     the rows of cexp, clog and csqrt, also at points on the axes where
+//     those bit tests pick special cases.
 // Each function reads two complex numbers a, b from four real parts of the
 // thread's slot and writes four real parts of its results over them.  The
 // host checks forward and reverse mode against central differences of the
@@ -101,20 +102,21 @@ template <typename T> HD void stdcomplex(T *x) {
 }
 
 // ---- thrust::complex -------------------------------------------------------
-#if !defined(__HIP__) && defined(WITH_THRUST)
+#ifndef __HIP__
 template <typename T> HD void thrustcomplex(T *x) {
   thrust::complex<T> a(x[0], x[1]), b(x[2], x[3]);
   thrust::complex<T> p = thrust::exp(a) * thrust::log(b) + thrust::sqrt(a) / b;
   thrust::complex<T> q = thrust::pow(a, b) + T(0.5) * thrust::abs(b) * thrust::arg(a);
   x[0] = p.real(), x[1] = p.imag(), x[2] = q.real(), x[3] = q.imag();
 }
-// exp of a real number (imaginary part exactly 0) and log of a purely
-// imaginary one: thrust's special cases, where its bodies return an operand
-// unchanged.
+// The same functions at points on the axes (the host passes Im a = 0 and
+// Re b = 0 exactly): exp of a real number, log and sqrt of an imaginary one,
+// the special cases where thrust's bodies test the bits of the operands and
+// return one of them unchanged.
 template <typename T> HD void thrustspecial(T *x) {
-  thrust::complex<T> a(x[0], T(0)), b(T(0), x[2]);
-  thrust::complex<T> p = thrust::exp(a) + thrust::sqrt(b), q = thrust::log(b);
-  x[0] = p.real(), x[1] = p.imag() * x[1], x[2] = q.real(), x[3] = q.imag() * x[3];
+  thrust::complex<T> a(x[0], x[1]), b(x[2], x[3]);
+  thrust::complex<T> p = thrust::exp(a) + thrust::sqrt(b), q = thrust::log(b) * a;
+  x[0] = p.real(), x[1] = p.imag(), x[2] = q.real(), x[3] = q.imag();
 }
 #endif
 
@@ -158,7 +160,7 @@ KERNELS(std_d, stdcomplex<double>, double)
 #ifndef __HIP__
 KERNELS(std_f, stdcomplex<float>, float)
 #endif
-#if !defined(__HIP__) && defined(WITH_THRUST)
+#ifndef __HIP__
 KERNELS(thrust_d, thrustcomplex<double>, double)
 KERNELS(thrust_f, thrustcomplex<float>, float)
 KERNELS(thrust_special_d, thrustspecial<double>, double)
@@ -183,14 +185,16 @@ static double point(int i, int k) {
 // Forward and reverse of one function against central differences of its
 // host copy (in double for double, in float-evaluated-in-double for float:
 // the host copy runs in T; FD steps 1e-6 (double) and 1e-3 (float)).
+// \p onAxes: Im a = 0 and Re b = 0 exactly.
 template <typename T>
 static void check(const char *name, Kernel<T> fwd, Kernel<T> rev,
-                  std::function<void(T *)> host, Tol &fd, Tol &dotTol) {
+                  std::function<void(T *)> host, Tol &fd, Tol &dotTol,
+                  bool onAxes = false) {
   const int n = kThreads, m = 4 * n;
   std::vector<T> x(m), v(m), w(m);
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < 4; ++k) {
-      x[4 * i + k] = T(point(i, k));
+      x[4 * i + k] = onAxes && (k == 1 || k == 2) ? T(0) : T(point(i, k));
       v[4 * i + k] = T(std::sin(1.3 * k + 0.7 * i + 0.2));
       w[4 * i + k] = T(std::cos(0.9 * k - 0.4 * i + 0.1));
     }
@@ -260,15 +264,15 @@ int main() {
   check<float>("std::complex float", fwd_std_f, rev_std_f, stdcomplex<float>,
                fdF, dotF);
 #endif
-#if !defined(__HIP__) && defined(WITH_THRUST)
+#ifndef __HIP__
   check<double>("thrust::complex", fwd_thrust_d, rev_thrust_d,
                 thrustcomplex<double>, fdD, dotD);
   check<float>("thrust::complex float", fwd_thrust_f, rev_thrust_f,
                thrustcomplex<float>, fdF, dotF);
-  check<double>("thrust special", fwd_thrust_special_d, rev_thrust_special_d,
-                thrustspecial<double>, fdD, dotD);
-  check<float>("thrust special float", fwd_thrust_special_f,
-               rev_thrust_special_f, thrustspecial<float>, fdF, dotF);
+  check<double>("thrust on axes", fwd_thrust_special_d, rev_thrust_special_d,
+                thrustspecial<double>, fdD, dotD, true);
+  check<float>("thrust on axes float", fwd_thrust_special_f,
+               rev_thrust_special_f, thrustspecial<float>, fdF, dotF, true);
 #endif
   return finish("complex forward and reverse vs FD, dot products",
                 {&fdD, &fdF, &dotD, &dotF});
