@@ -22,6 +22,36 @@ using namespace llvm;
 
 namespace gpuad {
 
+/// Whether \p V is stack memory, or an address computed from stack memory,
+/// arguments and constants alone: a cast to a generic pointer (AMDGPU), a
+/// GEP into a slot or an argument's memory, a width-N shadow's [N x ptr]
+/// and its lanes.
+/// The backward half recomputes such values from its own slots and
+/// arguments: the tape must not keep addresses of stack memory, which the
+/// backward half (and a caller's backward half, for pointer arguments)
+/// allocates afresh.  Collects the slots into \p Slots and the
+/// instructions, operands first, into \p Chain.
+static bool collectStackDerived(Value *V, SetVector<AllocaInst *> &Slots,
+                                SetVector<Instruction *> &Chain) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  if (auto *AI = dyn_cast<AllocaInst>(V)) {
+    Slots.insert(AI);
+    return true;
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !(isa<AddrSpaceCastInst>(I) || isa<InsertValueInst>(I) ||
+              isa<ExtractValueInst>(I) || isa<GetElementPtrInst>(I)))
+    return false;
+  if (Chain.count(I))
+    return true;
+  for (Value *Op : I->operands())
+    if (!collectStackDerived(Op, Slots, Chain))
+      return false;
+  Chain.insert(I);
+  return true;
+}
+
 SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
                      Value *Shadow)
     : C(Combined), ForwardEnd(ForwardEnd) {
@@ -58,20 +88,18 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
       for (User *U : I.users())
         if (ForwardBlocks.count(&BB) &&
             !ForwardBlocks.count(cast<Instruction>(U)->getParent())) {
-          auto *AI = dyn_cast<AllocaInst>(&I);
-          // Stack memory as a generic pointer (AMDGPU): the cast is redone.
-          if (auto *Cast = dyn_cast<AddrSpaceCastInst>(&I)) {
-            AI = dyn_cast<AllocaInst>(Cast->getPointerOperand());
-            if (AI)
-              StackCasts.insert(Cast);
+          SetVector<AllocaInst *> Slots;
+          SetVector<Instruction *> Chain;
+          if (!collectStackDerived(&I, Slots, Chain)) {
+            Fields.insert(&I);
+            break;
           }
-          if (AI) {
+          for (AllocaInst *AI : Slots) {
             Stack.insert(AI);
             if (!isa<Constant>(AI->getArraySize()) && !DynamicStack)
               DynamicStack = AI;
-          } else {
-            Fields.insert(&I);
           }
+          StackDerived.insert(Chain.begin(), Chain.end());
           break;
         }
   SmallVector<Type *, 16> Types;
@@ -177,7 +205,6 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
   // tape region, filled from the tape.
   const DataLayout &DL = Bwd.getParent()->getDataLayout();
   unsigned K = Fields.size();
-  DenseMap<AllocaInst *, AllocaInst *> NewStack;
   for (AllocaInst *AI : Stack) {
     auto *New = cast<AllocaInst>(AI->clone());
     B.Insert(New, AI->getName());
@@ -187,12 +214,13 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
       B.CreateMemSet(New, B.getInt8(0), B.getInt64(Size->getFixedValue()),
                      New->getAlign());
     VMap[AI]->replaceAllUsesWith(New);
-    NewStack[AI] = New;
   }
-  for (AddrSpaceCastInst *Cast : StackCasts)
-    VMap[Cast]->replaceAllUsesWith(B.CreateAddrSpaceCast(
-        NewStack[cast<AllocaInst>(Cast->getPointerOperand())], Cast->getType(),
-        Cast->getName()));
+  // Values computed from stack memory alone, recomputed from the new slots.
+  for (Instruction *I : StackDerived) {
+    auto *New = cast<Instruction>(VMap[I]);
+    New->removeFromParent();
+    B.Insert(New, I->getName());
+  }
   B.CreateBr(cast<BasicBlock>(VMap[ForwardEnd.getSuccessor(0)]));
   SmallPtrSet<const BasicBlock *, 32> Forward;
   for (const BasicBlock *BB : ForwardBlocks)

@@ -15,7 +15,8 @@
 /// loop counters): so the Tape's decisions hold in both halves unchanged.
 /// Stack memory the reverse sweep addresses (shadow stack slots, which only
 /// accumulate adjoints there) is allocated afresh, zeroed, in the backward
-/// half; a fixed tape region (TapePlacement.h) afresh too, filled from its
+/// half, and pointers computed from it alone are recomputed there; a fixed
+/// tape region (TapePlacement.h) afresh too, filled from its
 /// copy in the tape.  The tape travels by value (a struct SROA takes apart once
 /// the halves are inlined), or boxed on the heap for recursive functions, whose
 /// tape would otherwise contain itself.
@@ -71,10 +72,11 @@ private:
   llvm::SmallPtrSet<const llvm::BasicBlock *, 32> ForwardBlocks;
   /// Forward values the reverse sweep uses: the tape's fields.
   llvm::SetVector<llvm::Instruction *> Fields;
-  /// Stack memory the reverse sweep addresses (and casts of it to generic
-  /// pointers).
+  /// Stack memory the reverse sweep addresses, and the values it uses that
+  /// are computed from stack memory alone (generic-pointer casts, GEPs, a
+  /// width-N shadow's [N x ptr]), operands first.
   llvm::SetVector<llvm::AllocaInst *> Stack;
-  llvm::SetVector<llvm::AddrSpaceCastInst *> StackCasts;
+  llvm::SetVector<llvm::Instruction *> StackDerived;
   llvm::StructType *TapeTy = nullptr;
   const llvm::AllocaInst *DynamicStack = nullptr;
 };
