@@ -389,7 +389,8 @@ void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
           SrcPrivate);
   }
   Value *Next = B.CreateAdd(K, B.getInt64(1));
-  K->addIncoming(Next, Body);
+  // The latch: emitAccumulate may have branched (warp-aggregated adds).
+  K->addIncoming(Next, B.GetInsertBlock());
   B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Body);
   B.SetInsertPoint(After);
 }

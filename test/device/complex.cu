@@ -16,14 +16,9 @@
 // host checks forward and reverse mode against central differences of the
 // same functions run on the host (rtol 1e-6 double, 2e-3 float), and the
 // dot-product test <J v, w> = <v, J^T w> (rtol 1e-9 double, 1e-4 float).
-// -DFORWARD_ONLY leaves reverse mode out: at -O0, reverse mode through the
-// headers' struct-returning functions (std::complex's operators, cuCmul)
-// meets a known problem of device reverse mode at -O0 that is not about
-// complex numbers (invalid IR in the derivative of a function returning a
-// struct by value).
 //
 // REQUIRES: cuda
-// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O0 -DFORWARD_ONLY -S %s -o %t.O0.ptx
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O0 -S %s -o %t.O0.ptx
 // RUN: %ptxas -arch=sm_90 %t.O0.ptx -o %t.O0.cubin
 // RUN: FileCheck %s --check-prefix=NOSYM --input-file=%t.O0.ptx
 // RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S %s -o %t.O2.ptx
@@ -129,18 +124,11 @@ template <typename T> HD void thrustspecial(T *x) {
     if (i < n)                                                                 \
       __enzyme_fwddiff<void>((void *)fn, enzyme_dup, x + 4 * i, dx + 4 * i);   \
   }                                                                            \
-  REVERSE_KERNEL(name, fn, T)
-#ifdef FORWARD_ONLY
-#define REVERSE_KERNEL(name, fn, T) constexpr Kernel<T> rev_##name = nullptr;
-#else
-#define REVERSE_KERNEL(name, fn, T)                                            \
   __global__ void rev_##name(T *x, T *xb, int n) {                             \
     int i = blockIdx.x * blockDim.x + threadIdx.x;                             \
     if (i < n)                                                                 \
       __enzyme_autodiff<void>((void *)fn, enzyme_dup, x + 4 * i, xb + 4 * i);  \
   }
-#endif
-template <typename T> using Kernel = void (*)(T *, T *, int);
 
 KERNELS(c99_d, c99<double>, double)
 // AMDGPU returns float _Complex as [2 x i32]: __mulsc3/__divsc3 there are a
@@ -166,6 +154,8 @@ KERNELS(thrust_f, thrustcomplex<float>, float)
 KERNELS(thrust_special_d, thrustspecial<double>, double)
 KERNELS(thrust_special_f, thrustspecial<float>, float)
 #endif
+
+template <typename T> using Kernel = void (*)(T *, T *, int);
 
 // ---- Run on the emulator (and natively with a GPU): test/device/suite.cmake --
 
@@ -202,13 +192,10 @@ static void check(const char *name, Kernel<T> fwd, Kernel<T> rev,
   fwd<<<2, 32>>>(dX, dV, n);
   CHECK(DEVCHECK_API(GetLastError)());
   std::vector<T> jv = hostCopy(dV, m);
-  std::vector<T> vjp(m);
-  if (rev) {
-    T *dX2 = deviceCopy(x), *dW = deviceCopy(w);
-    rev<<<2, 32>>>(dX2, dW, n);
-    CHECK(DEVCHECK_API(GetLastError)());
-    vjp = hostCopy(dW, m);
-  }
+  T *dX2 = deviceCopy(x), *dW = deviceCopy(w);
+  rev<<<2, 32>>>(dX2, dW, n);
+  CHECK(DEVCHECK_API(GetLastError)());
+  std::vector<T> vjp = hostCopy(dW, m);
   const double h = sizeof(T) == 8 ? 1e-6 : 1e-3;
   char what[64];
   for (int i = 0; i < n; ++i) {
@@ -234,14 +221,12 @@ static void check(const char *name, Kernel<T> fwd, Kernel<T> rev,
       std::snprintf(what, sizeof what, "%s fwd", name);
       expectNear(fd, what, 4 * i + j, jv[4 * i + j], want);
       std::snprintf(what, sizeof what, "%s rev", name);
-      if (rev)
-        expectNear(fd, what, 4 * i + j, vjp[4 * i + j], wantT);
+      expectNear(fd, what, 4 * i + j, vjp[4 * i + j], wantT);
       dot1 += double(jv[4 * i + j]) * w[4 * i + j];
       dot2 += double(v[4 * i + j]) * vjp[4 * i + j];
     }
     std::snprintf(what, sizeof what, "%s <Jv,w> = <v,J^T w>", name);
-    if (rev)
-      expectNear(dotTol, what, i, dot1, dot2);
+    expectNear(dotTol, what, i, dot1, dot2);
   }
 }
 

@@ -32,4 +32,4 @@ gpuad_add_device_test(kernel-hip-shared-split shared-split.hip)
 gpuad_add_device_test(kernel-hip-shared-split-O0 shared-split.hip FLAGS -O0)
 gpuad_add_device_test(kernel-hip-complex complex.hip)
 gpuad_add_device_test(kernel-hip-complex-O0 complex.hip
-                      FLAGS -O0 -DFORWARD_ONLY -DNO_CUCOMPLEX_FLOAT)
+                      FLAGS -O0 -DNO_CUCOMPLEX_FLOAT)

@@ -11,10 +11,8 @@
 //     test between them (rtol 1e-5).
 // At -O0 every operator is a call (operator* copies its operand into a
 // local and calls operator*= on it, which reads __rep() by value): reverse
-// mode goes through split-form callees whose tapes would hold addresses of
-// the caller's stack; -DFORWARD_ONLY checks forward mode alone.
+// mode goes through split-form callees with stack locals.
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
-// RUN: %gpuad-cc -O0 -DFORWARD_ONLY %itest-flags %s -o %t.O0f -lm && %t.O0f
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 -lm && %t.O3
@@ -132,40 +130,7 @@ static const double X1[N] = {-0.35, 1.3, 0.6, 0.25};
 
 #define CHECK_FLOAT(fn, x0) check_float<fn##_double, fn##_float>(#fn, x0)
 
-// Forward mode only, double and float, against central differences of the
-// double version.
-template <fn_d D, fn_f F>
-static void check_forward(const char *name, const double *x0) {
-  fn_d d = D;
-  double x[N], t[N], v[N], fd[N];
-  float xf[N], tf[N];
-  char label[96];
-  gc_direction(v, N, 1);
-  for (int i = 0; i < N; ++i)
-    x[i] = x0[i], t[i] = v[i], xf[i] = float(x0[i]), tf[i] = float(v[i]);
-  __enzyme_fwddiff<void>((void *)D, enzyme_dup, x, t, N);
-  __enzyme_fwddiff<void>((void *)F, enzyme_dup, xf, tf, N);
-  gc_fd_dir_vec(as_vec, x0, v, N, N, &d, fd);
-  for (int i = 0; i < N; ++i) {
-    snprintf(label, sizeof label, "%s fwd [%d] fd", name, i);
-    check_close(label, t[i], fd[i], GC_RTOL_D, GC_ATOL_D);
-    snprintf(label, sizeof label, "%s float fwd [%d] fd", name, i);
-    check_close(label, tf[i], fd[i], 1e-4, 1e-5);
-  }
-}
-#define CHECK_FORWARD(fn, x0) check_forward<fn##_double, fn##_float>(#fn, x0)
-
 int main() {
-#ifdef FORWARD_ONLY
-  for (const double *x0 : {X0, X1}) {
-    CHECK_FORWARD(arith, x0);
-    CHECK_FORWARD(elementary, x0);
-    CHECK_FORWARD(real_valued, x0);
-    CHECK_FORWARD(trig, x0);
-    CHECK_FORWARD(poles, x0);
-  }
-  return gradcheck_exit();
-#endif
   for (const double *x0 : {X0, X1}) {
     GC_CHECK_INPLACE(arith_double, x0, N);
     GC_CHECK_INPLACE(elementary_double, x0, N);
