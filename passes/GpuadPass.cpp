@@ -8,6 +8,7 @@
 
 #include "Core/DerivativeContext.h"
 #include "Core/RuleFunctionGuard.h"
+#include "Rules/LibraryAliases.h"
 #include "Requests/Markers.h"
 #include "Requests/RequestLowering.h"
 #include "Requests/RequestParser.h"
@@ -148,6 +149,7 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   }
 
+  registerLibraryAliases(M);
   DerivativeContext Ctx(M, Options);
   for (CallBase *Call : innermostFirst(std::move(Calls)))
     processEntryCall(*Call, Ctx);

@@ -8,6 +8,7 @@
 
 #include "Analysis/TypeInfo.h"
 #include "Requests/RequestParser.h"
+#include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 
@@ -150,6 +151,8 @@ bool ActivityAnalysis::isRuleCall(const CallBase &Call) const {
   // Rules with results written through pointers behave like any call that
   // writes its pointer arguments.
   const DerivativeRule *R = findRule(Call);
+  if (R && R->Kind == RuleKind::Complex)
+    return ComplexCall::match(Call, *R).has_value();
   return R && R->Kind != RuleKind::MultipleOutputs;
 }
 

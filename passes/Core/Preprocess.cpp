@@ -6,8 +6,10 @@
 
 #include "Core/Preprocess.h"
 
+#include "Rules/ComplexCalls.h"
 #include "Support/Inlining.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -54,6 +56,40 @@ static bool isAtomicWrapper(const Function &F) {
   return Atomics == 1;
 }
 
+/// Calls that take complex operands by reference (thrust's cexp(const
+/// complex<double> &)) become calls of a by-value wrapper of the callee,
+/// which has the callee's rule: the operands' parts are loads the rows can
+/// read, and the loads' adjoints reach the referenced memory.
+static bool passComplexByValue(Function &F) {
+  bool Changed = false;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : make_early_inc_range(BB)) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      const DerivativeRule *R = Call ? findRule(*Call) : nullptr;
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!R || !Callee || R->Kind != RuleKind::Complex)
+        continue;
+      Function *Wrapper = complexByValueWrapper(*Callee, *R);
+      if (!Wrapper)
+        continue;
+      IRBuilder<> B(Call);
+      SmallVector<Value *, 4> Parts;
+      Type *T = Wrapper->getFunctionType()->getParamType(0);
+      uint64_t Size = F.getDataLayout().getTypeAllocSize(T);
+      for (Value *Ptr : Call->args()) {
+        Parts.push_back(B.CreateLoad(T, Ptr));
+        Parts.push_back(B.CreateLoad(T, B.CreateConstInBoundsGEP1_64(
+                                            B.getInt8Ty(), Ptr, Size)));
+      }
+      CallInst *New = B.CreateCall(Wrapper, Parts);
+      New->setDebugLoc(Call->getDebugLoc());
+      Call->replaceAllUsesWith(New);
+      Call->eraseFromParent();
+      Changed = true;
+    }
+  return Changed;
+}
+
 Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
@@ -74,6 +110,7 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     // Atomic wrappers inlined: the analyses see the address the atomic
     // updates (whether it is the thread's own) as at -O2.
     bool Again = inlineCallsTo(*Clone, isAtomicWrapper);
+    Again |= passComplexByValue(*Clone);
     if (TargetNormalizer)
       Again |= TargetNormalizer(*Clone);
     if (!Again)

@@ -9,6 +9,7 @@
 #include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
+#include "Rules/LibraryAliases.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -25,6 +26,7 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
   if (findEntryCalls(M).empty())
     return PreservedAnalyses::all();
+  registerLibraryAliases(M);
   bool Changed = false;
   SmallVector<GlobalValue *, 16> Protected;
   for (Function &F : M) {

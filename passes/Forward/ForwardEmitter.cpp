@@ -8,6 +8,7 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/DerivativeContext.h"
+#include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
 
 #include "llvm/IR/Constants.h"
@@ -46,8 +47,39 @@ void ForwardEmitter::emitData(Instruction &I) {
 void ForwardEmitter::emitRuleCall(CallBase &Call, const DerivativeRule &Rule) {
   if (Rule.Kind == RuleKind::MultipleOutputs)
     return emitMultipleOutputs(Call, Rule);
+  if (Rule.Kind == RuleKind::Complex)
+    return emitComplex(Call, Rule);
   if (hasShadow(&Call))
     emitElementwise(Call, Rule);
+}
+
+void ForwardEmitter::emitComplex(CallBase &Call, const DerivativeRule &Rule) {
+  std::optional<ComplexCall> CC = ComplexCall::match(Call, Rule);
+  // A shape the row cannot read (AMDGPU returns float _Complex as [2 x i32])
+  // is an error wherever an operand carries a derivative: the result would
+  // carry none.
+  if (!CC) {
+    if (any_of(Call.args(), [&](Use &A) {
+          return isActive(A.get()) ||
+                 (A->getType()->isPointerTy() && needsShadow(A.get()));
+        }))
+      fail(Call, complexShapeError(Call, Rule));
+    return;
+  }
+  if (!hasShadow(&Call))
+    return;
+  RuleContext R(
+      B, CC->partType(),
+      [&](unsigned K) {
+        return CC->operandPart(B, Call.getArgOperand(CC->argumentOf(K)), K);
+      },
+      [&] { return &Call; }, Ctx.target());
+  setShadow(&Call, CC->jvp(
+                       B, L,
+                       [&](unsigned Arg) {
+                         return shadowOf(Call.getArgOperand(Arg));
+                       },
+                       [&](unsigned Z) { return Rule.ComplexPartials[Z](R); }));
 }
 
 void ForwardEmitter::emitElementwise(Instruction &I,

@@ -47,6 +47,9 @@ private:
   /// sincos and friends: each output's tangent, returned or stored to the
   /// shadow of the pointer it is written through.
   void emitMultipleOutputs(llvm::CallBase &Call, const DerivativeRule &Rule);
+  /// cexp, __muldc3 and friends: the Jacobians of the real parts
+  /// (Rules/ComplexCalls.h).
+  void emitComplex(llvm::CallBase &Call, const DerivativeRule &Rule);
   void rewriteReturns();
 
   const DerivativeSignature &Sig;

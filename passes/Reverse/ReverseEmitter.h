@@ -112,6 +112,9 @@ private:
                           llvm::Value *DI);
   void reverseMultipleOutputs(llvm::CallBase &Call, const DerivativeRule &Rule,
                               llvm::Value *DI);
+  /// Complex rows: the transposed Jacobians of the real parts.
+  void reverseComplex(llvm::CallBase &Call, const DerivativeRule &Rule,
+                      llvm::Value *DI);
   void reverseStructural(llvm::Instruction &I, llvm::Value *DI);
   void reverseLoad(llvm::LoadInst &I, llvm::Value *DI);
   void reverseStore(llvm::StoreInst &I);

@@ -23,6 +23,7 @@
 #include "Analysis/ThreadPrivacy.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 #include "Tape/Tape.h"
@@ -388,7 +389,8 @@ void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
           SrcPrivate);
   }
   Value *Next = B.CreateAdd(K, B.getInt64(1));
-  K->addIncoming(Next, Body);
+  // The latch: emitAccumulate may have branched (warp-aggregated adds).
+  K->addIncoming(Next, B.GetInsertBlock());
   B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Body);
   B.SetInsertPoint(After);
 }
@@ -503,6 +505,37 @@ void ReverseEmitter::reverseMultipleOutputs(CallBase &Call,
   }
 }
 
+void ReverseEmitter::reverseComplex(CallBase &Call, const DerivativeRule &Rule,
+                                    Value *DI) {
+  std::optional<ComplexCall> CC = ComplexCall::match(Call, Rule);
+  if (!CC) {
+    // As in forward mode: an unreadable shape is an error if it matters.
+    if (any_of(Call.args(), [&](Use &A) {
+          return isActive(A.get()) ||
+                 (A->getType()->isPointerTy() && needsShadow(A.get()));
+        }))
+      fail(Call, complexShapeError(Call, Rule));
+    return;
+  }
+  if (!DI)
+    return;
+  RuleContext R(
+      B, CC->partType(),
+      [&](unsigned K) {
+        return CC->operandPart(B, lookup(Call.getArgOperand(CC->argumentOf(K))),
+                               K);
+      },
+      [&]() { return lookup(&Call); }, Ctx.target());
+  auto Wanted = [&](unsigned Arg) {
+    Value *Op = Call.getArgOperand(Arg);
+    return !isa<Constant>(Op) && isActive(Op);
+  };
+  for (auto [Arg, Adjoint] :
+       CC->vjp(B, L, DI, Wanted,
+               [&](unsigned Z) { return Rule.ComplexPartials[Z](R); }))
+    addAdjoint(Call.getArgOperand(Arg), Adjoint);
+}
+
 void ReverseEmitter::reverseShuffle(CallBase &Call, unsigned Operand,
                                     Value *DI) {
   Value *X = Call.getArgOperand(Operand);
@@ -532,6 +565,8 @@ void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
   if (const DerivativeRule *R = findRule(Call)) {
     if (R->Kind == RuleKind::MultipleOutputs)
       return reverseMultipleOutputs(Call, *R, DI);
+    if (R->Kind == RuleKind::Complex)
+      return reverseComplex(Call, *R, DI);
     if (DI)
       reverseElementwise(Call, *R, DI);
     return;

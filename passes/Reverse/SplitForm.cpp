@@ -20,6 +20,8 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
+#include <functional>
+
 using namespace llvm;
 
 namespace gpuad {
@@ -75,7 +77,6 @@ static StackRoots stackRoots(const Value *V) {
   findRoots(V, R, Seen);
   return R;
 }
-
 
 SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
                      Value *Shadow)
@@ -137,49 +138,52 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
   TapeTy = StructType::get(C.getContext(), Types);
 }
 
+/// Whether \p I computes an address from its operands alone (cheaply, and
+/// the same in both halves given the same operands).
+static bool buildsAddress(const Instruction &I) {
+  if (!(isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
+        isa<AddrSpaceCastInst>(I) || isa<InsertValueInst>(I) ||
+        isa<ExtractValueInst>(I) || isa<SelectInst>(I)))
+    return false;
+  std::function<bool(Type *)> HoldsPointer = [&](Type *Ty) {
+    return Ty->isPointerTy() || any_of(Ty->subtypes(), HoldsPointer);
+  };
+  return HoldsPointer(I.getType());
+}
+
 void SplitForm::addCrossing(Instruction &I) {
-  // Stack memory (or a generic pointer to it, on AMDGPU): allocated again.
+  // Stack memory: allocated again.
   if (auto *AI = dyn_cast<AllocaInst>(&I)) {
     Stack.insert(AI);
     return;
   }
-  if (auto *Cast = dyn_cast<AddrSpaceCastInst>(&I))
-    if (auto *AI = dyn_cast<AllocaInst>(Cast->getPointerOperand())) {
-      Stack.insert(AI);
-      StackCasts.insert(Cast);
-      return;
-    }
-  StackRoots R = stackRoots(&I);
-  if (R.Allocas.empty()) {
-    Fields.insert(&I);
-    return;
-  }
-  // A pointer that may point into the stack travels as (which allocation,
-  // offset), or as its address where it points elsewhere.
-  if (I.getType()->isPointerTy()) {
-    Fields.insert(&I);
-    Rebased[&I].assign(R.Allocas.begin(), R.Allocas.end());
-    Stack.insert_range(R.Allocas);
-    return;
-  }
-  // Built again from its operands: an aggregate of such pointers (shadows
-  // at width N), or a choice between locals and what it is based on.
-  if (isa<InsertValueInst>(I) || isa<SelectInst>(I) ||
-      isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
-      isa<AddrSpaceCastInst>(I)) {
+  // An address built from stack memory, arguments and constants (with
+  // indices and conditions taped) is built again from the backward half's
+  // own: a pointer argument may point into the caller's stack, which the
+  // caller's backward half allocates again too.
+  if (buildsAddress(I)) {
     for (Value *Op : I.operands())
       if (auto *OpI = dyn_cast<Instruction>(Op);
           OpI && ForwardBlocks.count(OpI->getParent()) &&
           !Rebuilt.count(OpI) && !Fields.count(OpI) &&
-          !Stack.count(dyn_cast<AllocaInst>(OpI)) &&
-          !StackCasts.count(dyn_cast<AddrSpaceCastInst>(OpI)))
+          !Stack.count(dyn_cast<AllocaInst>(OpI)))
         addCrossing(*OpI);
     Rebuilt.insert(&I); // after its operands
     return;
   }
+  StackRoots R = stackRoots(&I);
   Fields.insert(&I);
-  if (!LostStackPointer)
+  if (R.Allocas.empty())
+    return;
+  // Any other pointer that may point into the stack (a PHI of locals)
+  // travels as (which allocation, offset), or as its address where it
+  // points elsewhere.
+  if (I.getType()->isPointerTy()) {
+    Rebased[&I].assign(R.Allocas.begin(), R.Allocas.end());
+    Stack.insert_range(R.Allocas);
+  } else if (!LostStackPointer) {
     LostStackPointer = &I;
+  }
 }
 
 /// \p V (an allocation, or an address of one) as a pointer of \p Ty.
@@ -337,15 +341,8 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
     VMap[AI]->replaceAllUsesWith(New);
     NewStack[AI] = New;
   }
-  // What the rebuilt aggregates are made of, in the backward half.
+  // What the rebuilt addresses are made of, in the backward half.
   DenseMap<Value *, Value *> Now;
-  for (AddrSpaceCastInst *Cast : StackCasts) {
-    Value *New = B.CreateAddrSpaceCast(
-        NewStack[cast<AllocaInst>(Cast->getPointerOperand())], Cast->getType(),
-        Cast->getName());
-    VMap[Cast]->replaceAllUsesWith(New);
-    Now[Cast] = New;
-  }
   for (auto [K, I] : enumerate(Fields)) {
     Value *Field = B.CreateExtractValue(Tape, K, I->getName());
     if (auto It = Rebased.find(I); It != Rebased.end()) {

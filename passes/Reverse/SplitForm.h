@@ -16,11 +16,15 @@
 /// Stack memory the reverse sweep addresses (shadow stack slots, which only
 /// accumulate adjoints there) is allocated afresh, zeroed, in the backward
 /// half; a fixed tape region (TapePlacement.h) afresh too, filled from its
-/// copy in the tape.  A pointer into one such allocation (an element of a
-/// local array's shadow, say) travels as its offset from it, rebased onto
-/// the new copy: the augmented half's frame is gone by then.  The tape travels by value (a struct SROA takes apart once
-/// the halves are inlined), or boxed on the heap for recursive functions, whose
-/// tape would otherwise contain itself.
+/// copy in the tape.  No address of the augmented half's frame, or of its
+/// caller's (the caller's backward half allocates its stack again too),
+/// reaches the backward half: addresses built from stack memory, arguments
+/// and constants (GEPs, casts, selects, a width-N shadow's [N x ptr]) are
+/// built again there, and other pointers that may point into the stack (a
+/// PHI of locals) travel as which local and offset.  The tape travels by
+/// value (a struct SROA takes apart once the halves are inlined), or boxed
+/// on the heap for recursive functions, whose tape would otherwise contain
+/// itself.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_REVERSE_SPLITFORM_H
@@ -31,7 +35,6 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace llvm {
-class AddrSpaceCastInst;
 class AllocaInst;
 class BasicBlock;
 class BranchInst;
@@ -86,15 +89,14 @@ private:
   /// Stack memory the reverse sweep addresses (and casts of it to generic
   /// pointers).
   llvm::SetVector<llvm::AllocaInst *> Stack;
-  llvm::SetVector<llvm::AddrSpaceCastInst *> StackCasts;
   /// Fields that point into the stack alone: they travel as which of these
   /// allocations they point into and their offset from it, and the backward
   /// half adds that to its own copy.
   llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::AllocaInst *, 2>>
       Rebased;
-  /// Values that may point into the stack, other than those rebased, built
-  /// again in the backward half from their operands (aggregates of
-  /// pointers, selects, GEPs, casts); operands first.
+  /// Addresses built again in the backward half from its own stack memory,
+  /// arguments and the tape's fields (GEPs, casts, selects, a width-N
+  /// shadow's [N x ptr] and its lanes); operands first.
   llvm::SetVector<llvm::Instruction *> Rebuilt;
   const llvm::Instruction *LostStackPointer = nullptr;
   llvm::StructType *TapeTy = nullptr;

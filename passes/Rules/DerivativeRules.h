@@ -13,7 +13,10 @@
 /// intrinsic, libm (double, float and long double), CUDA's libdevice
 /// (`__nv_*`) and ROCm's ocml (`__ocml_*_f16/_f32/_f64`) -- is an alias row of
 /// the same family.  A row also records which primal values its partials
-/// read, so the tape can cache exactly those.
+/// read, so the tape can cache exactly those.  Complex functions (C's
+/// `_Complex` arithmetic and `<complex.h>`) are rows too: their partials are
+/// 2x2 real Jacobians per complex operand (see ComplexCalls.h for how the
+/// real and imaginary parts travel in a call).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_RULES_DERIVATIVERULES_H
@@ -40,7 +43,7 @@ namespace gpuad {
 /// Elementary functions a partial derivative may need.  The target supplies
 /// them (LLVM intrinsics on the host, libdevice on NVPTX, ocml on AMDGPU), so
 /// rules never name a target's library.
-enum class MathFn { Sin, Cos, Exp, Log, Pow, Powi, Sinh, Cosh };
+enum class MathFn { Sin, Cos, Exp, Log, Pow, Powi, Sinh, Cosh, Atan2 };
 
 /// Supplies MathFn calls of a given floating-point (or vector) type.
 class MathProvider {
@@ -67,6 +70,9 @@ public:
 
   llvm::Value *operand(unsigned I) const { return OperandFn(I); }
   llvm::Value *result() const { return ResultFn(); }
+  /// Part \p I of a complex row's result (0 real, 1 imaginary), whether it
+  /// is returned as `{T, T}`, `<2 x T>` or nested in a struct.
+  llvm::Value *resultPart(unsigned I) const;
   llvm::Value *math(MathFn Fn, llvm::ArrayRef<llvm::Value *> Args) const {
     return Math.emit(B, Fn, Args);
   }
@@ -80,6 +86,17 @@ private:
 };
 
 using PartialFn = llvm::Value *(*)(RuleContext &);
+
+/// The partials of a complex row's result w = u + iv with respect to one
+/// complex operand z = x + iy: du/dx, du/dy, dv/dx, dv/dy.  Null entries are
+/// zero; a real result (cabs, carg) has only the u row.  A holomorphic
+/// function with derivative w'(z) = a + ib has {a, -b, b, a}.
+struct ComplexJacobian {
+  llvm::Value *ReX = nullptr, *ReY = nullptr, *ImX = nullptr, *ImY = nullptr;
+};
+/// Reads operands as real parts: operand(2k) = x, operand(2k+1) = y of
+/// complex operand k.
+using ComplexPartialFn = ComplexJacobian (*)(RuleContext &);
 
 /// Bit in Partial::Needs standing for the primal result.
 constexpr uint8_t NeedsResult = 1u << 7;
@@ -106,6 +123,10 @@ enum class RuleKind {
   /// (sincos(x, &s, &c), modf(x, &ip)); each output is the result of an
   /// elementwise family, listed in Outputs.
   MultipleOutputs,
+  /// A function of one or two complex operands with a complex result (cexp,
+  /// __muldc3) or a real one (cabs, carg).  ComplexPartials has one Jacobian
+  /// per complex operand; NumOperands counts real parts (2 or 4).
+  Complex,
 };
 
 /// Where a MultipleOutputs rule puts one result.
@@ -130,6 +151,10 @@ struct DerivativeRule {
   unsigned NumOperands;
   /// MultipleOutputs only.
   std::array<RuleOutput, 2> Outputs = {};
+  /// Complex only.
+  std::array<ComplexPartialFn, 2> ComplexPartials = {};
+  /// Complex only: the result is real (cabs) rather than complex.
+  bool RealResult = false;
 };
 
 /// The rule for \p I (an instruction or a call by its callee's name), or

@@ -11,6 +11,9 @@
 
 #include "Rules/DerivativeRules.h"
 
+#include "Rules/ComplexCalls.h"
+#include "Rules/ComplexPartials.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -28,6 +31,10 @@ MathProvider::~MathProvider() = default;
 
 Value *RuleContext::constant(double X) const {
   return ConstantFP::get(Ty, X);
+}
+
+Value *RuleContext::resultPart(unsigned I) const {
+  return complexPart(B, result(), I);
 }
 
 namespace {
@@ -251,6 +258,16 @@ DerivativeRule zeroDerivative(StringRef Family, unsigned N = 1) {
 DerivativeRule ternary(StringRef Family, Partial A, Partial B, Partial C) {
   return {Family, RuleKind::Elementwise, {A, B, C}, 3};
 }
+/// A function of one complex operand (\p Second null) or two; \p Real for a
+/// real result.
+DerivativeRule complexRow(StringRef Family, ComplexPartialFn First,
+                          ComplexPartialFn Second = nullptr,
+                          bool Real = false) {
+  DerivativeRule R{Family, RuleKind::Complex, {}, Second ? 4u : 2u};
+  R.ComplexPartials = {First, Second};
+  R.RealResult = Real;
+  return R;
+}
 /// Results of operand 0 returned and/or written through pointer arguments.
 DerivativeRule outputs(StringRef Family, unsigned NumOperands, RuleOutput A,
                        RuleOutput B) {
@@ -408,6 +425,40 @@ const std::vector<Family> &families() {
        nullptr, {}},
       {outputs("frexp", 2, {-1, -1, "frexp-mantissa"}, {}), "frexp", nullptr,
        nullptr, {}},
+      // Complex arithmetic (compiler-rt's libcalls for C's _Complex * and /;
+      // clang's CUDA/HIP headers define them as device functions) and
+      // <complex.h>.  The long double functions (cexpl, ...) take their
+      // operands in memory on x86-64 and have no row.
+      {complexRow("complex-mul", complex_partials::mul1, complex_partials::mul2),
+       nullptr, nullptr, nullptr,
+       {"__muldc3", "__mulsc3", "__mulxc3", "__multc3"}},
+      {complexRow("complex-div", complex_partials::div1, complex_partials::div2),
+       nullptr, nullptr, nullptr,
+       {"__divdc3", "__divsc3", "__divxc3", "__divtc3"}},
+      {complexRow("cabs", complex_partials::abs, nullptr, true), nullptr,
+       nullptr, nullptr, {"cabs", "cabsf"}},
+      {complexRow("carg", complex_partials::arg, nullptr, true), nullptr,
+       nullptr, nullptr, {"carg", "cargf"}},
+      {complexRow("cexp", complex_partials::exp), nullptr, nullptr, nullptr,
+       {"cexp", "cexpf"}},
+      {complexRow("clog", complex_partials::log), nullptr, nullptr, nullptr,
+       {"clog", "clogf"}},
+      {complexRow("csqrt", complex_partials::sqrt), nullptr, nullptr, nullptr,
+       {"csqrt", "csqrtf"}},
+      {complexRow("cpow", complex_partials::pow1, complex_partials::pow2),
+       nullptr, nullptr, nullptr, {"cpow", "cpowf"}},
+      {complexRow("csin", complex_partials::sin), nullptr, nullptr, nullptr,
+       {"csin", "csinf"}},
+      {complexRow("ccos", complex_partials::cos), nullptr, nullptr, nullptr,
+       {"ccos", "ccosf"}},
+      {complexRow("ctan", complex_partials::tan), nullptr, nullptr, nullptr,
+       {"ctan", "ctanf"}},
+      {complexRow("csinh", complex_partials::sinh), nullptr, nullptr, nullptr,
+       {"csinh", "csinhf"}},
+      {complexRow("ccosh", complex_partials::cosh), nullptr, nullptr, nullptr,
+       {"ccosh", "ccoshf"}},
+      {complexRow("ctanh", complex_partials::tanh), nullptr, nullptr, nullptr,
+       {"ctanh", "ctanhf"}},
       // Selection.
       {binary("minnum", {pPickX, X | Res}, {pPickY, X | Res}), "fmin",
        "llvm.minnum", nullptr,

@@ -105,15 +105,11 @@ Function *allocFunction(Function &User, TargetHooks &Target) {
   B.CreateCondBr(B.CreateICmpUGT(End, A.Stride), Heap, Fits);
   // No pool, or a full arena: the device heap.
   B.SetInsertPoint(Heap);
-  if (usesHeapFallback(*User.getParent(), Target)) {
-    B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
-  } else {
-    Target.emitTrap(B, "gpuad: the tape pool is missing, or too small for "
-                       "this thread's growing tapes (loops without a "
-                       "compile-time bound need more than "
-                       "gpuad::tapePoolBytesPerThread() bytes per thread)");
-    B.CreateUnreachable();
-  }
+  emitPoolShortfall(B, Bytes, User, Target,
+                    "gpuad: the tape pool is missing, or too small for "
+                    "this thread's growing tapes (loops without a "
+                    "compile-time bound need more than "
+                    "gpuad::tapePoolBytesPerThread() bytes per thread)");
   B.SetInsertPoint(Fits);
   A.store(Bytes, Top);
   A.store(Zero, B.CreateAdd(Top, Eight));

@@ -75,4 +75,14 @@ Function *heapFallbackFunction(Function &User, TargetHooks &Target) {
   return F;
 }
 
+void emitPoolShortfall(IRBuilderBase &B, Value *Bytes, Function &User,
+                       TargetHooks &Target, StringRef Message) {
+  if (usesHeapFallback(*User.getParent(), Target)) {
+    B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
+    return;
+  }
+  Target.emitTrap(B, Message);
+  B.CreateUnreachable();
+}
+
 } // namespace gpuad

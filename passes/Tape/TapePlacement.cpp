@@ -134,15 +134,11 @@ Function *poolRegionFunction(Function &User, TargetHooks &Target) {
   PoolView Pool = emitPoolView(B, Offset, Bytes, Target);
   B.CreateCondBr(Pool.Fits, Good, Heap);
   B.SetInsertPoint(Heap);
-  if (usesHeapFallback(*User.getParent(), Target)) {
-    B.CreateRet(B.CreateCall(heapFallbackFunction(User, Target), {Bytes}));
-  } else {
-    Target.emitTrap(B, "gpuad: this gradient kernel keeps its tape in the "
-                       "tape pool, which the host did not provide or made too "
-                       "small: call gpuad::setTapePool (<gpuad/tape_pool.h>) "
-                       "with gpuad::tapePoolBytesPerThread() bytes per thread");
-    B.CreateUnreachable();
-  }
+  emitPoolShortfall(B, Bytes, User, Target,
+                    "gpuad: this gradient kernel keeps its tape in the "
+                    "tape pool, which the host did not provide or made too "
+                    "small: call gpuad::setTapePool (<gpuad/tape_pool.h>) "
+                    "with gpuad::tapePoolBytesPerThread() bytes per thread");
   B.SetInsertPoint(Good);
   Value *At = B.CreateAdd(
       B.CreateMul(Target.emitGlobalThreadId(B), Pool.Stride), Offset);

@@ -108,6 +108,12 @@ bool usesHeapFallback(const llvm::Module &M, const TargetHooks &Target);
 /// heap where the pool cannot give it (TapeHeapFallback.cpp).
 llvm::Function *heapFallbackFunction(llvm::Function &User,
                                      TargetHooks &Target);
+/// Ends the block of a helper of \p User that returns tape memory, where
+/// the pool cannot give \p Bytes: returns them from the device heap, or
+/// traps with \p Message (usesHeapFallback).
+void emitPoolShortfall(llvm::IRBuilderBase &B, llvm::Value *Bytes,
+                       llvm::Function &User, TargetHooks &Target,
+                       llvm::StringRef Message);
 /// Reserves \p Bytes per thread in the pool, after the arena's header;
 /// returns their offset.
 uint64_t reservePool(llvm::Module &M, uint64_t Bytes,

@@ -36,6 +36,8 @@ StringRef libraryBaseName(MathFn Fn) {
     return "sinh";
   case MathFn::Cosh:
     return "cosh";
+  case MathFn::Atan2:
+    return "atan2";
   }
   llvm_unreachable("unknown MathFn");
 }
@@ -64,6 +66,8 @@ public:
       return B.CreateUnaryIntrinsic(Intrinsic::cosh, Args[0]);
     case MathFn::Pow:
       return B.CreateBinaryIntrinsic(Intrinsic::pow, Args[0], Args[1]);
+    case MathFn::Atan2:
+      return B.CreateBinaryIntrinsic(Intrinsic::atan2, Args[0], Args[1]);
     case MathFn::Powi:
       return B.CreateIntrinsic(Intrinsic::powi,
                                {Args[0]->getType(), Args[1]->getType()},

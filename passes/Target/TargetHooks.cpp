@@ -288,7 +288,7 @@ Value *callLibraryMath(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args,
   Type *Ty = Args[0]->getType();
   SmallVector<Type *, 2> Params = {Ty};
   SmallVector<Value *, 2> CallArgs = {Args[0]};
-  if (Fn == MathFn::Pow) {
+  if (Fn == MathFn::Pow || Fn == MathFn::Atan2) {
     Params.push_back(Ty);
     CallArgs.push_back(Args[1]);
   } else if (Fn == MathFn::Powi) {

@@ -69,3 +69,5 @@ gpuad_add_device_test(kernel-inline-ptx inline-ptx.cu)
 gpuad_add_device_test(kernel-inline-ptx-O0 inline-ptx.cu FLAGS -O0)
 gpuad_add_device_test(kernel-inline-ptx-sm90 inline-ptx.cu
                       FLAGS -O2 --cuda-gpu-arch=sm_90)
+gpuad_add_device_test(kernel-complex complex.cu)
+gpuad_add_device_test(kernel-complex-O0 complex.cu FLAGS -O0)

@@ -19,21 +19,12 @@
 // CHECK-NOT: malloc
 // CHECK: ret;
 
-#include "include/cuda_to_hip.h"
+#include "include/plaincheck.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <vector>
-
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      std::printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
 
 constexpr int Q = 19, L = 4, Sites = L * L * L;
 
@@ -152,15 +143,6 @@ static double loss(const std::vector<double> &in, const std::vector<double> &w,
   for (size_t i = 0; i < out.size(); ++i)
     sum += w[i] * out[i];
   return sum;
-}
-
-static int failures = 0;
-static void expectNear(const char *what, size_t i, double got, double want,
-                       double rtol) {
-  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
-  if (!(err <= rtol) && ++failures <= 10)
-    std::printf("FAIL %s[%zu]: got %.17g expected %.17g\n", what, i, got,
-                want);
 }
 
 int main() {

@@ -13,7 +13,7 @@
 // WARN-DAG: warning: gpuad: this derivative keeps its tape (arrays that grow at run time) in the global tape pool, which the program does not provide
 // WARN-DAG: warning: gpuad: this derivative keeps its tape (40000 bytes per thread) in the global tape pool, which the program does not provide
 
-#include "include/cuda_to_hip.h"
+#include "include/plaincheck.h"
 
 #include <cmath>
 #include <cstdio>
@@ -63,15 +63,6 @@ __global__ void gradConstant(const double *x, double *xb, double *y,
                     enzyme_const, n);
 }
 
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      std::printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
-
 template <class T> T *upload(const std::vector<T> &v) {
   T *p = nullptr;
   if (cudaMalloc((void **)&p, v.size() * sizeof(T)) != cudaSuccess ||
@@ -84,15 +75,6 @@ template <class T> std::vector<T> download(const T *p, size_t n) {
   std::vector<T> v(n);
   cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost);
   return v;
-}
-
-static int failures = 0;
-static void expectNear(const char *what, int i, double got, double want,
-                       double rtol) {
-  double err = std::fabs(got - want) / std::fmax(std::fabs(want), 1.0);
-  if (!(err <= rtol) && ++failures <= 10)
-    std::printf("FAIL %s[%d]: got %.17g expected %.17g\n", what, i, got,
-                want);
 }
 
 int main() {

@@ -50,6 +50,9 @@ public:
     case MathFn::Log: R = std::log(X); break;
     case MathFn::Sinh: R = std::sinh(X); break;
     case MathFn::Cosh: R = std::cosh(X); break;
+    case MathFn::Atan2:
+      R = std::atan2(X, cast<ConstantFP>(Args[1])->getValueAPF().convertToDouble());
+      break;
     case MathFn::Pow:
       R = std::pow(X, cast<ConstantFP>(Args[1])->getValueAPF().convertToDouble());
       break;

@@ -184,9 +184,15 @@ cudaError_t cudaFuncSetCacheConfig(const void *, enum cudaFuncCache) {
 }
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache) { return cudaSuccess; }
 
-cudaError_t cudaDeviceSetLimit(enum cudaLimit, size_t) { return cudaSuccess; }
+cudaError_t cudaDeviceSetLimit(enum cudaLimit Limit, size_t Value) {
+  if (Limit == cudaLimitMallocHeapSize)
+    setDeviceHeapLimit(Value);
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
-  *Value = Limit == cudaLimitStackSize ? 1024 : size_t(8) << 20;
+  *Value = Limit == cudaLimitStackSize        ? 1024
+           : Limit == cudaLimitMallocHeapSize ? deviceHeapLimit()
+                                              : size_t(8) << 20;
   return cudaSuccess;
 }
 

@@ -121,6 +121,21 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *P, int D) {
   return hipSuccess;
 }
 
+// The device heap's size (ROCm 5.2's headers declare only the getter; a
+// program built against a newer HIP may set it).
+hipError_t hipDeviceGetLimit(size_t *Value, hipLimit_t Limit) {
+  if (Limit != hipLimitMallocHeapSize)
+    return hipErrorUnsupportedLimit;
+  *Value = deviceHeapLimit();
+  return hipSuccess;
+}
+hipError_t hipDeviceSetLimit(hipLimit_t Limit, size_t Value) {
+  if (Limit != hipLimitMallocHeapSize)
+    return hipErrorUnsupportedLimit;
+  setDeviceHeapLimit(Value);
+  return hipSuccess;
+}
+
 hipError_t hipDeviceGetAttribute(int *Value, hipDeviceAttribute_t Attr, int D) {
   if (D != 0)
     return code(record(Status::InvalidDevice));

@@ -84,6 +84,31 @@ bool isDeviceMemory(const void *P, uint64_t Bytes) {
   return A + Bytes <= It->first + It->second;
 }
 
+// Device malloc: its heap holds cudaLimitMallocHeapSize bytes of live
+// blocks (8 MiB unless the program raises it, as on the GPU); past that,
+// malloc returns null.
+namespace {
+
+struct DeviceHeap {
+  std::mutex M;
+  size_t Limit = size_t(8) << 20, Live = 0;
+  std::map<const void *, size_t> Blocks;
+};
+DeviceHeap &deviceHeap() {
+  static DeviceHeap H;
+  return H;
+}
+} // namespace
+
+void setDeviceHeapLimit(size_t Bytes) {
+  std::lock_guard<std::mutex> G(deviceHeap().M);
+  deviceHeap().Limit = Bytes;
+}
+size_t deviceHeapLimit() {
+  std::lock_guard<std::mutex> G(deviceHeap().M);
+  return deviceHeap().Limit;
+}
+
 } // namespace gpuad::emu
 
 using namespace gpuad::emu;
@@ -104,11 +129,32 @@ void __gpuad_emu_check(const void *P, uint64_t Size, int32_t Write) {
   fatal(Buf);
 }
 
-void *__gpuad_emu_malloc(uint64_t Size) { return deviceAlloc(Size, false); }
+void *__gpuad_emu_malloc(uint64_t Size) {
+  DeviceHeap &H = deviceHeap();
+  std::lock_guard<std::mutex> G(H.M);
+  if (Size > H.Limit - H.Live)
+    return nullptr;
+  void *P = deviceAlloc(Size, false);
+  if (P) {
+    H.Blocks[P] = Size;
+    H.Live += Size;
+  }
+  return P;
+}
 
 void __gpuad_emu_free(void *P) {
-  if (!deviceFree(P))
-    fatal("device free of memory device malloc did not return");
+  if (!P)
+    return;
+  DeviceHeap &H = deviceHeap();
+  {
+    std::lock_guard<std::mutex> G(H.M);
+    auto It = H.Blocks.find(P);
+    if (It == H.Blocks.end())
+      fatal("device free of memory device malloc did not return");
+    H.Live -= It->second;
+    H.Blocks.erase(It);
+  }
+  deviceFree(P);
 }
 
 int32_t __gpuad_emu_isspacep(int32_t Space, const void *P) {

@@ -52,6 +52,9 @@ bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block, void **Args,
 /// Device memory (Memory.cpp).
 void *deviceAlloc(size_t Bytes, bool Managed);
 bool deviceFree(void *P);
+/// The bytes device malloc may hold at once (cudaLimitMallocHeapSize).
+void setDeviceHeapLimit(size_t Bytes);
+size_t deviceHeapLimit();
 /// Whether [P, P+Bytes) lies in one device allocation, variable or a
 /// registered region.
 bool isDeviceMemory(const void *P, uint64_t Bytes);
