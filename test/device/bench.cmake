@@ -21,3 +21,9 @@ foreach(program xs_lookup rs_lookup lbm_d3q19 hex_element)
   gpuad_add_device_test(bench-hip-${name}-O0 ${hip_bench}/${program}.hip
                         FLAGS -O0 ${schedules})
 endforeach()
+# rs_lookup with std::complex<double> instead of its struct (__muldc3,
+# __divdc3, cexp, cabs through gpuad's complex rows).
+gpuad_add_device_test(bench-rs-lookup-std-complex ${bench}/rs_lookup.cu
+                      FLAGS -O2 -DRS_STD_COMPLEX)
+gpuad_add_device_test(bench-hip-rs-lookup-std-complex ${hip_bench}/rs_lookup.hip
+                      FLAGS -O2 -DRS_STD_COMPLEX)

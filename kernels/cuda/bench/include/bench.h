@@ -49,6 +49,10 @@
 #define cudaEventRecord hipEventRecord
 #define cudaEventSynchronize hipEventSynchronize
 #define cudaEventElapsedTime hipEventElapsedTime
+#define cudaDeviceSetLimit hipDeviceSetLimit
+#define cudaLimitMallocHeapSize hipLimitMallocHeapSize
+// HIP has it since ROCm 5.3; ROCm 5.2's header only declares the getter.
+extern "C" hipError_t hipDeviceSetLimit(hipLimit_t, size_t);
 #endif
 
 // CHECK(call), CHECK_LAUNCH() and nextLcg, as the other example programs
@@ -192,15 +196,10 @@ template <class F> float medianMs(F Launch) {
 }
 
 /// Room on the device heap for gradients whose tapes come from it (the
-/// programs give no tape pool; CUDA's heap is 8 MiB unless set): as much as
-/// a user of Enzyme's GPU support sets for its tapes.  HIP's grows on
-/// demand.
+/// programs give no tape pool; the heap is 8 MiB unless set), as a user of
+/// Enzyme's GPU support sets it for its tapes.
 inline void reserveDeviceHeap(size_t Bytes) {
-#ifndef __HIP__
   CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, Bytes));
-#else
-  (void)Bytes;
-#endif
 }
 
 /// One line of a --time run: the kernels' median times and the ratio.
