@@ -6,8 +6,9 @@
 # process's peak RSS.  See
 # tools/bench/bench.h.  Then the CPU emulator's time per block and the
 # device suite's resource report (with CUDA headers present; GPU timings of
-# the gradient kernels come from kernels/cuda/bench/gradient_time.cu, run by
-# tools/gpu-suite.sh when a GPU is lent).
+# the gradient kernels come from kernels/cuda/bench/gradient_time.cu and the
+# benchmark programs' --time mode, run by tools/gpu-suite.sh when a GPU is
+# lent).
 # Usage: tools/bench.sh [extra gpuad-cc flags]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,11 +53,16 @@ if [ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ]; then
 fi
 
 # Device resources of the gradient kernels (registers, spills, stack, tape
-# bytes and where they live, gradient/primal ratios) for the device suite:
-# NVPTX via ptxas -v, AMDGPU from the code object's kernel info.
+# bytes and where they live, gradient/primal ratios) for the device suite
+# and the benchmark suite's programs (kernels/cuda/bench, those with a
+# --time mode), against the targets: NVPTX via ptxas -v, AMDGPU from the
+# code object's kernel info.
 if [ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ]; then
-  echo
-  echo "== resources: test/device/gradient-suite.cu"
-  python3 "$root/tools/resource_report.py" --cc "$cc" \
-    "$root/test/device/gradient-suite.cu" | grep -E "^(NVPTX|AMDGPU)|derivative kernels"
+  for src in "$root/test/device/gradient-suite.cu" \
+    $(grep -l '^// gpu-suite-args:' "$root"/kernels/cuda/bench/*.cu); do
+    echo
+    echo "== resources: ${src#"$root"/}"
+    python3 "$root/tools/resource_report.py" --cc "$cc" "$src" |
+      grep -E "^(NVPTX|AMDGPU)|derivative kernels|targets"
+  done
 fi

@@ -47,14 +47,25 @@ bundle() {
       failed=1
     fi
   done
+  # The benchmark programs: run without arguments, or once per
+  # "// gpu-suite-args: ARGS" line of the source (the benchmark suite's
+  # --time runs; their checks are device tests above).
+  local timed=()
   for src in "$root"/kernels/cuda/bench/*.cu; do
-    local name
+    local name runs
     name=bench-$(basename "$src" .cu)
     # shellcheck disable=SC2086
     "$cc" -O2 "$src" -o "$dir/bin/$name" $link
-    echo "$name" >> "$dir/programs.txt"
+    runs=$(sed -n 's|^// gpu-suite-args: ||p' "$src")
+    if [ -z "$runs" ]; then
+      echo "$name" >> "$dir/programs.txt"
+    else
+      timed+=("$src")
+      while read -r args; do echo "$name $args"; done <<< "$runs" >> "$dir/programs.txt"
+    fi
   done
-  for src in "$root"/kernels/cuda/*.cu "$root"/test/device/gradient-suite.cu; do
+  for src in "$root"/kernels/cuda/*.cu "$root"/test/device/gradient-suite.cu \
+    "${timed[@]}"; do
     echo "== $src"
     python3 "$root/tools/resource_report.py" --cc "$cc" "$src" || true
   done > "$dir/resources.txt" 2>&1
@@ -72,10 +83,11 @@ run() {
   local pass=0 fail=0
   : > "$out/summary.txt"
   while read -r name args; do
-    local start end status
+    local start end status log
     start=$(date +%s.%N)
+    log="$out/logs/$name$(printf '%s' "$args" | tr -c 'A-Za-z0-9-' _).log"
     # shellcheck disable=SC2086
-    if timeout 300 "$dir/bin/$name" $args > "$out/logs/$name.log" 2>&1; then
+    if timeout 300 "$dir/bin/$name" $args > "$log" 2>&1; then
       status=PASS
       pass=$((pass + 1))
     else
@@ -83,10 +95,12 @@ run() {
       fail=$((fail + 1))
     fi
     end=$(date +%s.%N)
-    printf '%-8s %-40s %8.2fs  %s\n' "$status" "$name" \
-      "$(awk "BEGIN { print $end - $start }")" "$(tail -n 1 "$out/logs/$name.log")" \
+    printf '%-8s %-40s %8.2fs  %s\n' "$status" "$name${args:+ $args}" \
+      "$(awk "BEGIN { print $end - $start }")" "$(tail -n 1 "$log")" \
       | tee -a "$out/summary.txt"
   done < "$dir/programs.txt"
+  # The benchmark programs' timings (gradient/primal ratios in one run).
+  grep -h ': time ' "$out"/logs/*.log | tee -a "$out/summary.txt" || true
   echo "gpu-suite: $pass passed, $fail failed" | tee -a "$out/summary.txt"
   [ "$fail" = 0 ]
 }

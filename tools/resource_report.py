@@ -9,7 +9,11 @@ its tape (bytes per thread and where they live: registers, shared slots,
 thread-local memory, the tape pool, the heap) and its primal -- the kernel
 the differentiated function is, or is inlined into -- with the gradient /
 primal register ratio.  A summary line per target gives the worst ratio,
-the spill bytes of gradient kernels and the kernels that use device malloc.
+the spill bytes of gradient kernels and the kernels that use device malloc,
+and a line whether the gradient (reverse-mode) kernels meet the benchmark
+suite's targets: registers at most 1.5x the primal's (where it has 16 or
+more), no spill stores or loads (NVPTX) or scratch (AMDGPU), no device
+malloc.
 Missing toolchains are reported, not hidden.
 
 The tape and the pairing come from gpuad's optimisation remarks
@@ -50,6 +54,8 @@ def nvptx(cc, src, arch, ptxas, tmp):
              src, "-o", ptx] + record_flags(os.path.join(tmp, f"{arch}.yaml")))
     if r.returncode:
         return None, r.stderr
+    calls = calls_by_function(open(ptx).read(), r"^\.(?:visible \.)?(?:entry|func)"
+                              r"\s+(?:\([^)]*\)\s*)?([\w$]+)", "malloc")
     r = run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull])
     if r.returncode:
         return None, r.stderr
@@ -70,6 +76,8 @@ def nvptx(cc, src, arch, ptxas, tmp):
         m = re.search(r"Used (\d+) registers", line)
         if m:
             rows[kernel]["regs"] = m.group(1)
+    for k in rows:
+        rows[k]["malloc"] = calls.get(k, False)
     return rows, None
 
 
@@ -98,7 +106,40 @@ def amdgpu(cc, src, arch, tmp):
         m = re.match(r"\s+\.amdhsa_kernel (\S+)", line)
         if m:
             rows[m.group(1)] = None
-    return {k: info.get(k, {}) for k in rows}, None
+    calls = calls_by_function(open(asm).read(), r"^([\w$.]+):\s+; @",
+                              "__ockl_dm_alloc")
+    return {k: dict(info.get(k, {}), malloc=calls.get(k, False))
+            for k in rows}, None
+
+
+def calls_by_function(text, start, callee):
+    """Per function of an assembly file (a line matching \p start opens
+    one), whether it reaches \p callee: its body names it, or names a
+    function of the file that does (gpuad's heap helper, say).  Device
+    malloc seen in the code, whatever the remarks say."""
+    bodies, func = {}, None
+    for line in text.splitlines():
+        m = re.match(start, line)
+        if m:
+            func = m.group(1)
+            bodies.setdefault(func, set())
+        elif line.startswith((".Lfunc_end", "}")):
+            func = None
+        elif func:
+            bodies[func].update(re.findall(r"[\w$.]+", line))
+    found = {}
+
+    def reaches(f, seen):
+        if f not in found:
+            seen.add(f)
+            found[f] = callee in bodies[f] or any(
+                reaches(g, seen) for g in bodies[f]
+                if g in bodies and g not in seen)
+        return found[f]
+
+    for f in bodies:
+        reaches(f, set())
+    return found
 
 
 def remarks(path):
@@ -130,6 +171,9 @@ def remarks(path):
                             Function=doc.get("Function"), Args=args))
     return out
 
+
+# The benchmark suite's register target for gradient kernels.
+TARGET_RATIO = 1.5
 
 PLACES = {"thread-local memory": "local", "the global tape pool": "pool",
           "the heap": "heap", "the split tape, by value": "split tape",
@@ -177,8 +221,13 @@ def gradient_info(recs):
                 parts.append(f"{t['HeapLoops']} loop(s) "
                              f"{'arena' if arena else 'heap'}")
                 malloc |= not arena
+        # Gradient kernels make reverse-mode requests (rev, or the split
+        # halves aug and bwd); tangent kernels forward ones only.
+        reverse = any(re.search(r"\.(rev|aug|bwd)\.", d or "")
+                      for _, d in reqs)
         info[k] = dict(tape=" + ".join(parts) or "0",
-                       functions=[f for f, _ in reqs], malloc=malloc)
+                       functions=[f for f, _ in reqs], malloc=malloc,
+                       reverse=reverse)
     return info, inlined
 
 
@@ -207,6 +256,7 @@ def report(title, rows, cols, ratio_col, info, inlined):
     head = "".join(f"{c:>9}" for _, c in cols)
     print(f"  {'kernel':34}{head}  {'tape B/thread':26} primal")
     worst, worst16, spills, mallocs = None, None, 0, []
+    missed = []  # gradient kernels over the targets
     for k, r in rows.items():
         vals = "".join(f"{r.get(key, '?'):>9}" for key, _ in cols)
         line = f"  {short(names[k])[:34]:34}{vals}"
@@ -222,11 +272,18 @@ def report(title, rows, cols, ratio_col, info, inlined):
                 if int(rows[p][ratio_col]) >= 16 and (worst16 is None or
                                                       ratio > worst16[0]):
                     worst16 = (ratio, k, p)
+                if info[k]["reverse"] and ratio > TARGET_RATIO and \
+                        int(rows[p][ratio_col]) >= 16:
+                    missed.append(f"{short(names[k])} x{ratio:.2f}")
             line += f"  {info[k]['tape'][:26]:26} {pr or '-'}"
             for key in ("spill_st", "spill_ld"):
                 if r.get(key, "0").isdigit():
                     spills += int(r.get(key, "0"))
-            if info[k]["malloc"]:
+            for key in ("spill_st", "spill_ld", "scratch"):
+                if info[k]["reverse"] and r.get(key, "0").isdigit() and \
+                        int(r.get(key, "0")):
+                    missed.append(f"{short(names[k])} {key} {r[key]} B")
+            if info[k]["malloc"] or r.get("malloc"):
                 mallocs.append(short(names[k]))
         print(line)
     if info:
@@ -237,6 +294,11 @@ def report(title, rows, cols, ratio_col, info, inlined):
               f"{text(worst)}, {text(worst16)} where the primal has 16 or "
               f"more; spill bytes {spills}; device malloc: "
               f"{', '.join(mallocs) if mallocs else 'none'}")
+        missed += [f"{m} mallocs" for m in mallocs]
+        print(f"  gradient targets (registers <= {TARGET_RATIO}x the "
+              f"primal's where it has 16 or more, no spills or scratch, no "
+              f"device malloc): "
+              f"{'missed: ' + '; '.join(missed) if missed else 'met'}")
 
 
 def main():

@@ -235,7 +235,7 @@ void ReverseEmitter::reverseLoad(LoadInst &I, Value *DI) {
   Type *Ty = I.getType();
   forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
     Ctx.target().emitAccumulate(B, LanePtr, L.extract(B, DI, Ty, Lane),
-                                Private);
+                                Private, Ptr);
   });
 }
 
@@ -359,7 +359,7 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
             B,
             B.CreateConstGEP1_64(B.getInt8Ty(),
                                  L.extract(B, SrcS, PtrTy, Lane), Offset),
-            D0, threadPrivate(Src));
+            D0, threadPrivate(Src), Src);
     }
   }
 }
@@ -456,7 +456,7 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
   if (DI)
     forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
       Ctx.target().emitAccumulate(B, LanePtr, L.extract(B, DI, Ty, Lane),
-                                  Private);
+                                  Private, Ptr);
     });
 }
 

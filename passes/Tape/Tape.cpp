@@ -178,9 +178,37 @@ Tape::Strategy Tape::strategy(const Value *V) const {
   const Loop *L = FS.loops().getLoopFor(BB);
   if (!L && FS.returnBlock() && FS.dominators().dominates(BB, FS.returnBlock()))
     return Strategy::Available;
-  if (recomputable(I))
+  // In a loop a long chain is kept in the loop's frame (memory) instead of
+  // rebuilt; outside loops a cached value would hold a register from the
+  // forward sweep to the reverse one, so it is rebuilt however long.
+  if (recomputable(I) && (!L || recomputeChain(I) <= MaxRecomputeChain))
     return Strategy::Recompute;
   return Strategy::Cache;
+}
+
+unsigned Tape::recomputeChain(const Instruction *I) const {
+  if (auto It = ChainLength.find(I); It != ChainLength.end())
+    return It->second;
+  // The distinct instructions rebuilt for I: a walk over the operands that
+  // are rebuilt too, up to the limit.  An affine PHI is rebuilt from its
+  // start and step, outside the loop.
+  SmallPtrSet<const Instruction *, 16> Seen{I};
+  SmallVector<const Instruction *, 16> Work{I};
+  while (!Work.empty() && Seen.size() <= MaxRecomputeChain) {
+    const Instruction *X = Work.pop_back_val();
+    if (isa<PHINode>(X))
+      continue;
+    for (const Value *Op : X->operands()) {
+      const auto *OpI = dyn_cast<Instruction>(Op);
+      if (OpI && !Seen.count(OpI) && strategy(OpI) == Strategy::Recompute) {
+        Seen.insert(OpI);
+        Work.push_back(OpI);
+      }
+    }
+  }
+  unsigned N = std::min<unsigned>(Seen.size(), MaxRecomputeChain + 1);
+  ChainLength[I] = N;
+  return N;
 }
 
 Value *Tape::lookup(Value *V, IRBuilderBase &B, const BasicBlock *Context) {

@@ -15,7 +15,8 @@
 ///     selects, aggregates, a few intrinsics), a load from memory nothing
 ///     in the function writes, rebuilt in the reverse sweep from its
 ///     operands, or a header PHI that scalar evolution shows is
-///     start + step * iteration;
+///     start + step * iteration -- unless, in a loop, rebuilding it takes a
+///     chain of more than MaxRecomputeChain such operations;
 ///   - Cache: anything else (loads of overwritten memory, calls, PHIs),
 ///     stored when computed and loaded back.
 /// A cached value outside loops lives in one slot (a local that SROA turns
@@ -180,6 +181,10 @@ private:
   llvm::Value *recomputeAffine(llvm::PHINode *PN, llvm::IRBuilderBase &B,
                                const llvm::BasicBlock *Context);
   bool recomputable(const llvm::Instruction *I) const;
+  /// The instructions rebuilding \p I in the reverse sweep takes: itself
+  /// and, recursively, its operands that are rebuilt too (each once), at
+  /// most MaxRecomputeChain + 1.
+  unsigned recomputeChain(const llvm::Instruction *I) const;
   llvm::Value *recompute(llvm::Instruction *I, llvm::IRBuilderBase &B,
                          const llvm::BasicBlock *Context);
   Slot &slotFor(llvm::Value *V);
@@ -216,6 +221,13 @@ private:
   void allocateFrames(const llvm::Loop *L);
   void storeCachedValue(Slot &S);
   llvm::AllocaInst *entryAlloca(llvm::Type *Ty, const llvm::Twine &Name);
+
+  /// In loops, longer chains of cheap operations are kept in the loop's
+  /// frame, not rebuilt: rebuilding them costs as much time as the forward
+  /// code, and keeps every link alive while the reverse sweep walks the
+  /// chain backwards (a 10-term complex series held 40 registers).
+  static constexpr unsigned MaxRecomputeChain = 40;
+  mutable llvm::DenseMap<const llvm::Instruction *, unsigned> ChainLength;
 
   llvm::Function &F;
   bool LastIterationCache = true;

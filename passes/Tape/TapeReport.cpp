@@ -138,6 +138,9 @@ std::string Tape::reason(const Value *V, Strategy S) const {
         return ("part of the result of the call to '" + Callee->getName() +
                 "' (its primal result or tape)")
             .str();
+  if (recomputable(I))
+    return "rebuilding it takes a chain of more than " +
+           std::to_string(MaxRecomputeChain) + " operations";
   return "not cheap to recompute";
 }
 

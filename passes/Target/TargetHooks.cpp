@@ -9,6 +9,7 @@
 #include "Core/ForwardSweep.h"
 #include "Target/Targets.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -90,21 +91,30 @@ Value *TargetHooks::emitUsableSize(IRBuilderBase &B, Value *Ptr) {
   return B.CreateCall(Usable, {Ptr}, "usable");
 }
 
-/// Whether \p V may be the same in every lane: it does not depend on a
-/// thread id (to \p Depth levels; loads and calls may).  Aggregation checks
-/// at run time that it is.
-static bool mayBeWarpUniform(const Value *V, const TargetHooks &T,
-                             unsigned Depth) {
-  if (isa<Constant>(V) || isa<Argument>(V))
-    return true;
-  if (const auto *Call = dyn_cast<CallBase>(V))
-    return T.classifyGridValue(*Call) != TargetHooks::GridValue::ThreadIdX;
-  const auto *I = dyn_cast<Instruction>(V);
-  if (!I || !Depth)
-    return true;
-  return all_of(I->operands(), [&](const Value *Op) {
-    return mayBeWarpUniform(Op, T, Depth - 1);
-  });
+/// Whether \p V may be the same in every lane: no value it is computed
+/// from -- through operands, loads' addresses and PHIs, however deep -- is
+/// a thread id.  Calls other than the id reads end the search, and so does
+/// a budget of values (then it may be).  Aggregation checks at run time
+/// that it is; an address gathered through a thread's own index (a lookup
+/// table, a material, a node list) does not pay for that check.
+static bool mayBeWarpUniform(const Value *V, const TargetHooks &T) {
+  SmallPtrSet<const Value *, 32> Seen;
+  SmallVector<const Value *, 32> Work{V};
+  while (!Work.empty()) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (Seen.size() > 512)
+      return true;
+    if (const auto *Call = dyn_cast<CallBase>(X)) {
+      if (T.classifyGridValue(*Call) == TargetHooks::GridValue::ThreadIdX)
+        return false;
+      continue;
+    }
+    if (const auto *I = dyn_cast<Instruction>(X))
+      append_range(Work, I->operands());
+  }
+  return true;
 }
 
 void TargetHooks::emitWarpAggregatedAdd(IRBuilderBase &B, Value *P, Value *V,
@@ -149,7 +159,7 @@ void TargetHooks::emitWarpAggregatedAdd(IRBuilderBase &B, Value *P, Value *V,
 }
 
 void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
-                                 bool ThreadPrivate) {
+                                 bool ThreadPrivate, const Value *Origin) {
   Type *Ty = Delta->getType();
   if (!isGPU() || ThreadPrivate) {
     Value *Old = B.CreateLoad(Ty, Ptr);
@@ -160,7 +170,7 @@ void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
   const auto *Object = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
   SyncScope::ID Scope = B.getContext().getOrInsertSyncScopeID(
       Object && isBlockShared(*Object) ? blockScope() : deviceScope());
-  bool Aggregate = mayBeWarpUniform(Ptr, *this, 8);
+  bool Aggregate = mayBeWarpUniform(Origin ? Origin : Ptr, *this);
   std::function<void(Value *, Value *)> Add = [&](Value *P, Value *V) {
     Type *VT = V->getType();
     if (VT->isFloatingPointTy()) {

@@ -84,9 +84,13 @@ public:
   /// the same in every lane (a shared weight; checked at run time) is summed
   /// in the warp first when the whole warp is active, and added by lane 0;
   /// \p ThreadPrivate memory (a local, or an address only this thread
-  /// computes) a plain read-add-write.
+  /// computes) a plain read-add-write.  \p Origin, when given, is the
+  /// primal address Ptr shadows: whether it derives from a thread id decides
+  /// the warp check (the reverse sweep's own address may come from the
+  /// tape, which hides where it came from).
   virtual void emitAccumulate(llvm::IRBuilderBase &B, llvm::Value *Ptr,
-                              llvm::Value *Delta, bool ThreadPrivate);
+                              llvm::Value *Delta, bool ThreadPrivate,
+                              const llvm::Value *Origin = nullptr);
 
   /// Block-shared memory (`__shared__`): a variable every thread of a block
   /// sees.  Its shadow is another such variable.

@@ -1,6 +1,6 @@
 // GPU time of the device suite's gradient kernels against their primals
 // (test/device/gradient-suite.cu's kernels, float and double), measured in
-// one run with CUDA events: for each kernel the median of 20 launches over
+// one run with CUDA events: for each kernel the median of 11 launches over
 // 2^22 threads, and the gradient/primal ratio.  Run by tools/gpu-suite.sh
 // when a GPU is lent; the numbers are a benchmark, never a test.  On the
 // emulator (gpuad-cc --emulate) it runs with a small n and the times mean
@@ -8,31 +8,11 @@
 #define GRADIENT_SUITE_KERNELS_ONLY
 #include "../../../test/device/gradient-suite.cu"
 
-// CHECK and the tape pool's header, as the device tests use them.
-#include "../../../test/device/include/devcheck.h"
+// CHECK and medianMs (the median of 11 runs), as the benchmark programs
+// use them, and the tape pool's header.
+#include "include/bench.h"
 
-#include <algorithm>
-
-// The median time in ms of Reps runs of Launch.
-template <class F> float medianMs(F Launch, int Reps = 20) {
-  cudaEvent_t A, B;
-  CHECK(cudaEventCreate(&A));
-  CHECK(cudaEventCreate(&B));
-  Launch(); // warm-up
-  std::vector<float> Ms;
-  for (int R = 0; R < Reps; ++R) {
-    CHECK(cudaEventRecord(A));
-    Launch();
-    CHECK(cudaEventRecord(B));
-    CHECK(cudaEventSynchronize(B));
-    float T;
-    CHECK(cudaEventElapsedTime(&T, A, B));
-    Ms.push_back(T);
-  }
-  CHECK(cudaGetLastError());
-  std::sort(Ms.begin(), Ms.end());
-  return Ms[Ms.size() / 2];
-}
+#include <gpuad/tape_pool.h>
 
 template <class T> T *filled(size_t N, double V) {
   std::vector<T> H(N, T(V));
