@@ -9,19 +9,39 @@
 #include "Requests/Markers.h"
 #include "Support/Diagnostics.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace gpuad {
 
-std::optional<EntryPoint> classifyEntryPoint(StringRef Name) {
+/// The function's own name in \p Name: a C++ function's base name without
+/// its scope, template arguments and parameters (`run<&__enzyme_autodiff>`
+/// is not an entry point; `__enzyme_autodiff<double>` is).
+static std::string ownName(StringRef Name) {
+  std::string Mangled = Name.str(); // the demangler keeps pointing into it
+  ItaniumPartialDemangler D;
+  if (!Name.starts_with("_Z") || D.partialDemangle(Mangled.c_str()) ||
+      !D.isFunction())
+    return Mangled;
+  size_t Size = 0;
+  char *Base = D.getFunctionBaseName(nullptr, &Size);
+  std::string Own = Base ? Base : Mangled;
+  std::free(Base);
+  return Own;
+}
+
+std::optional<EntryPoint> classifyEntryPoint(StringRef Mangled) {
+  if (!Mangled.contains("__enzyme_"))
+    return std::nullopt;
+  std::string Own = ownName(Mangled);
+  StringRef Name = Own;
   if (!Name.contains("__enzyme_"))
     return std::nullopt;
   // Order matters only for names that contain one another; none of these do.

@@ -312,8 +312,18 @@ void Retarget::makeLaunchers() {
     for (Argument &A : F.args()) {
       Value *Slot = B.CreateLoad(
           Ptr, B.CreateConstGEP1_64(Ptr, Launcher->getArg(0), A.getArgNo()));
-      // A byval aggregate is passed by the address of the caller's copy.
-      if (A.hasByValAttr())
+      // A byval aggregate is passed by the address of the caller's copy
+      // (the call copies it to the thread's stack).  AMDGPU's byref one (a
+      // struct in the kernel arguments) is copied here, to the thread's
+      // stack too: the kernel reads it where its accesses are not checked.
+      if (A.hasByRefAttr()) {
+        Type *Ty = A.getParamByRefType();
+        AllocaInst *Copy = B.CreateAlloca(Ty);
+        Copy->setAlignment(A.getParamAlign().valueOrOne());
+        B.CreateMemCpy(Copy, Copy->getAlign(), Slot, Copy->getAlign(),
+                       M.getDataLayout().getTypeAllocSize(Ty));
+        Args.push_back(B.CreateAddrSpaceCast(Copy, A.getType()));
+      } else if (A.hasByValAttr())
         Args.push_back(B.CreateAddrSpaceCast(Slot, A.getType()));
       else
         Args.push_back(B.CreateLoad(A.getType(), Slot));
