@@ -159,6 +159,17 @@ ForwardSweep::sweepArguments(const DerivativeSignature &Sig) const {
   return Args;
 }
 
+std::optional<ComplexCall>
+ForwardSweep::matchComplex(CallBase &Call, const DerivativeRule &Rule) {
+  std::optional<ComplexCall> CC = ComplexCall::match(Call, Rule);
+  if (!CC && any_of(Call.args(), [&](Use &A) {
+        return isActive(A.get()) ||
+               (A->getType()->isPointerTy() && needsShadow(A.get()));
+      }))
+    fail(Call, complexShapeError(Call, Rule));
+  return CC;
+}
+
 bool ForwardSweep::verifyGenerated(StringRef ModeName) {
   std::string Broken;
   raw_string_ostream OS(Broken);

@@ -23,6 +23,7 @@
 
 #include "Batch/Lanes.h"
 #include "Core/DerivativeKey.h"
+#include "Rules/ComplexCalls.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -31,6 +32,7 @@
 #include "llvm/IR/InstVisitor.h"
 
 #include <memory>
+#include <optional>
 
 namespace gpuad {
 
@@ -176,6 +178,12 @@ protected:
                                       llvm::ArrayRef<llvm::Value *> Args);
   static llvm::AttributeList derivativeCallAttributes(const llvm::CallBase &Call);
   void fail(llvm::Instruction &I, const llvm::Twine &Msg);
+  /// The complex operands and results of \p Call, a call of complex row
+  /// \p Rule; none, after an error if an operand carries a derivative,
+  /// where the row cannot read their shape (AMDGPU's `[2 x i32]` float
+  /// _Complex): the result would silently carry none.
+  std::optional<ComplexCall> matchComplex(llvm::CallBase &Call,
+                                          const DerivativeRule &Rule);
   bool failed() const { return Failed; }
   /// Whether \p I is one of the primal's instructions (not sweep output).
   bool isPrimal(const llvm::Instruction *I) const { return PrimalSet.count(I); }

@@ -507,16 +507,9 @@ void ReverseEmitter::reverseMultipleOutputs(CallBase &Call,
 
 void ReverseEmitter::reverseComplex(CallBase &Call, const DerivativeRule &Rule,
                                     Value *DI) {
-  std::optional<ComplexCall> CC = ComplexCall::match(Call, Rule);
-  if (!CC) {
-    // As in forward mode: an unreadable shape is an error if it matters.
-    if (any_of(Call.args(), [&](Use &A) {
-          return isActive(A.get()) ||
-                 (A->getType()->isPointerTy() && needsShadow(A.get()));
-        }))
-      fail(Call, complexShapeError(Call, Rule));
+  std::optional<ComplexCall> CC = matchComplex(Call, Rule);
+  if (!CC)
     return;
-  }
   if (!DI)
     return;
   RuleContext R(
