@@ -11,6 +11,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "ConstantMath.h"
 #include "Rules/DerivativeRules.h"
 
 #include "llvm/Analysis/ConstantFolding.h"
@@ -26,6 +27,8 @@
 
 using namespace llvm;
 using namespace gpuad;
+using gpuad::test::ConstantMath;
+using gpuad::test::fold;
 
 namespace {
 
@@ -33,46 +36,6 @@ using Cd = std::complex<double>;
 /// The function in complex terms: operands z1 (and z2), result (its real
 /// part alone for real rows).
 using CFn = std::function<Cd(Cd, Cd)>;
-
-/// \p V folded to a constant, its operands first (IRBuilder folds
-/// arithmetic as it goes, not intrinsic calls); null if it does not fold.
-Constant *fold(Value *V) {
-  if (auto *C = dyn_cast<Constant>(V))
-    return C;
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I)
-    return nullptr;
-  for (Use &Op : I->operands())
-    if (!isa<BasicBlock>(Op.get()) && !isa<Function>(Op.get()))
-      if (Constant *C = fold(Op.get()))
-        Op.set(C);
-  return ConstantFoldInstruction(I, I->getModule()->getDataLayout());
-}
-
-/// MathFn on constants by host libm.
-class ConstantMath : public MathProvider {
-public:
-  Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {
-    auto Get = [&](unsigned I) {
-      auto *C = dyn_cast_or_null<ConstantFP>(fold(Args[I]));
-      EXPECT_NE(C, nullptr) << "a MathFn argument did not fold";
-      return C ? C->getValueAPF().convertToDouble() : NAN;
-    };
-    double X = Get(0), R = 0;
-    switch (Fn) {
-    case MathFn::Sin: R = std::sin(X); break;
-    case MathFn::Cos: R = std::cos(X); break;
-    case MathFn::Exp: R = std::exp(X); break;
-    case MathFn::Log: R = std::log(X); break;
-    case MathFn::Sinh: R = std::sinh(X); break;
-    case MathFn::Cosh: R = std::cosh(X); break;
-    case MathFn::Pow: R = std::pow(X, Get(1)); break;
-    case MathFn::Atan2: R = std::atan2(X, Get(1)); break;
-    case MathFn::Powi: R = NAN; break;
-    }
-    return ConstantFP::get(B.getDoubleTy(), R);
-  }
-};
 
 /// Folds \p F's instructions into constants, in order.
 void foldFunction(Function &F) {

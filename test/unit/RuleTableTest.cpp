@@ -10,6 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "ConstantMath.h"
 #include "Rules/DerivativeRules.h"
 
 #include "llvm/Analysis/ConstantFolding.h"
@@ -25,44 +26,9 @@
 
 using namespace llvm;
 using namespace gpuad;
+using gpuad::test::ConstantMath;
 
 namespace {
-
-/// MathFn by host libm, on constants (rules only ever see constants here).
-class ConstantMath : public MathProvider {
-public:
-  Value *emit(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) override {
-    // Arguments may still be instructions on constants; fold them first.
-    SmallVector<Value *, 2> Folded;
-    for (Value *A : Args) {
-      if (auto *I = dyn_cast<Instruction>(A))
-        if (Constant *C = ConstantFoldInstruction(I, I->getModule()->getDataLayout()))
-          A = C;
-      Folded.push_back(A);
-    }
-    Args = Folded;
-    double X = cast<ConstantFP>(Args[0])->getValueAPF().convertToDouble();
-    double R = 0;
-    switch (Fn) {
-    case MathFn::Sin: R = std::sin(X); break;
-    case MathFn::Cos: R = std::cos(X); break;
-    case MathFn::Exp: R = std::exp(X); break;
-    case MathFn::Log: R = std::log(X); break;
-    case MathFn::Sinh: R = std::sinh(X); break;
-    case MathFn::Cosh: R = std::cosh(X); break;
-    case MathFn::Atan2:
-      R = std::atan2(X, cast<ConstantFP>(Args[1])->getValueAPF().convertToDouble());
-      break;
-    case MathFn::Pow:
-      R = std::pow(X, cast<ConstantFP>(Args[1])->getValueAPF().convertToDouble());
-      break;
-    case MathFn::Powi:
-      R = std::pow(X, double(cast<ConstantInt>(Args[1])->getSExtValue()));
-      break;
-    }
-    return ConstantFP::get(B.getDoubleTy(), R);
-  }
-};
 
 using Fn1 = std::function<double(double)>;
 using Fn2 = std::function<double(double, double)>;
