@@ -239,9 +239,11 @@ Value *receiveTape(IRBuilderBase &B, const DiffRequest &Req, Type *TapeTy,
   } else if (Ops.size() == 1 && Ops[0]->getType()->isPointerTy()) {
     Held = Ops[0];
   } else {
-    uint64_t Bytes = std::max(Need, denseBytes(receivedPieces(Req), DL));
-    Bytes = std::max(Bytes, Req.AllocatedBytes);
-    AllocaInst *Buf = buffer(B, Bytes + 16);
+    uint64_t Pieces = 0;
+    for (Value *Piece : Ops)
+      Pieces += allocSize(DL, Piece->getType());
+    AllocaInst *Buf =
+        buffer(B, std::max({Need, Pieces, Req.AllocatedBytes}));
     uint64_t Offset = 0;
     for (Value *Piece : Ops) {
       B.CreateStore(Piece, B.CreateConstGEP1_64(B.getInt8Ty(), Buf, Offset));

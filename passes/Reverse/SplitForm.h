@@ -61,9 +61,9 @@ public:
   /// A variable-size stack allocation the reverse sweep addresses, which
   /// the backward half cannot recreate (null if none).
   const llvm::AllocaInst *dynamicStack() const { return DynamicStack; }
-  /// A pointer into the function's stack the backward half would need but
-  /// cannot rebuild (it may point elsewhere too, or it is cached in a loop's
-  /// frames), or null.
+  /// A value holding pointers into the function's stack that the backward
+  /// half would need but cannot rebuild (cached in a loop's frames, or an
+  /// aggregate not built from its parts here), or null.
   const llvm::Instruction *lostStackPointer() const { return LostStackPointer; }
   /// The tape's contents by value.
   llvm::StructType *tapeType() const { return TapeTy; }

@@ -129,8 +129,6 @@ Function *freeFunction(Function &User, TargetHooks &Target) {
     return F;
   auto *Null = BasicBlock::Create(C, "null", F);
   auto *Entry = BasicBlock::Create(C, "entry", F);
-  auto *Mine = BasicBlock::Create(C, "in.part", F);
-  auto *Heap = BasicBlock::Create(C, "heap", F);
   auto *Mark = BasicBlock::Create(C, "mark", F);
   auto *Loop = BasicBlock::Create(C, "pop", F);
   auto *Check = BasicBlock::Create(C, "below", F);
@@ -144,8 +142,10 @@ Function *freeFunction(Function &User, TargetHooks &Target) {
   Value *Offset = B.CreateSub(B.CreatePtrToInt(F->getArg(0), B.getInt64Ty()),
                               B.CreatePtrToInt(A.Part, B.getInt64Ty()));
   if (usesHeapFallback(*User.getParent(), Target)) {
-    B.CreateCondBr(A.HasArena, Mine, Heap);
     // A block outside this thread's part came from the device heap.
+    auto *Mine = BasicBlock::Create(C, "in.part", F, Mark);
+    auto *Heap = BasicBlock::Create(C, "heap", F, Mark);
+    B.CreateCondBr(A.HasArena, Mine, Heap);
     B.SetInsertPoint(Mine);
     B.CreateCondBr(B.CreateICmpULT(Offset, A.Stride), Mark, Heap);
     B.SetInsertPoint(Heap);
@@ -153,8 +153,6 @@ Function *freeFunction(Function &User, TargetHooks &Target) {
     B.CreateBr(Done);
   } else {
     B.CreateBr(Mark);
-    Mine->eraseFromParent();
-    Heap->eraseFromParent();
   }
   // Mark the block freed.
   B.SetInsertPoint(Mark);
