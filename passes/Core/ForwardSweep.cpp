@@ -51,13 +51,13 @@ void copyFunctionAttributes(const Function &From, Function &To) {
     case Attribute::NoRecurse:
     case Attribute::MustProgress:
     case Attribute::UWTable:
-    case Attribute::NoFree:
     case Attribute::NoSync:
     case Attribute::WillReturn:
       To.addFnAttr(A);
       break;
     default:
-      // memory(...), optnone, noinline, ... do not carry over.
+      // memory(...), optnone, noinline, ... do not carry over; nor nofree:
+      // a derivative frees its tape and the shadows it allocated.
       break;
     }
   }
@@ -73,9 +73,15 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
       Args[I].Shadow->setName(Primal.getArg(I)->getName() + ".d");
   }
   SmallVector<ReturnInst *, 4> Returns;
+  CallingConv::ID Conv = D.getCallingConv();
   CloneFunctionInto(&D, &Primal, VMap,
                     CloneFunctionChangeType::LocalChangesOnly, Returns);
-  // CloneFunctionInto copies the primal's attributes; start over.
+  // CloneFunctionInto copies the primal's attributes and calling convention;
+  // start over. The derivative keeps the convention it was declared with:
+  // its calls (recursive ones among them) were built with that one, and a
+  // call whose convention differs from its callee's is undefined behaviour
+  // that the cleanup would fold into 'unreachable'.
+  D.setCallingConv(Conv);
   D.setAttributes(AttributeList());
   copyFunctionAttributes(Primal, D);
   for (unsigned I = 0; I < Primal.arg_size(); ++I)

@@ -238,8 +238,12 @@ static void cloneBody(Function &From, Function &To, ValueToValueMapTy &VMap) {
                                ? static_cast<Value *>(To.getArg(I))
                                : PoisonValue::get(From.getArg(I)->getType());
   SmallVector<ReturnInst *, 4> Returns;
+  CallingConv::ID Conv = To.getCallingConv();
   CloneFunctionInto(&To, &From, VMap, CloneFunctionChangeType::LocalChangesOnly,
                     Returns);
+  // The half keeps the convention it was declared with, which its callers
+  // (itself, when recursive) were built with.
+  To.setCallingConv(Conv);
 }
 
 /// \p V in the clone (constants are themselves).

@@ -81,10 +81,25 @@ NOINLINE double even(double x, int k) {
 }
 NOINLINE double odd(double x, int k) { return k == 0 ? x * x : even(x, k - 1) * x; }
 
+/* Internal (static) recursive callees: the optimiser gives them its fast
+ * calling convention before gpuad runs, and the derivative's own recursive
+ * calls must agree with the convention the derivative ends up with. */
+static NOINLINE double srec(double a, int d) {
+  return d == 0 ? a : sin(srec(a, d - 1)) * a + 0.1;
+}
+static NOINLINE double sodd(double x, int k);
+static NOINLINE double seven(double x, int k) {
+  return k == 0 ? x * x : cos(sodd(x, k - 1)) * x;
+}
+static NOINLINE double sodd(double x, int k) {
+  return k == 0 ? x : seven(x, k - 1) + x * seven(x, k - 1);
+}
+
 /* Direct and mutual recursion. */
 double recursion(double *x, int n) {
   (void)n;
-  return power(x[0], 7) + even(x[1], 5) + power(x[2], 3) * odd(x[3], 4);
+  return power(x[0], 7) + even(x[1], 5) + power(x[2], 3) * odd(x[3], 4) +
+         srec(x[4], 2) + seven(x[5], 3);
 }
 
 /* Math with several outputs, and inactive externals on the way. */
