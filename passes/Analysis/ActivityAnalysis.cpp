@@ -74,6 +74,37 @@ ActivityAnalysis::ActivityAnalysis(
         Changed |= propagateUseful(I);
   }
   computeShadowed();
+  findLostDerivatives();
+}
+
+/// Conversions between a float's value and an integer's: piecewise
+/// constant, so their derivative is zero whatever the integer holds.
+static bool convertsValue(const Instruction &I) {
+  return isa<SIToFPInst>(I) || isa<UIToFPInst>(I) || isa<FPToSIInst>(I) ||
+         isa<FPToUIInst>(I) || isa<CmpInst>(I);
+}
+
+void ActivityAnalysis::findLostDerivatives() {
+  // Reported where the bits first leave the data that carries derivatives.
+  for (Instruction &I : instructions(F)) {
+    if (!VariedBits.count(&I) || !UsefulBits.count(&I))
+      continue;
+    bool FromData = any_of(I.operands(), [&](const Use &Op) {
+                      return Varied.count(Op.get()) ||
+                             (VariedBits.count(Op.get()) &&
+                              !UsefulBits.count(Op.get()));
+                    });
+    if (FromData)
+      LostDerivatives.push_back(&I);
+  }
+}
+
+bool ActivityAnalysis::setVariedBits(const Value *V) {
+  Type *Ty = V->getType();
+  if (isData(V) || !isa<Instruction>(V) || !Ty->isIntOrIntVectorTy() ||
+      Ty->isIntOrIntVectorTy(1))
+    return false;
+  return VariedBits.insert(V).second;
 }
 
 void ActivityAnalysis::computeShadowed() {
@@ -103,9 +134,21 @@ void ActivityAnalysis::computeShadowed() {
   }
 }
 
+/// Whether the aggregate \p V of integers holds floats by the type analysis
+/// (AMDGPU passes and returns a struct of two floats as [2 x i32]).
+static bool aggregateOfFloatBits(const Value *V, const TypeInfo &TI) {
+  if (!V->getType()->isAggregateType())
+    return false;
+  TypeTree Tree = TI.tree(V);
+  for (const auto &[Path, C] : Tree.entries())
+    if (Path.size() == 1 && C.kind() == ConcreteType::Float)
+      return true;
+  return false;
+}
+
 bool ActivityAnalysis::isData(const Value *V) const {
   Type *Ty = V->getType();
-  if (carriesFloat(Ty))
+  if (carriesFloat(Ty) || aggregateOfFloatBits(V, TI))
     return true;
   if (!Ty->isIntOrIntVectorTy() || Ty->isIntOrIntVectorTy(1))
     return false;
@@ -165,7 +208,13 @@ bool ActivityAnalysis::setVaried(const Value *V) {
 }
 
 bool ActivityAnalysis::setUseful(const Value *V) {
-  return isData(V) && Useful.insert(V).second;
+  if (isData(V))
+    return Useful.insert(V).second;
+  Type *Ty = V->getType();
+  if (isa<Instruction>(V) && Ty->isIntOrIntVectorTy() &&
+      !Ty->isIntOrIntVectorTy(1))
+    return UsefulBits.insert(V).second;
+  return false;
 }
 
 bool ActivityAnalysis::setMemory(DenseSet<int> &Set, const Value *Ptr) {
@@ -210,11 +259,14 @@ bool ActivityAnalysis::memoryReachIn(const DenseSet<int> &Set,
 
 bool ActivityAnalysis::propagateVaried(Instruction &I) {
   if (auto *SI = dyn_cast<StoreInst>(&I))
-    return Varied.count(SI->getValueOperand()) &&
+    return carriesVaried(SI->getValueOperand()) &&
            setMemory(VariedMem, SI->getPointerOperand());
   if (auto *MT = dyn_cast<MemTransferInst>(&I))
     return memoryIn(VariedMem, MT->getRawSource()) &&
            setMemory(VariedMem, MT->getRawDest());
+  // A load the type analysis calls an integer is one: memory varies per
+  // class, not per field (a count next to doubles in a struct).  Bits that
+  // reach it through memory are caught where they were stored.
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return memoryIn(VariedMem, LI->getPointerOperand()) && setVaried(LI);
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
@@ -230,24 +282,34 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
         classifyHeapCall(*Call))
       return false;
     bool AnyVaried = any_of(Call->args(), [&](const Use &A) {
-      return Varied.count(A.get()) ||
+      return carriesVaried(A.get()) ||
              (A->getType()->isPointerTy() && memoryReachIn(VariedMem, A.get()));
     });
     if (!AnyVaried)
       return false;
     bool Changed = setVaried(Call);
     if (!isRuleCall(*Call))
+      Changed |= setVariedBits(Call);
+    if (!isRuleCall(*Call)) {
       for (const Use &A : Call->args())
         if (A->getType()->isPointerTy())
           Changed |= setMemoryReach(VariedMem, A.get());
+      // The callee may store what it was given (a double's bits in an
+      // integer among them) into the memory it returns.
+      if (Call->getType()->isPointerTy())
+        Changed |= setMemoryReach(VariedMem, Call);
+    }
     return Changed;
   }
-  if (!isData(&I))
+  // Converting an integer's value is piecewise constant, even where the
+  // integer may hold float bits elsewhere (a union of a double and a long).
+  if (convertsValue(I))
     return false;
-  // Everything else computes its result from its data operands.
+  // Everything else computes its result from its operands: as data, or as
+  // integer bits that may still be a float's.
   for (const Use &Op : I.operands())
-    if (Varied.count(Op.get()))
-      return setVaried(&I);
+    if (carriesVaried(Op.get()))
+      return setVaried(&I) || setVariedBits(&I);
   return false;
 }
 
@@ -259,7 +321,8 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
     return memoryIn(UsefulMem, MT->getRawDest()) &&
            setMemory(UsefulMem, MT->getRawSource());
   if (auto *LI = dyn_cast<LoadInst>(&I))
-    return Useful.count(LI) && setMemory(UsefulMem, LI->getPointerOperand());
+    return (Useful.count(LI) || UsefulBits.count(LI)) &&
+           setMemory(UsefulMem, LI->getPointerOperand());
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
     bool Changed = false;
     if (Useful.count(RMW))
@@ -273,11 +336,13 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
         classifyHeapCall(*Call))
       return false;
     bool Rule = isRuleCall(*Call);
-    bool Needed = Useful.count(Call) ||
-                  (!Rule && any_of(Call->args(), [&](const Use &A) {
-                     return A->getType()->isPointerTy() &&
-                            memoryReachIn(UsefulMem, A.get());
-                   }));
+    bool Needed = Useful.count(Call) || UsefulBits.count(Call) ||
+                  (!Rule && ((Call->getType()->isPointerTy() &&
+                              memoryReachIn(UsefulMem, Call)) ||
+                             any_of(Call->args(), [&](const Use &A) {
+                               return A->getType()->isPointerTy() &&
+                                      memoryReachIn(UsefulMem, A.get());
+                             })));
     if (!Needed)
       return false;
     bool Changed = false;
@@ -288,7 +353,7 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
     }
     return Changed;
   }
-  if (!Useful.count(&I))
+  if ((!Useful.count(&I) && !UsefulBits.count(&I)) || convertsValue(I))
     return false;
   bool Changed = false;
   unsigned First = isa<SelectInst>(I) ? 1 : 0;

@@ -75,6 +75,14 @@ public:
   /// Calls that read and write nothing a derivative depends on.
   bool isInactiveCall(const llvm::CallBase &Call) const;
 
+  /// Integer operations on the bits of varied float data whose result flows
+  /// back into float data (a double split into words and joined again, an
+  /// exponent edited in place): their derivative is unknown, and dropping it
+  /// would be a silent zero.
+  llvm::ArrayRef<const llvm::Instruction *> lostDerivatives() const {
+    return LostDerivatives;
+  }
+
   void print(llvm::raw_ostream &OS) const;
 
 private:
@@ -82,18 +90,30 @@ private:
   bool propagateUseful(llvm::Instruction &I);
   bool setVaried(const llvm::Value *V);
   bool setUseful(const llvm::Value *V);
+  bool setVariedBits(const llvm::Value *V);
+  bool carriesVaried(const llvm::Value *V) const {
+    return Varied.count(V) || VariedBits.count(V);
+  }
   bool setMemory(llvm::DenseSet<int> &Set, const llvm::Value *Ptr);
   bool setMemoryReach(llvm::DenseSet<int> &Set, const llvm::Value *Ptr);
   bool memoryIn(const llvm::DenseSet<int> &Set, const llvm::Value *Ptr) const;
   bool memoryReachIn(const llvm::DenseSet<int> &Set,
                      const llvm::Value *Ptr) const;
   bool isRuleCall(const llvm::CallBase &Call) const;
+  void findLostDerivatives();
 
   llvm::Function &F;
   const TypeInfo &TI;
   InactiveCallFn TargetInactive;
   MemoryClasses Classes;
   llvm::DenseSet<const llvm::Value *> Varied, Useful;
+  /// Integers that are not data (the type analysis calls them integers) but
+  /// may hold the bits of varied float data (computed from them, loaded
+  /// from varied memory), and ones that reach float data (reinterpreted as
+  /// float bits, stored to memory read as floats).  A value in both has a
+  /// derivative nothing carries.
+  llvm::DenseSet<const llvm::Value *> VariedBits, UsefulBits;
+  llvm::SmallVector<const llvm::Instruction *, 2> LostDerivatives;
   void computeShadowed();
 
   llvm::DenseSet<int> VariedMem, UsefulMem, ForcedShadow;

@@ -107,6 +107,18 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   for (const SweepArg &A : Args)
     if (A.Shadow)
       setShadow(A.Primal, A.Shadow);
+  for (const Instruction *I : Act->lostDerivatives())
+    fail(const_cast<Instruction &>(*I),
+         "cannot differentiate '" + describe(*I) +
+             (isa<BinaryOperator>(I) || isa<CastInst>(I)
+                  ? "': it computes with the bits of a floating-point value "
+                    "that carries a derivative, and its result is used as "
+                    "floating-point data again (the derivative of such bit "
+                    "manipulation is unknown)"
+                  : "': this integer may hold the bits of a floating-point "
+                    "value that carries a derivative, and it is used as "
+                    "floating-point data again, but the type analysis cannot "
+                    "tell (its derivative would be lost)"));
 
   createPhiShadows();
   SmallVector<Instruction *, 64> Work;

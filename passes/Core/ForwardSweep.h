@@ -135,6 +135,8 @@ protected:
   bool isVaried(const llvm::Value *V) const;
   int classOf(const llvm::Value *V) const;
   bool isInteger(const llvm::Value *V) const;
+  /// The memory \p Ptr points to is known to hold a float at \p Offset.
+  bool holdsFloatAt(const llvm::Value *Ptr, int Offset) const;
   /// The shadow of \p V; null means none (zero for data).
   llvm::Value *shadowOf(llvm::Value *V) const;
   llvm::Value *shadowOrZero(llvm::Value *V) const;
@@ -208,9 +210,11 @@ private:
   /// Whether memory class \p Class may be read after a store: by a load that
   /// matters, or by any call to code gpuad cannot see through.
   bool mayReadBack(int Class) const;
-  /// \p Shadow (an aggregate's shadow, one lane) with the integer fields at
-  /// and below \p Path taken from \p Primal.
+  /// \p Shadow (an aggregate's shadow, one lane, stored through \p Ptr)
+  /// with the integer fields at and below \p Path taken from \p Primal,
+  /// except where the memory holds floats (those are a float's bits).
   llvm::Value *withPrimalIntegers(llvm::Value *Shadow, llvm::Value *Primal,
+                                  const llvm::Value *Ptr,
                                   llvm::SmallVector<unsigned, 4> Path);
   /// Shadow of a constant pointer (null, a global, a constant expression).
   llvm::Value *constantShadow(llvm::Constant *C, llvm::Instruction &At);

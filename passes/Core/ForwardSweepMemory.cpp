@@ -190,12 +190,16 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
   if (!storesShadowOf(Val))
     return;
   // Integers are stored as they are, so shadow structures keep their sizes
-  // and counts; float data stores its tangent; pointers their shadow.
-  Value *ShadowVal = isInteger(Val) ? L.splat(B, Val) : shadowOperand(Val, I);
+  // and counts; float data stores its tangent; pointers their shadow.  An
+  // integer that is a float's bits (the memory holds a float there, or the
+  // value is one) stores its tangent: zero for a constant's bits.
+  Value *ShadowVal = shadowOperand(Val, I);
+  if (isInteger(Val))
+    ShadowVal = holdsFloatAt(Ptr, 0) ? shadowOrZero(Val) : L.splat(B, Val);
   if (Val->getType()->isAggregateType())
     ShadowVal = L.map(B, Val->getType(), {ShadowVal}, {Val->getType()},
                       [&](ArrayRef<Value *> Lane, unsigned) {
-                        return withPrimalIntegers(Lane[0], Val, {});
+                        return withPrimalIntegers(Lane[0], Val, Ptr, {});
                       });
   Value *SP = shadowPointer(Ptr, I);
   Type *ValTy = Val->getType();
@@ -210,6 +214,7 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
 }
 
 Value *ForwardSweep::withPrimalIntegers(Value *Shadow, Value *Primal,
+                                        const Value *Ptr,
                                         SmallVector<unsigned, 4> Path) {
   Type *Ty = ExtractValueInst::getIndexedType(Primal->getType(), Path);
   unsigned N = 0;
@@ -217,14 +222,26 @@ Value *ForwardSweep::withPrimalIntegers(Value *Shadow, Value *Primal,
     N = ST->getNumElements();
   else if (auto *AT = dyn_cast<ArrayType>(Ty))
     N = AT->getNumElements();
-  else if (Ty->isIntegerTy() && !Path.empty())
+  else if (Ty->isIntegerTy() && !Path.empty()) {
+    SmallVector<Value *, 4> Indices = {B.getInt32(0)};
+    for (unsigned K : Path)
+      Indices.push_back(B.getInt32(K));
+    int Offset = D.getDataLayout().getIndexedOffsetInType(Primal->getType(),
+                                                          Indices);
+    if (holdsFloatAt(Ptr, Offset))
+      return Shadow;
     return B.CreateInsertValue(Shadow, B.CreateExtractValue(Primal, Path), Path);
+  }
   for (unsigned K = 0; K < N; ++K) {
     SmallVector<unsigned, 4> Sub = Path;
     Sub.push_back(K);
-    Shadow = withPrimalIntegers(Shadow, Primal, Sub);
+    Shadow = withPrimalIntegers(Shadow, Primal, Ptr, Sub);
   }
   return Shadow;
+}
+
+bool ForwardSweep::holdsFloatAt(const Value *Ptr, int Offset) const {
+  return TI->memoryAt(orig(Ptr), Offset).kind() == ConcreteType::Float;
 }
 
 bool ForwardSweep::mayReadBack(int Class) const {

@@ -262,8 +262,14 @@ static Value *zeroData(IRBuilderBase &B, Value *V, bool FloatBits) {
 void ReverseEmitter::reverseStore(StoreInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValueOperand();
-  // Pointers and integers in shadow memory are not adjoints.
-  if (!needsShadow(Ptr) || !isData(Val) || isInteger(Val))
+  if (!needsShadow(Ptr))
+    return;
+  // Pointers and integers in shadow memory are not adjoints, except an
+  // integer written over a float (a constant's bits): before the store the
+  // location's adjoint is zero.
+  bool Adjoint = isData(Val) && !isInteger(Val);
+  bool OverFloat = Val->getType()->isIntegerTy() && holdsFloatAt(Ptr, 0);
+  if (!Adjoint && !OverFloat)
     return;
   // The store overwrote the location: its adjoint so far belongs to the
   // stored value, and before the store it is zero.
@@ -275,7 +281,8 @@ void ReverseEmitter::reverseStore(StoreInst &I) {
     B.CreateStore(zeroData(B, Old, /*FloatBits=*/true), LanePtr);
     Lanes.push_back(Old);
   });
-  addAdjoint(Val, L.pack(B, Ty, Lanes));
+  if (Adjoint)
+    addAdjoint(Val, L.pack(B, Ty, Lanes));
 }
 
 namespace {

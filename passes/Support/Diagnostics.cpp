@@ -26,15 +26,26 @@ static void report(const Function &UserFn, const DebugLoc &Loc,
       DiagnosticInfoUnsupported(UserFn, T, Loc, Severity));
 }
 
+bool Diagnostics::seen(const Function &UserFn, const DebugLoc &Loc,
+                       const Twine &Msg) {
+  std::string Key;
+  raw_string_ostream OS(Key);
+  OS << UserFn.getName() << ':' << (Loc ? Loc.getLine() : 0) << ':'
+     << (Loc ? Loc.getCol() : 0) << ':' << Msg;
+  return !Reported.insert(Key).second;
+}
+
 void Diagnostics::error(const Function &UserFn, const DebugLoc &Loc,
                         const Twine &Msg) {
   ++NumErrors;
-  report(UserFn, Loc, Msg, DS_Error);
+  if (!seen(UserFn, Loc, Msg))
+    report(UserFn, Loc, Msg, DS_Error);
 }
 
 void Diagnostics::warning(const Function &UserFn, const DebugLoc &Loc,
                           const Twine &Msg) {
-  report(UserFn, Loc, Msg, DS_Warning);
+  if (!seen(UserFn, Loc, Msg))
+    report(UserFn, Loc, Msg, DS_Warning);
 }
 
 void Diagnostics::error(const Function &UserFn, const Instruction &I,

@@ -15,6 +15,7 @@
 #define GPUAD_SUPPORT_DIAGNOSTICS_H
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/DebugLoc.h"
 
 namespace llvm {
@@ -42,7 +43,13 @@ public:
   unsigned numErrors() const { return NumErrors; }
 
 private:
+  /// Whether the same message at the same place was reported before (a
+  /// function is analysed once per derivative asked of it).
+  bool seen(const llvm::Function &UserFn, const llvm::DebugLoc &Loc,
+            const llvm::Twine &Msg);
+
   unsigned NumErrors = 0;
+  llvm::StringSet<> Reported;
 };
 
 /// Short, single-line text of an instruction or value for messages

@@ -608,7 +608,11 @@ void Tape::resolveFrameArrays() {
     bool Reverse = cast<ConstantInt>(Call->getArgOperand(1))->isOne();
     IRBuilder<> B(Call);
     Value *Array;
-    if (isFixed(L)) {
+    if (isFixed(L) && !frameBytes(L)) {
+      // Every value the loop asked to keep was recomputed after all: the
+      // frame is empty and nothing addresses it.
+      Array = ConstantPointerNull::get(PointerType::get(F.getContext(), 0));
+    } else if (isFixed(L)) {
       uint64_t ArrayBytes = MaxTrips.lookup(L) * frameBytes(L);
       Value *Offset = B.CreateAdd(
           B.getInt64(Frames[L].RegionOffset),

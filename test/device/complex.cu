@@ -137,13 +137,7 @@ KERNELS(c99_d, c99<double>, double)
 KERNELS(c99_f, c99<float>, float)
 #endif
 KERNELS(cucomplex_d, cucomplex, double)
-// -DNO_CUCOMPLEX_FLOAT (the HIP run at -O0): hipCmulf & co. return a
-// two-float struct that AMDGPU returns as integers; at -O0 they are calls,
-// and gpuad does not yet carry a derivative through such a return (a known
-// problem of AMDGPU -O0 struct returns, not of complex numbers).
-#ifndef NO_CUCOMPLEX_FLOAT
 KERNELS(cucomplex_f, cucomplexf, float)
-#endif
 KERNELS(std_d, stdcomplex<double>, double)
 #ifndef __HIP__
 KERNELS(std_f, stdcomplex<float>, float)
@@ -239,10 +233,8 @@ int main() {
 #endif
   check<double>("cuComplex", fwd_cucomplex_d, rev_cucomplex_d, cucomplex, fdD,
                 dotD);
-#ifndef NO_CUCOMPLEX_FLOAT
   check<float>("cuComplex float", fwd_cucomplex_f, rev_cucomplex_f, cucomplexf,
                fdF, dotF);
-#endif
   check<double>("std::complex", fwd_std_d, rev_std_d, stdcomplex<double>, fdD,
                 dotD);
 #ifndef __HIP__

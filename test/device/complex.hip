@@ -8,7 +8,7 @@
 //
 // REQUIRES: hip
 // RUN: %gpuad-cc -x hip --cuda-device-only --offload-arch=gfx90a -O2 -c %s -o %t.O2.o
-// RUN: %gpuad-cc -x hip --cuda-device-only --offload-arch=gfx90a -O0 -DNO_CUCOMPLEX_FLOAT -c %s -o %t.O0.o
+// RUN: %gpuad-cc -x hip --cuda-device-only --offload-arch=gfx90a -O0 -c %s -o %t.O0.o
 // RUN: %gpuad-cc -x hip --cuda-host-only -O2 -c %s -o %t.host.o
 
 #include <hip/hip_runtime.h>

@@ -37,5 +37,4 @@ gpuad_add_device_test(kernel-hip-unmodified-tapes-O0 unmodified-tapes.hip FLAGS 
 gpuad_add_device_test(kernel-hip-device-heap device-heap.hip)
 gpuad_add_device_test(kernel-hip-device-heap-O0 device-heap.hip FLAGS -O0 -DPOOL)
 gpuad_add_device_test(kernel-hip-complex complex.hip)
-gpuad_add_device_test(kernel-hip-complex-O0 complex.hip
-                      FLAGS -O0 -DNO_CUCOMPLEX_FLOAT)
+gpuad_add_device_test(kernel-hip-complex-O0 complex.hip FLAGS -O0)
