@@ -352,6 +352,9 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
   if (!Callee)
     return fail(Call, "cannot differentiate an indirect call ('" +
                           describe(Call) + "'): the callee is unknown");
+  // A registered derivative serves a declaration (a library call) too.
+  if (Ctx.customRuleFor(*Callee))
+    return emitDerivativeCall(Call);
   if (Callee->isDeclaration())
     return fail(Call, "cannot differentiate call to '" + Callee->getName() +
                           "': it has no derivative rule and its body is not "

@@ -74,6 +74,9 @@ bool isKnownInactiveCall(const CallBase &Call) {
     return true;
   if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
     return isInactiveIntrinsic(II->getIntrinsicID());
+  // Enzyme's annotation (__enzyme_inactivefn, annotate("enzyme_inactive")).
+  if (Call.hasFnAttr("enzyme_inactive"))
+    return true;
   const Function *Callee = Call.getCalledFunction();
   return Callee && inactiveNames().contains(Callee->getName());
 }
