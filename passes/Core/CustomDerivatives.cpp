@@ -24,6 +24,63 @@ namespace gpuad {
 
 namespace {
 
+/// A user's function as its source declares it: the C ABI returns a struct
+/// through an `sret` pointer and passes one `byval`; the adapters call it
+/// that way but match and use the values.
+struct SourceSignature {
+  Type *Ret = nullptr;
+  SmallVector<Type *, 16> Params;
+  SmallVector<Type *, 16> ByVal; ///< per source parameter, or null
+  int SRet = -1;                 ///< IR parameter of the sret pointer
+
+  explicit SourceSignature(const Function &U) {
+    Ret = U.getReturnType();
+    for (const Argument &A : U.args()) {
+      if (A.hasStructRetAttr()) {
+        SRet = A.getArgNo();
+        Ret = A.getParamStructRetType();
+        continue;
+      }
+      Type *BV = A.hasByValAttr() ? A.getParamByValType() : nullptr;
+      ByVal.push_back(BV);
+      Params.push_back(BV ? BV : A.getType());
+    }
+  }
+};
+
+/// Calls \p User with the source-level values \p Args.
+Value *callUser(IRBuilder<> &B, Function &User, ArrayRef<Value *> Args) {
+  SourceSignature Src(User);
+  const DataLayout &DL = User.getDataLayout();
+  BasicBlock &EntryBB = B.GetInsertBlock()->getParent()->getEntryBlock();
+  IRBuilder<> Entry(&EntryBB, EntryBB.getFirstInsertionPt());
+  auto Slot = [&](Type *T) {
+    return Entry.CreateAlloca(T, DL.getAllocaAddrSpace());
+  };
+  SmallVector<Value *, 16> IR;
+  Value *Ret = Src.SRet >= 0 ? Slot(Src.Ret) : nullptr;
+  for (unsigned K = 0; K < Args.size(); ++K) {
+    if (Src.SRet == int(IR.size()))
+      IR.push_back(Ret);
+    Value *V = Args[K];
+    if (Src.ByVal[K]) {
+      Value *P = Slot(Src.ByVal[K]);
+      B.CreateStore(V, P);
+      V = P;
+    }
+    IR.push_back(V);
+  }
+  if (Src.SRet == int(IR.size()))
+    IR.push_back(Ret);
+  for (unsigned K = 0; K < IR.size(); ++K) // address spaces of allocas
+    if (IR[K]->getType() != User.getArg(K)->getType())
+      IR[K] = B.CreateAddrSpaceCast(IR[K], User.getArg(K)->getType());
+  CallInst *C = B.CreateCall(&User, IR);
+  C->setCallingConv(User.getCallingConv());
+  C->setAttributes(User.getAttributes());
+  return Ret ? static_cast<Value *>(B.CreateLoad(Src.Ret, Ret)) : C;
+}
+
 /// Which of f's parameters a user's function takes a shadow after.
 struct Layout {
   SmallVector<bool, 8> Shadow;
@@ -67,14 +124,12 @@ std::optional<Layout> matchUser(const Function &F, const Function &User,
     Layout L = layoutFor(F, Forward, IntegersTwice);
     L.Types.append(Trailing.begin(), Trailing.end());
     size_t N = L.Types.size();
-    if (User.arg_size() != N && !(AllowTape && User.arg_size() == N + 1))
+    SourceSignature Src(User);
+    if (Src.Params.size() != N && !(AllowTape && Src.Params.size() == N + 1))
       continue;
-    bool Same = true;
-    for (size_t K = 0; K < N; ++K)
-      Same &= User.getArg(K)->getType() == L.Types[K];
-    if (!Same)
+    if (!equal(ArrayRef<Type *>(Src.Params).take_front(N), L.Types))
       continue;
-    HasTape = User.arg_size() == N + 1;
+    HasTape = Src.Params.size() == N + 1;
     return L;
   }
   return std::nullopt;
@@ -85,7 +140,7 @@ bool mismatch(Diagnostics &Diags, const Function &F, StringRef Global,
               StringRef Extra) {
   Layout L = layoutFor(F, Forward, /*IntegersTwice=*/false);
   L.Types.append(Trailing.begin(), Trailing.end());
-  SmallVector<Type *, 16> Have(User.getFunctionType()->params());
+  SmallVector<Type *, 16> Have(SourceSignature(User).Params);
   Diags.error(F, DebugLoc(),
               "'" + Global + "': '" + User.getName() + "' takes " +
                   typeList(Have) + ", which does not fit '" + F.getName() +
@@ -112,12 +167,6 @@ SmallVector<Value *, 16> userArgs(const Layout &L, Function &D,
   return Args;
 }
 
-CallInst *callUser(IRBuilder<> &B, Function &User, ArrayRef<Value *> Args) {
-  CallInst *C = B.CreateCall(&User, Args);
-  C->setCallingConv(User.getCallingConv());
-  return C;
-}
-
 /// f's result when the user's function does not return it: f is called
 /// again, which is only sound when it has no effects through pointers.
 Value *primalByCall(IRBuilder<> &B, Function &F, Function &D,
@@ -138,7 +187,9 @@ Value *primalByCall(IRBuilder<> &B, Function &F, Function &D,
   SmallVector<Value *, 8> Args;
   for (unsigned I = 0; I < F.arg_size(); ++I)
     Args.push_back(D.getArg(Sig.PrimalParam[I]));
-  return callUser(B, F, Args);
+  CallInst *C = B.CreateCall(&F, Args);
+  C->setCallingConv(F.getCallingConv());
+  return C;
 }
 
 /// Where the augmented function puts the tape, f's result and the shadow
@@ -149,7 +200,7 @@ struct AugShape {
 };
 
 AugShape shapeOf(const Function &F, const Function &Aug) {
-  Type *UR = Aug.getReturnType(), *RetTy = F.getReturnType();
+  Type *UR = SourceSignature(Aug).Ret, *RetTy = F.getReturnType();
   AugShape S;
   if (UR->isVoidTy())
     return S;
@@ -237,7 +288,7 @@ bool emitCustomForward(const CustomRule &Rule, const DerivativeKey &Key,
   std::optional<Layout> L = matchUser(F, U, true, {}, false, HasTape);
   if (!L)
     return mismatch(Diags, F, Rule.DerivativeGlobal, U, true, {}, "");
-  Type *RetTy = F.getReturnType(), *UR = U.getReturnType();
+  Type *RetTy = F.getReturnType(), *UR = SourceSignature(U).Ret;
   auto *Pair = dyn_cast<StructType>(UR);
   bool IsPair = Pair && Pair->getNumElements() == 2 &&
                 Pair->getElementType(0) == RetTy &&
@@ -250,7 +301,7 @@ bool emitCustomForward(const CustomRule &Rule, const DerivativeKey &Key,
     return false;
   }
   IRBuilder<> B = entryBuilder(D);
-  CallInst *R = callUser(B, U, userArgs(*L, D, Sig));
+  Value *R = callUser(B, U, userArgs(*L, D, Sig));
   Value *Primal = nullptr, *Shadow = nullptr;
   if (!RetTy->isVoidTy()) {
     Primal = IsPair ? B.CreateExtractValue(R, 0) : nullptr;
@@ -269,7 +320,7 @@ Type *customTapeType(const CustomRule &Rule, const Function &F) {
   if (!Rule.Augmented)
     return Empty;
   AugShape S = shapeOf(F, *Rule.Augmented);
-  Type *UR = Rule.Augmented->getReturnType();
+  Type *UR = SourceSignature(*Rule.Augmented).Ret;
   if (S.Tape == AugShape::Whole)
     return UR;
   return S.Tape == 0 ? cast<StructType>(UR)->getElementType(0) : Empty;
@@ -285,7 +336,7 @@ bool emitCustomAugmented(const CustomRule &Rule, const DerivativeKey &Key,
     return mismatch(Diags, F, Rule.GradientGlobal, U, false, {}, "");
   AugShape S = shapeOf(F, U);
   IRBuilder<> B = entryBuilder(D);
-  CallInst *R = callUser(B, U, userArgs(*L, D, Sig));
+  Value *R = callUser(B, U, userArgs(*L, D, Sig));
   Value *Tape = part(B, R, S.Tape);
   if (!Tape)
     Tape = UndefValue::get(customTapeType(Rule, F));
@@ -330,7 +381,7 @@ bool emitCustomBackward(const CustomRule &Rule, const DerivativeKey &Key,
     return mismatch(Diags, F, Rule.GradientGlobal, U, false, Seed,
                     " and optionally the tape");
   Type *TapeTy = customTapeType(Rule, F);
-  if (HasTape && U.getFunctionType()->params().back() != TapeTy)
+  if (HasTape && SourceSignature(U).Params.back() != TapeTy)
     return mismatch(Diags, F, Rule.GradientGlobal, U, false, Seed,
                     " and the augmented function's tape type");
   // The adjoints come back for every float parameter, in order.
@@ -342,7 +393,7 @@ bool emitCustomBackward(const CustomRule &Rule, const DerivativeKey &Key,
     if (IsFloat)
       Floats.push_back(A.getType());
   }
-  Type *UR = U.getReturnType();
+  Type *UR = SourceSignature(U).Ret;
   auto *ST = dyn_cast<StructType>(UR);
   bool Bare = Floats.size() == 1 && UR == Floats[0];
   if (!Floats.empty() && !Bare &&
@@ -362,7 +413,7 @@ bool emitCustomBackward(const CustomRule &Rule, const DerivativeKey &Key,
                                       : Constant::getNullValue(RetTy));
   if (HasTape)
     Args.push_back(D.getArg(Sig.TapeParam));
-  CallInst *R = callUser(B, U, Args);
+  Value *R = callUser(B, U, Args);
   SmallVector<Value *, 4> Adjoints;
   for (unsigned I : Sig.AdjointArgs)
     Adjoints.push_back(Bare ? static_cast<Value *>(R)
@@ -379,7 +430,7 @@ void emitCombinedFromHalves(Function &D, const DerivativeSignature &Sig,
   SmallVector<Value *, 16> Args;
   for (Argument &A : D.args())
     Args.push_back(&A);
-  CallInst *A = callUser(B, Aug, Args);
+  CallInst *A = B.CreateCall(&Aug, Args);
   Value *Tape = AugSig.field(B, A, AugSig.TapeField);
   Value *Primal = AugSig.field(B, A, AugSig.PrimalField);
   SmallVector<Value *, 16> BArgs(BwdSig.Type->getNumParams());
@@ -390,7 +441,7 @@ void emitCombinedFromHalves(Function &D, const DerivativeSignature &Sig,
         ConstantFP::get(Key.Fn->getReturnType(), 1.0); // the request's seed
   if (BwdSig.TapeParam >= 0)
     BArgs[BwdSig.TapeParam] = Tape;
-  CallInst *R = callUser(B, Bwd, BArgs);
+  CallInst *R = B.CreateCall(&Bwd, BArgs);
   SmallVector<Value *, 4> Adjoints;
   for (unsigned K = 0; K < BwdSig.AdjointArgs.size(); ++K)
     Adjoints.push_back(BwdSig.adjointOf(B, R, K));

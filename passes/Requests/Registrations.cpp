@@ -49,6 +49,10 @@ constexpr RegForm Forms[] = {
 };
 
 const RegForm *formOf(const GlobalVariable &GV) {
+  // A CUDA host module holds an undefined shadow of a __device__
+  // registration (the device module has the real one): not ours.
+  if (!GV.hasInitializer() || isa<UndefValue>(GV.getInitializer()))
+    return nullptr;
   for (const RegForm &F : Forms)
     if (GV.getName().contains(F.Keyword))
       return &F;
