@@ -25,6 +25,7 @@
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -163,6 +164,12 @@ void ForwardSweep::visitLoadInst(LoadInst &I) {
 
 bool ForwardSweep::storesShadowOf(const Value *Val) const { return true; }
 
+/// Whether \p Ptr points into a global marked `enzyme_inactive`.
+static bool isInactiveGlobal(const Value *Ptr) {
+  const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+  return GV && GV->hasMetadata("enzyme_inactive");
+}
+
 void ForwardSweep::visitStoreInst(StoreInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValueOperand();
@@ -180,7 +187,9 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
                               "argument passed as enzyme_const");
     // A global has no shadow; if anything may read the value back (a load
     // here, or any call), its derivative would silently vanish.
-    if ((Origins & OriginGlobal) && mayReadBack(C))
+    // Unless the program says the global is inactive (Enzyme's
+    // __enzyme_inactive_global): then its contents carry no derivative.
+    if ((Origins & OriginGlobal) && mayReadBack(C) && !isInactiveGlobal(Ptr))
       fail(I, "an active value is stored to global memory ('" +
                   describe(*Ptr) +
                   "'), which has no shadow, and may be read back; pass the "
