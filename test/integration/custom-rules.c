@@ -18,6 +18,10 @@
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 -lm && %t.O3
 // RUN: %gpuad-cc -O2 %itest-flags -DINTEGERS_TWICE %s -o %t.twice -lm && %t.twice
+// The registrations are gone from the program (they spoke to gpuad only).
+// RUN: llvm-nm %t.O0 | FileCheck %s --check-prefix=SYM
+// RUN: llvm-nm %t.O2 | FileCheck %s --check-prefix=SYM
+// SYM-NOT: __enzyme
 
 #include <gpuad/gpuad.h>
 #include <revcheck.h>
