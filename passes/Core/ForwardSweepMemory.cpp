@@ -470,7 +470,7 @@ CallInst *ForwardSweep::cloneCall(
 
 void ForwardSweep::emitShadowFree(CallBase &Call, Value *Shadow) {
   forEachLane(Shadow, [&](Value *LanePtr, unsigned) {
-    cloneCall(Call, {{0, LanePtr}});
+    cloneCall(Call, {{releasedArgument(Call), LanePtr}});
   });
 }
 
@@ -505,12 +505,18 @@ void ForwardSweep::emitHeapCall(CallBase &Call) {
   switch (Fn) {
   case HeapFn::Malloc:
   case HeapFn::AlignedAlloc:
+  case HeapFn::UserAlloc:
   case HeapFn::Calloc: {
     if (!hasShadow(&Call))
       return;
+    // The shadow comes from the same allocator, zeroed.
+    unsigned SizeArg = Fn == HeapFn::UserAlloc
+                           ? userAllocationSize(*Call.getCalledFunction())
+                       : Fn == HeapFn::AlignedAlloc ? 1
+                                                    : 0;
     Value *Size = Fn == HeapFn::Calloc
                       ? B.CreateMul(Call.getArgOperand(0), Call.getArgOperand(1))
-                      : Call.getArgOperand(Fn == HeapFn::AlignedAlloc ? 1 : 0);
+                      : Call.getArgOperand(SizeArg);
     SmallVector<Value *, 4> Lanes;
     for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
       Value *S = cloneCall(Call, {});
@@ -524,8 +530,9 @@ void ForwardSweep::emitHeapCall(CallBase &Call) {
     if (hasShadow(&Call))
       emitShadowRealloc(Call);
     return;
-  case HeapFn::Free: {
-    Value *P = Call.getArgOperand(0);
+  case HeapFn::Free:
+  case HeapFn::UserFree: {
+    Value *P = Call.getArgOperand(releasedArgument(Call));
     if (needsShadow(P))
       emitShadowFree(Call, shadowPointer(P, Call));
     return;

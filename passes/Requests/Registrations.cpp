@@ -237,11 +237,27 @@ void Reader::read(GlobalVariable &GV, const RegForm &Form,
         !F->getFunctionType()->getParamType(*SizeArg)->isIntegerTy())
       return error(GV, F, "the second element must be the index of the "
                           "allocator's integer size parameter");
-    if (!FreeArgs || !Dealloc)
+    // The deallocator's arguments: allocator argument numbers, and -1 (once)
+    // for the allocated pointer.
+    SmallVector<StringRef, 4> Parts;
+    if (FreeArgs)
+      FreeArgs->split(Parts, ',');
+    int Released = -1;
+    bool Valid = FreeArgs && Dealloc && Parts.size() == Dealloc->arg_size();
+    for (auto [K, P] : enumerate(Parts)) {
+      int V = 0;
+      Valid &= !P.trim().getAsInteger(10, V) && V >= -1 &&
+               V < int(F->arg_size());
+      if (V == -1)
+        Valid &= Released == -1 && (Released = K, true);
+    }
+    if (!Valid || Released == -1)
       return error(GV, F, "the third element must be the deallocator's "
                           "argument list (\"-1\" for the allocated pointer, "
-                          "else allocator argument numbers) and the fourth "
-                          "the deallocator");
+                          "else allocator argument numbers, one per "
+                          "deallocator parameter) and the fourth the "
+                          "deallocator");
+    Dealloc->addFnAttr("gpuad-user-free", std::to_string(Released));
     F->addFnAttr("enzyme_allocator", std::to_string(*SizeArg));
     F->addFnAttr("enzyme_deallocator", *FreeArgs);
     F->setMetadata("enzyme_deallocator_fn",
