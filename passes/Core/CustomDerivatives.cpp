@@ -228,6 +228,21 @@ Value *part(IRBuilder<> &B, Value *R, int Index) {
   return Index == AugShape::Whole ? R : B.CreateExtractValue(R, Index);
 }
 
+/// \p V as \p Ty, a type of the same size, through memory.
+Value *coerce(IRBuilder<> &B, Value *V, Type *Ty) {
+  if (V->getType() == Ty)
+    return V;
+  Function &F = *B.GetInsertBlock()->getParent();
+  const DataLayout &DL = F.getDataLayout();
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
+  Type *Big = DL.getTypeAllocSize(Ty) > DL.getTypeAllocSize(V->getType())
+                  ? Ty
+                  : V->getType();
+  Value *Slot = Entry.CreateAlloca(Big, DL.getAllocaAddrSpace());
+  B.CreateStore(V, Slot);
+  return B.CreateLoad(Ty, Slot);
+}
+
 IRBuilder<> entryBuilder(Function &D) {
   return IRBuilder<>(BasicBlock::Create(D.getContext(), "entry", &D));
 }
@@ -380,8 +395,15 @@ bool emitCustomBackward(const CustomRule &Rule, const DerivativeKey &Key,
   if (!L)
     return mismatch(Diags, F, Rule.GradientGlobal, U, false, Seed,
                     " and optionally the tape");
+  // The tape may reach the reverse function in another type of the same
+  // size: the C ABI coerces small structs (AMDGPU passes {double} as a
+  // double).
   Type *TapeTy = customTapeType(Rule, F);
-  if (HasTape && SourceSignature(U).Params.back() != TapeTy)
+  Type *TapeParamTy = HasTape ? SourceSignature(U).Params.back() : nullptr;
+  const DataLayout &DL = F.getDataLayout();
+  if (HasTape && TapeParamTy != TapeTy &&
+      (!TapeParamTy->isSized() || !TapeTy->isSized() ||
+       DL.getTypeStoreSize(TapeParamTy) != DL.getTypeStoreSize(TapeTy)))
     return mismatch(Diags, F, Rule.GradientGlobal, U, false, Seed,
                     " and the augmented function's tape type");
   // The adjoints come back for every float parameter, in order.
@@ -412,7 +434,7 @@ bool emitCustomBackward(const CustomRule &Rule, const DerivativeKey &Key,
                                             D.getArg(Sig.SeedParam))
                                       : Constant::getNullValue(RetTy));
   if (HasTape)
-    Args.push_back(D.getArg(Sig.TapeParam));
+    Args.push_back(coerce(B, D.getArg(Sig.TapeParam), TapeParamTy));
   Value *R = callUser(B, U, Args);
   SmallVector<Value *, 4> Adjoints;
   for (unsigned I : Sig.AdjointArgs)
