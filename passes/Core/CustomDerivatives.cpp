@@ -87,12 +87,18 @@ struct Layout {
   SmallVector<Type *, 16> Types;
 };
 
-Layout layoutFor(const Function &F, bool Forward, bool IntegersTwice) {
+/// Enzyme's layouts: by type (every pointer has a shadow), or, when
+/// \p ByActivity is given, by the call's activity (a constant pointer has
+/// none).
+Layout layoutFor(const Function &F, bool Forward, bool IntegersTwice,
+                 const DerivativeKey *ByActivity = nullptr) {
   Layout L;
   for (const Argument &A : F.args()) {
     Type *T = A.getType();
     bool IsFloat = T->isFPOrFPVectorTy();
-    bool S = T->isPointerTy() || (Forward && IsFloat) ||
+    bool ConstPtr = ByActivity && T->isPointerTy() &&
+                    ByActivity->Args[A.getArgNo()] == ArgActivity::Const;
+    bool S = (T->isPointerTy() && !ConstPtr) || (Forward && IsFloat) ||
              (IntegersTwice && !IsFloat);
     L.Shadow.push_back(S);
     L.Types.push_back(T);
@@ -115,13 +121,27 @@ std::string typeList(ArrayRef<Type *> Types) {
   return S;
 }
 
+/// Whether \p L gives a shadow to a pointer \p Key has none for.
+bool needsMissingShadow(const Layout &L, const DerivativeKey &Key) {
+  for (unsigned I = 0; I < L.Shadow.size(); ++I)
+    if (L.Shadow[I] && Key.Fn->getArg(I)->getType()->isPointerTy() &&
+        Key.Args[I] == ArgActivity::Const)
+      return true;
+  return false;
+}
+
 /// Matches \p User's parameters against f's in Enzyme's order, followed by
-/// \p Trailing and, if \p AllowTape, one more (the tape).
-std::optional<Layout> matchUser(const Function &F, const Function &User,
+/// \p Trailing and, if \p AllowTape, one more (the tape).  A layout that
+/// fits but wants a shadow the call does not have sets \p MissingShadow.
+std::optional<Layout> matchUser(const DerivativeKey &Key, const Function &User,
                                 bool Forward, ArrayRef<Type *> Trailing,
-                                bool AllowTape, bool &HasTape) {
-  for (bool IntegersTwice : {false, true}) {
-    Layout L = layoutFor(F, Forward, IntegersTwice);
+                                bool AllowTape, bool &HasTape,
+                                bool &MissingShadow) {
+  const Function &F = *Key.Fn;
+  MissingShadow = false;
+  for (int Form = 0; Form < 4; ++Form) {
+    bool IntegersTwice = Form & 1;
+    Layout L = layoutFor(F, Forward, IntegersTwice, Form & 2 ? &Key : nullptr);
     L.Types.append(Trailing.begin(), Trailing.end());
     size_t N = L.Types.size();
     SourceSignature Src(User);
@@ -129,6 +149,10 @@ std::optional<Layout> matchUser(const Function &F, const Function &User,
       continue;
     if (!equal(ArrayRef<Type *>(Src.Params).take_front(N), L.Types))
       continue;
+    if (needsMissingShadow(L, Key)) {
+      MissingShadow = true;
+      continue;
+    }
     HasTape = Src.Params.size() == N + 1;
     return L;
   }
@@ -137,7 +161,17 @@ std::optional<Layout> matchUser(const Function &F, const Function &User,
 
 bool mismatch(Diagnostics &Diags, const Function &F, StringRef Global,
               const Function &User, bool Forward, ArrayRef<Type *> Trailing,
-              StringRef Extra) {
+              StringRef Extra, bool MissingShadow) {
+  if (MissingShadow) {
+    Diags.error(F, DebugLoc(),
+                "'" + Global + "': '" + User.getName() +
+                    "' takes a shadow for a pointer argument of '" +
+                    F.getName() +
+                    "' that is constant at a call, so there is none to pass "
+                    "(register functions without that shadow, as Enzyme "
+                    "does for constant arguments)");
+    return false;
+  }
   Layout L = layoutFor(F, Forward, /*IntegersTwice=*/false);
   L.Types.append(Trailing.begin(), Trailing.end());
   SmallVector<Type *, 16> Have(SourceSignature(User).Params);
@@ -282,16 +316,6 @@ bool checkCustomRule(const CustomRule &Rule, const DerivativeKey &Key,
                     Twine(Key.Width));
     return false;
   }
-  for (unsigned I = 0; I < F.arg_size(); ++I)
-    if (F.getArg(I)->getType()->isPointerTy() &&
-        Key.Args[I] == ArgActivity::Const) {
-      Diags.error(F, DebugLoc(),
-                  "'" + Global + "': argument " + Twine(I) + " of '" +
-                      F.getName() +
-                      "' is constant at a call, so it has no shadow to pass "
-                      "to the registered functions");
-      return false;
-    }
   return true;
 }
 
@@ -299,10 +323,10 @@ bool emitCustomForward(const CustomRule &Rule, const DerivativeKey &Key,
                        Function &D, const DerivativeSignature &Sig,
                        Diagnostics &Diags) {
   Function &F = *Key.Fn, &U = *Rule.Forward;
-  bool HasTape = false;
-  std::optional<Layout> L = matchUser(F, U, true, {}, false, HasTape);
+  bool HasTape = false, Missing = false;
+  std::optional<Layout> L = matchUser(Key, U, true, {}, false, HasTape, Missing);
   if (!L)
-    return mismatch(Diags, F, Rule.DerivativeGlobal, U, true, {}, "");
+    return mismatch(Diags, F, Rule.DerivativeGlobal, U, true, {}, "", Missing);
   Type *RetTy = F.getReturnType(), *UR = SourceSignature(U).Ret;
   auto *Pair = dyn_cast<StructType>(UR);
   bool IsPair = Pair && Pair->getNumElements() == 2 &&
@@ -345,10 +369,11 @@ bool emitCustomAugmented(const CustomRule &Rule, const DerivativeKey &Key,
                          Function &D, const DerivativeSignature &Sig,
                          Diagnostics &Diags) {
   Function &F = *Key.Fn, &U = *Rule.Augmented;
-  bool HasTape = false;
-  std::optional<Layout> L = matchUser(F, U, false, {}, false, HasTape);
+  bool HasTape = false, Missing = false;
+  std::optional<Layout> L =
+      matchUser(Key, U, false, {}, false, HasTape, Missing);
   if (!L)
-    return mismatch(Diags, F, Rule.GradientGlobal, U, false, {}, "");
+    return mismatch(Diags, F, Rule.GradientGlobal, U, false, {}, "", Missing);
   AugShape S = shapeOf(F, U);
   IRBuilder<> B = entryBuilder(D);
   Value *R = callUser(B, U, userArgs(*L, D, Sig));
@@ -390,11 +415,12 @@ bool emitCustomBackward(const CustomRule &Rule, const DerivativeKey &Key,
   SmallVector<Type *, 1> Seed;
   if (RetTy->isFPOrFPVectorTy())
     Seed.push_back(RetTy);
-  bool HasTape = false;
-  std::optional<Layout> L = matchUser(F, U, false, Seed, true, HasTape);
+  bool HasTape = false, Missing = false;
+  std::optional<Layout> L =
+      matchUser(Key, U, false, Seed, true, HasTape, Missing);
   if (!L)
     return mismatch(Diags, F, Rule.GradientGlobal, U, false, Seed,
-                    " and optionally the tape");
+                    " and optionally the tape", Missing);
   // The tape may reach the reverse function in another type of the same
   // size: the C ABI coerces small structs (AMDGPU passes {double} as a
   // double).
@@ -405,7 +431,7 @@ bool emitCustomBackward(const CustomRule &Rule, const DerivativeKey &Key,
       (!TapeParamTy->isSized() || !TapeTy->isSized() ||
        DL.getTypeStoreSize(TapeParamTy) != DL.getTypeStoreSize(TapeTy)))
     return mismatch(Diags, F, Rule.GradientGlobal, U, false, Seed,
-                    " and the augmented function's tape type");
+                    " and the augmented function's tape type", false);
   // The adjoints come back for every float parameter, in order.
   SmallVector<Type *, 4> Floats;
   SmallVector<int, 8> FloatIndex;

@@ -15,7 +15,9 @@
 /// The user's functions follow Enzyme's convention, by f's parameter types:
 ///  - each parameter of f, followed by a shadow for a pointer (forward mode:
 ///    for a float too, its tangent).  Integers come alone, or -- Enzyme's
-///    older form, told by the parameter count -- twice (the value again);
+///    older form, told by the parameter count -- twice (the value again).
+///    A pointer constant at the call may come without its shadow (Enzyme's
+///    form for constant arguments), again told by the count;
 ///  - forward (`register_derivative`): returns the return's tangent, or
 ///    `{primal, tangent}`;
 ///  - augmented (`register_gradient[1]`): returns the tape, or f's result,
@@ -25,8 +27,8 @@
 ///    adjoint of a float result, then (optionally) the tape; returns the
 ///    adjoints of f's float parameters in order (one alone, or a struct).
 /// A derivative key that needs what a user's function cannot give (a
-/// constant pointer argument, which has no shadow to pass; width > 1; a
-/// mode the registration does not cover) and a registration whose types
+/// shadow for a constant pointer argument; width > 1; a mode the
+/// registration does not cover) and a registration whose types
 /// do not fit f are errors naming the registration global.
 //===----------------------------------------------------------------------===//
 

@@ -1,8 +1,9 @@
-; A registered gradient's pointer argument passed as enzyme_const: there is
-; no shadow to give the user's functions, an error naming the argument.
+; A registered gradient whose functions take a shadow for a pointer argument
+; passed as enzyme_const: there is none to give them, an error naming the
+; registration.  (Functions without that shadow would serve the call.)
 ; RUN: not %opt -passes=gpuad -disable-output %s 2>&1 | FileCheck %s
 
-; CHECK: error: {{.*}}gpuad: '__enzyme_register_gradient_h': argument 0 of 'h' is constant at a call, so it has no shadow to pass to the registered functions
+; CHECK: error: {{.*}}gpuad: '__enzyme_register_gradient_h': 'h_aug' takes a shadow for a pointer argument of 'h' that is constant at a call, so there is none to pass (register functions without that shadow, as Enzyme does for constant arguments)
 
 @__enzyme_register_gradient_h = global [3 x ptr] [ptr @h, ptr @h_aug, ptr @h_rev]
 @enzyme_const = external global i32
