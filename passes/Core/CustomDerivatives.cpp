@@ -294,7 +294,7 @@ bool checkCustomRule(const CustomRule &Rule, const DerivativeKey &Key,
                      Diagnostics &Diags) {
   Function &F = *Key.Fn;
   bool Forward = Key.Mode == DiffMode::Forward;
-  if (Forward ? !Rule.Forward : !Rule.Augmented) {
+  if (Forward ? !Rule.Forward && !Rule.SplitForward : !Rule.Augmented) {
     std::string Have = !Rule.GradientGlobal.empty() ? Rule.GradientGlobal
                        : !Rule.DerivativeGlobal.empty()
                            ? Rule.DerivativeGlobal
@@ -308,7 +308,9 @@ bool checkCustomRule(const CustomRule &Rule, const DerivativeKey &Key,
                     "... gives that mode)");
     return false;
   }
-  StringRef Global = Forward ? Rule.DerivativeGlobal : Rule.GradientGlobal;
+  StringRef Global = !Forward          ? Rule.GradientGlobal
+                     : Rule.Forward ? Rule.DerivativeGlobal
+                                    : Rule.SplitGlobal;
   if (Key.Width != 1) {
     Diags.error(F, DebugLoc(),
                 "'" + Global + "': a registered derivative takes one shadow "
@@ -322,11 +324,25 @@ bool checkCustomRule(const CustomRule &Rule, const DerivativeKey &Key,
 bool emitCustomForward(const CustomRule &Rule, const DerivativeKey &Key,
                        Function &D, const DerivativeSignature &Sig,
                        Diagnostics &Diags) {
-  Function &F = *Key.Fn, &U = *Rule.Forward;
+  // A split registration: the augmented function of f's arguments gives
+  // the tape (and f's result), the forward one the tangent.
+  bool Split = !Rule.Forward;
+  Function &F = *Key.Fn, &U = Split ? *Rule.SplitForward : *Rule.Forward;
+  StringRef Global = Split ? Rule.SplitGlobal : Rule.DerivativeGlobal;
+  SmallVector<Type *, 8> Params(F.getFunctionType()->params());
+  if (Split && SourceSignature(*Rule.SplitAugmented).Params != Params) {
+    Diags.error(F, DebugLoc(),
+                "'" + Global + "': '" + Rule.SplitAugmented->getName() +
+                    "' must take the parameters of '" + F.getName() + "' " +
+                    typeList(Params));
+    return false;
+  }
   bool HasTape = false, Missing = false;
-  std::optional<Layout> L = matchUser(Key, U, true, {}, false, HasTape, Missing);
+  std::optional<Layout> L =
+      matchUser(Key, U, true, {}, Split, HasTape, Missing);
   if (!L)
-    return mismatch(Diags, F, Rule.DerivativeGlobal, U, true, {}, "", Missing);
+    return mismatch(Diags, F, Global, U, true, {},
+                    Split ? " and the tape" : "", Missing);
   Type *RetTy = F.getReturnType(), *UR = SourceSignature(U).Ret;
   auto *Pair = dyn_cast<StructType>(UR);
   bool IsPair = Pair && Pair->getNumElements() == 2 &&
@@ -334,20 +350,36 @@ bool emitCustomForward(const CustomRule &Rule, const DerivativeKey &Key,
                 Pair->getElementType(1) == RetTy;
   if (!RetTy->isVoidTy() && UR != RetTy && !IsPair) {
     Diags.error(F, DebugLoc(),
-                "'" + Rule.DerivativeGlobal + "': '" + U.getName() +
+                "'" + Global + "': '" + U.getName() +
                     "' must return the tangent of '" + F.getName() +
                     "''s result, or {result, tangent}");
     return false;
   }
   IRBuilder<> B = entryBuilder(D);
-  Value *R = callUser(B, U, userArgs(*L, D, Sig));
-  Value *Primal = nullptr, *Shadow = nullptr;
+  SmallVector<Value *, 16> Args = userArgs(*L, D, Sig);
+  Value *AugPrimal = nullptr;
+  if (Split) {
+    SmallVector<Value *, 8> PrimalArgs;
+    for (unsigned I = 0; I < F.arg_size(); ++I)
+      PrimalArgs.push_back(D.getArg(Sig.PrimalParam[I]));
+    Value *A = callUser(B, *Rule.SplitAugmented, PrimalArgs);
+    AugShape S = shapeOf(F, *Rule.SplitAugmented);
+    AugPrimal = part(B, A, S.Primal);
+    if (HasTape) {
+      Value *Tape = part(B, A, S.Tape);
+      Type *TapeParamTy = SourceSignature(U).Params.back();
+      Args.push_back(Tape ? coerce(B, Tape, TapeParamTy)
+                          : UndefValue::get(TapeParamTy));
+    }
+  }
+  Value *R = callUser(B, U, Args);
+  Value *Primal = AugPrimal, *Shadow = nullptr;
   if (!RetTy->isVoidTy()) {
-    Primal = IsPair ? B.CreateExtractValue(R, 0) : nullptr;
+    Primal = IsPair ? B.CreateExtractValue(R, 0) : Primal;
     Shadow = IsPair ? B.CreateExtractValue(R, 1) : R;
   }
   if (Sig.ReturnsPrimal && !Primal &&
-      !(Primal = primalByCall(B, F, D, Sig, Rule.DerivativeGlobal, Diags)))
+      !(Primal = primalByCall(B, F, D, Sig, Global, Diags)))
     return false;
   returnValue(B, Sig.packReturn(B, Primal, Shadow));
   ++NumCustom;

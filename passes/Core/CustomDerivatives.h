@@ -19,7 +19,9 @@
 ///    A pointer constant at the call may come without its shadow (Enzyme's
 ///    form for constant arguments), again told by the count;
 ///  - forward (`register_derivative`): returns the return's tangent, or
-///    `{primal, tangent}`;
+///    `{primal, tangent}`;  a split-forward registration
+///    (`register_splitderivative`) serves forward mode too: its augmented
+///    function takes f's arguments alone, its forward one also the tape;
 ///  - augmented (`register_gradient[1]`): returns the tape, or f's result,
 ///    or `{tape, result}` / `{tape, result, shadow of a returned pointer}`,
 ///    or nothing; it runs f's effects itself;

@@ -218,6 +218,8 @@ void Reader::read(GlobalVariable &GV, const RegForm &Form,
       R.Forward = Fns[0];
       R.DerivativeGlobal = GV.getName().str();
     } else {
+      R.SplitAugmented = Fns[0];
+      R.SplitForward = Fns[1];
       R.SplitGlobal = GV.getName().str();
     }
     return;

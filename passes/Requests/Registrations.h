@@ -59,8 +59,12 @@ struct CustomRule {
   /// Forward mode (__enzyme_register_derivative).
   llvm::Function *Forward = nullptr;
   std::string DerivativeGlobal;
-  /// Split forward mode (__enzyme_register_splitderivative), which gpuad
-  /// does not implement: a call in another mode is an error naming it.
+  /// Split forward mode (__enzyme_register_splitderivative): an augmented
+  /// function of f's arguments alone (returning {tape, result}) and a
+  /// forward function that also takes the tape.  gpuad has no split forward
+  /// requests; forward mode uses the pair when there is no
+  /// register_derivative.
+  llvm::Function *SplitAugmented = nullptr, *SplitForward = nullptr;
   std::string SplitGlobal;
 };
 

@@ -6,6 +6,9 @@
 //    a scalar one (the tape a struct, the augmented function returning
 //    {tape, result}) and an array one with an integer length (taken once,
 //    and, in Enzyme's older form, twice);
+//  - __enzyme_register_splitderivative (an augmented function of the
+//    arguments alone, then a forward function taking the tape), used for
+//    forward mode;
 //  - functions registered without the shadow of a pointer argument the
 //    call passes as constant (Enzyme's form for constant arguments);
 //  - __enzyme_inactivefn and annotate("enzyme_inactive") on a function that
@@ -124,6 +127,35 @@ void *__enzyme_register_gradient_cube[3] = {(void *)cube, (void *)cube_aug,
 void *__enzyme_register_derivative_cube[2] = {(void *)cube,
                                               (void *)cube_fwd};
 
+/* ---- hypot, registered in Enzyme's split forward form. ---- */
+static double hyp_impl(double x, double y) { return sqrt(x * x + y * y); }
+static double (*volatile hyp_ptr)(double, double) = hyp_impl;
+double hyp(double x, double y) { return hyp_ptr(x, y); }
+typedef struct {
+  void *tape;
+  double result;
+} hyp_augmented;
+hyp_augmented hyp_aug(double x, double y) {
+  double *r = malloc(sizeof(double));
+  *r = sqrt(x * x + y * y);
+  hyp_augmented a = {r, *r};
+  return a;
+}
+sp_pair hyp_fwd(double x, double dx, double y, double dy, void *tape) {
+  ++forward_calls;
+  double r = *(double *)tape;
+  free(tape);
+  sp_pair p = {r, (x * dx + y * dy) / r};
+  return p;
+}
+void *__enzyme_register_splitderivative_hyp[3] = {(void *)hyp, (void *)hyp_aug,
+                                                  (void *)hyp_fwd};
+double hyp_model(const double *x) { return hyp(x[0], x[1]) * x[2]; }
+static void hyp_model_vec(double *x, double *y, void *ctx) {
+  (void)ctx;
+  y[0] = hyp_model(x);
+}
+
 /* ---- y[i] *= s[0], s constant at the call: no shadow for s.  (Its body
  * is plain code, so gpuad sees that s and y are unrelated; the counts show
  * the registered functions ran instead.) ---- */
@@ -230,6 +262,18 @@ int main(void) {
   check_close("softplus' (forward)",
               __enzyme_fwddiff((void *)softplus, t, 1.0),
               1.0 / (1.0 + exp(-t)), GC_RTOL_D, GC_ATOL_D);
+  /* Forward mode through the split registration. */
+  {
+    double h[3] = {0.6, -1.1, 0.9}, dh[3] = {0.3, 0.5, -0.7}, fd;
+    forward_calls = 0;
+    double t = __enzyme_fwddiff((void *)hyp_model, enzyme_dup, h, dh);
+    gc_fd_dir_vec(hyp_model_vec, h, dh, 3, 1, NULL, &fd);
+    check_close("hyp_model (split forward) vs fd", t, fd, GC_RTOL_D,
+                GC_ATOL_D);
+    check_true("split forward: the registered function ran",
+               forward_calls == 1);
+  }
+
   /* A pointer constant at the call. */
   {
     double s = 1.7, yc[N], dyc[N] = {0}, vy[N];
