@@ -11,6 +11,7 @@
 #include "Rules/LibraryAliases.h"
 #include "Requests/Markers.h"
 #include "Requests/RequestLowering.h"
+#include "Requests/Registrations.h"
 #include "Requests/RequestParser.h"
 #include "Tape/TapePlacement.h"
 
@@ -143,6 +144,8 @@ static std::vector<CallBase *> innermostFirst(std::vector<CallBase *> Calls) {
 PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::vector<CallBase *> Calls = findEntryCalls(M);
   if (Calls.empty()) {
+    // Registrations speak to the compiler only; nothing uses them here.
+    Registrations::read(M, nullptr);
     // Attributes the guard changed in this module come back as they were.
     if (restoreRuleFunctions(M))
       AlwaysInlinerPass().run(M, MAM);

@@ -6,6 +6,7 @@
 
 #include "Core/DerivativeContext.h"
 
+#include "Core/CustomDerivatives.h"
 #include "Forward/ForwardEmitter.h"
 #include "Reverse/ReverseEmitter.h"
 #include "Reverse/SplitForm.h"
@@ -29,6 +30,7 @@ DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts)
     : M(M), Options(std::move(Opts)),
       Target(makeTargetHooks(M, Options, Diags)) {
   Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
+  Regs = Registrations::read(M, &Diags);
 }
 
 DerivativeContext::~DerivativeContext() = default;
@@ -51,6 +53,8 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
     return It->second;
   if (Key.Mode != DiffMode::Forward && Key.Mode != DiffMode::ReverseCombined)
     return nullptr;
+  if (const CustomRule *R = Regs.ruleFor(*Key.Fn))
+    return getCustom(Key, *R);
 
   Function *D = declare(Key, Key.Mode == DiffMode::Forward
                                  ? DerivativeSignature::forward(Key)
@@ -119,6 +123,8 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
   BwdKey.Mode = DiffMode::ReverseBackward;
   if (auto It = Generated.find(Key); It != Generated.end())
     return {It->second, Generated.find(BwdKey)->second};
+  if (const CustomRule *R = Regs.ruleFor(*Key.Fn))
+    return getCustomSplit(Key, BwdKey, *R);
 
   // A recursive function's halves are called while they are being emitted,
   // so they are declared first, with the tape boxed on the heap (its type is
@@ -172,6 +178,43 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
     stubOut(*H.Backward);
   }
   Combined->eraseFromParent();
+  return H;
+}
+
+Function *DerivativeContext::getCustom(const DerivativeKey &Key,
+                                       const CustomRule &R) {
+  if (Key.Mode == DiffMode::Forward) {
+    Function *D = declare(Key, DerivativeSignature::forward(Key));
+    if (!checkCustomRule(R, Key, Diags) ||
+        !emitCustomForward(R, Key, *D, Signatures[D], Diags))
+      stubOut(*D);
+    return D;
+  }
+  // Combined reverse mode: the augmented call, then the reverse one.
+  SplitHalves H = getSplit(Key);
+  Function *D = declare(Key, DerivativeSignature::reverse(Key));
+  emitCombinedFromHalves(*D, Signatures[D], Key, *H.Augmented,
+                         Signatures[H.Augmented], *H.Backward,
+                         Signatures[H.Backward]);
+  return D;
+}
+
+SplitHalves DerivativeContext::getCustomSplit(const DerivativeKey &AugKey,
+                                              const DerivativeKey &BwdKey,
+                                              const CustomRule &R) {
+  Type *TapeTy = customTapeType(R, *AugKey.Fn);
+  SplitHalves H;
+  H.Augmented = declare(AugKey, DerivativeSignature::augmented(AugKey, TapeTy));
+  H.Backward = declare(BwdKey, DerivativeSignature::backward(AugKey, TapeTy));
+  bool Ok = checkCustomRule(R, AugKey, Diags) &&
+            emitCustomAugmented(R, AugKey, *H.Augmented,
+                                Signatures[H.Augmented], Diags) &&
+            emitCustomBackward(R, AugKey, *H.Backward,
+                               Signatures[H.Backward], Diags);
+  if (!Ok) {
+    stubOut(*H.Augmented);
+    stubOut(*H.Backward);
+  }
   return H;
 }
 

@@ -20,6 +20,7 @@
 #include "Analysis/TypeInfo.h"
 #include "Core/Preprocess.h"
 #include "Options.h"
+#include "Requests/Registrations.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
 
@@ -88,6 +89,10 @@ public:
     return Requested.count(Key);
   }
   const DerivativeSignature &signatureOf(const llvm::Function &Derivative) const;
+  /// The user's registered derivatives of \p F (Registrations.h), or null.
+  const CustomRule *customRuleFor(const llvm::Function &F) const {
+    return Regs.ruleFor(F);
+  }
   /// The augmented and backward halves for \p Key (whose mode is ignored),
   /// emitting them on first use.
   SplitHalves getSplit(DerivativeKey Key);
@@ -132,6 +137,7 @@ private:
   Diagnostics Diags;
   std::unique_ptr<TargetHooks> Target;
   Preprocessor Pre;
+  Registrations Regs;
   std::map<DerivativeKey, llvm::Function *> Generated;
   std::set<DerivativeKey> Requested, SplitRequested;
   std::map<const llvm::Function *, llvm::SmallVector<llvm::GlobalVariable *, 2>>
@@ -153,6 +159,10 @@ private:
 
   llvm::Function *declare(const DerivativeKey &Key,
                           const DerivativeSignature &Sig);
+  /// Derivatives made from a user's registered functions.
+  llvm::Function *getCustom(const DerivativeKey &Key, const CustomRule &R);
+  SplitHalves getCustomSplit(const DerivativeKey &AugKey,
+                             const DerivativeKey &BwdKey, const CustomRule &R);
   /// Whether \p F can call itself (directly or through other functions).
   bool isRecursive(const llvm::Function &F);
 };

@@ -25,6 +25,7 @@
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -163,6 +164,12 @@ void ForwardSweep::visitLoadInst(LoadInst &I) {
 
 bool ForwardSweep::storesShadowOf(const Value *Val) const { return true; }
 
+/// Whether \p Ptr points into a global marked `enzyme_inactive`.
+static bool isInactiveGlobal(const Value *Ptr) {
+  const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+  return GV && GV->hasMetadata("enzyme_inactive");
+}
+
 void ForwardSweep::visitStoreInst(StoreInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValueOperand();
@@ -180,7 +187,9 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
                               "argument passed as enzyme_const");
     // A global has no shadow; if anything may read the value back (a load
     // here, or any call), its derivative would silently vanish.
-    if ((Origins & OriginGlobal) && mayReadBack(C))
+    // Unless the program says the global is inactive (Enzyme's
+    // __enzyme_inactive_global): then its contents carry no derivative.
+    if ((Origins & OriginGlobal) && mayReadBack(C) && !isInactiveGlobal(Ptr))
       fail(I, "an active value is stored to global memory ('" +
                   describe(*Ptr) +
                   "'), which has no shadow, and may be read back; pass the "
@@ -369,6 +378,9 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
   if (!Callee)
     return fail(Call, "cannot differentiate an indirect call ('" +
                           describe(Call) + "'): the callee is unknown");
+  // A registered derivative serves a declaration (a library call) too.
+  if (Ctx.customRuleFor(*Callee))
+    return emitDerivativeCall(Call);
   if (Callee->isDeclaration())
     return fail(Call, "cannot differentiate call to '" + Callee->getName() +
                           "': it has no derivative rule and its body is not "
@@ -475,7 +487,7 @@ CallInst *ForwardSweep::cloneCall(
 
 void ForwardSweep::emitShadowFree(CallBase &Call, Value *Shadow) {
   forEachLane(Shadow, [&](Value *LanePtr, unsigned) {
-    cloneCall(Call, {{0, LanePtr}});
+    cloneCall(Call, {{releasedArgument(Call), LanePtr}});
   });
 }
 
@@ -510,12 +522,18 @@ void ForwardSweep::emitHeapCall(CallBase &Call) {
   switch (Fn) {
   case HeapFn::Malloc:
   case HeapFn::AlignedAlloc:
+  case HeapFn::UserAlloc:
   case HeapFn::Calloc: {
     if (!hasShadow(&Call))
       return;
+    // The shadow comes from the same allocator, zeroed.
+    unsigned SizeArg = Fn == HeapFn::UserAlloc
+                           ? userAllocationSize(*Call.getCalledFunction())
+                       : Fn == HeapFn::AlignedAlloc ? 1
+                                                    : 0;
     Value *Size = Fn == HeapFn::Calloc
                       ? B.CreateMul(Call.getArgOperand(0), Call.getArgOperand(1))
-                      : Call.getArgOperand(Fn == HeapFn::AlignedAlloc ? 1 : 0);
+                      : Call.getArgOperand(SizeArg);
     SmallVector<Value *, 4> Lanes;
     for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
       Value *S = cloneCall(Call, {});
@@ -529,8 +547,9 @@ void ForwardSweep::emitHeapCall(CallBase &Call) {
     if (hasShadow(&Call))
       emitShadowRealloc(Call);
     return;
-  case HeapFn::Free: {
-    Value *P = Call.getArgOperand(0);
+  case HeapFn::Free:
+  case HeapFn::UserFree: {
+    Value *P = Call.getArgOperand(releasedArgument(Call));
     if (needsShadow(P))
       emitShadowFree(Call, shadowPointer(P, Call));
     return;

@@ -6,6 +6,7 @@
 
 #include "Core/RuleFunctionGuard.h"
 
+#include "Requests/Registrations.h"
 #include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
@@ -29,13 +30,21 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
   registerLibraryAliases(M);
   bool Changed = false;
   SmallVector<GlobalValue *, 16> Protected;
+  // Functions a registration names keep their calls and signature too, and
+  // the registrations themselves stay until gpuad reads them.
+  SmallPtrSet<Function *, 8> Registered;
+  for (Function *F : registeredFunctions(M))
+    Registered.insert(F);
+  for (GlobalVariable &GV : M.globals())
+    if (isRegistrationGlobal(GV))
+      Protected.push_back(&GV);
   for (Function &F : M) {
     // Rule functions, and device code's own heap functions (HIP's malloc
     // and free are inline wrappers of ockl's allocator): gpuad knows them
     // by name, not by their bodies.
     if (F.isDeclaration() ||
-        (!findRuleByName(F.getName()) &&
-         !classifyHeapFunction(F.getName())) ||
+        (!findRuleByName(F.getName()) && !classifyHeapFunction(F.getName()) &&
+         !Registered.count(&F)) ||
         F.hasFnAttribute(GuardAttr))
       continue;
     bool WasAlwaysInline = F.hasFnAttribute(Attribute::AlwaysInline);
@@ -55,6 +64,7 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
     Changed = true;
   }
   appendToCompilerUsed(M, Protected);
+  Changed |= !Protected.empty();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

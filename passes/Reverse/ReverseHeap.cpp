@@ -46,7 +46,14 @@ static bool isAllocation(const Value *V) {
   const auto *Call = dyn_cast<CallBase>(V);
   std::optional<HeapFn> Heap = Call ? classifyHeapCall(*Call) : std::nullopt;
   return Heap && (*Heap == HeapFn::Malloc || *Heap == HeapFn::Calloc ||
-                  *Heap == HeapFn::AlignedAlloc || *Heap == HeapFn::Realloc);
+                  *Heap == HeapFn::AlignedAlloc || *Heap == HeapFn::Realloc ||
+                  *Heap == HeapFn::UserAlloc);
+}
+
+/// Whether \p Heap releases a block.
+static bool isRelease(std::optional<HeapFn> Heap) {
+  return Heap && (*Heap == HeapFn::Free || *Heap == HeapFn::Realloc ||
+                  *Heap == HeapFn::UserFree);
 }
 
 /// The values \p P may come from, through casts, PHIs and selects.
@@ -68,7 +75,25 @@ static SmallVector<Value *, 4> pointerSources(Value *P) {
 }
 
 /// The pointer a free or realloc call releases.
-static Value *releasedPointer(CallBase &Call) { return Call.getArgOperand(0); }
+static Value *releasedPointer(CallBase &Call) {
+  return Call.getArgOperand(releasedArgument(Call));
+}
+
+/// `void gpuad.shadow.keep(ptr)`: does nothing.  A user's deallocator that
+/// needs more than the pointer cannot free a shadow left on a list at the
+/// end of the reverse sweep (the allocation's reverse frees its own).
+static FunctionCallee keepShadow(Module &M) {
+  LLVMContext &C = M.getContext();
+  auto *Ty = FunctionType::get(Type::getVoidTy(C), {PointerType::get(C, 0)},
+                               false);
+  Function *F = M.getFunction("gpuad.shadow.keep");
+  if (!F) {
+    F = Function::Create(Ty, GlobalValue::InternalLinkage, "gpuad.shadow.keep",
+                         M);
+    ReturnInst::Create(C, BasicBlock::Create(C, "entry", F));
+  }
+  return F;
+}
 
 /// The function that frees a shadow of a block from \p Alloc, when no
 /// argument besides the pointer is needed.
@@ -76,6 +101,11 @@ static FunctionCallee plainDeallocation(Module &M, const CallBase &Alloc) {
   StringRef Name = Alloc.getCalledFunction()->getName();
   Type *Void = Type::getVoidTy(M.getContext());
   Type *Ptr = PointerType::get(M.getContext(), 0);
+  if (classifyHeapCall(Alloc) == HeapFn::UserAlloc) {
+    Function *Dealloc = userDeallocator(*Alloc.getCalledFunction());
+    return Dealloc && Dealloc->arg_size() == 1 ? FunctionCallee(Dealloc)
+                                               : keepShadow(M);
+  }
   if (!Name.starts_with("_Zn"))
     return M.getOrInsertFunction("free", Void, Ptr);
   return M.getOrInsertFunction(Name.starts_with("_Zna") ? "_ZdaPv" : "_ZdlPv",
@@ -117,8 +147,7 @@ void ReverseEmitter::planShadowFrees() {
   for (Instruction *I : Primal) {
     auto *Call = dyn_cast<CallBase>(I);
     std::optional<HeapFn> Heap = Call ? classifyHeapCall(*Call) : std::nullopt;
-    if (!Heap || (*Heap != HeapFn::Free && *Heap != HeapFn::Realloc) ||
-        !needsShadow(releasedPointer(*Call)))
+    if (!isRelease(Heap) || !needsShadow(releasedPointer(*Call)))
       continue;
     SmallVector<Value *, 4> Sources = pointerSources(releasedPointer(*Call));
     if (all_of(Sources, isAllocation)) {
@@ -129,6 +158,15 @@ void ReverseEmitter::planShadowFrees() {
     }
     // The shadow is freed like the primal (sizes dropped).
     StringRef Name = Call->getCalledFunction()->getName();
+    if (*Heap == HeapFn::UserFree && Call->arg_size() != 1) {
+      Ctx.diags().warning(*Key.Fn, Call->getDebugLoc(),
+                          "the shadow of the block released by '" +
+                              describe(*Call) +
+                              "' is not freed (a deallocator that takes more "
+                              "than the pointer, of a block allocated outside "
+                              "the differentiated function)");
+      continue;
+    }
     StringRef Dealloc = *Heap == HeapFn::Realloc ? "free"
                         : Call->arg_size() == 1  ? Name
                         : Name.starts_with("_Zda") ? "_ZdaPv"
@@ -180,7 +218,7 @@ void ReverseEmitter::planShadowFrees() {
          ++Mem) {
       const auto *Call = cast<CallBase>(*Mem);
       HeapFn Heap = *classifyHeapCall(*Call);
-      if (Heap == HeapFn::Free || Heap == HeapFn::Realloc)
+      if (isRelease(Heap))
         FreeList[Call] = List;
     }
   }
@@ -289,6 +327,16 @@ static Function *takeFunction(Function &User) {
 static void deallocate(IRBuilderBase &B, TargetHooks &Target, CallBase &Alloc,
                        Value *P, function_ref<Value *(Value *)> Lookup) {
   StringRef Name = Alloc.getCalledFunction()->getName();
+  if (classifyHeapCall(Alloc) == HeapFn::UserAlloc) {
+    // The user's deallocator, given what the allocation was given.
+    Function &Fn = *Alloc.getCalledFunction();
+    Function *Dealloc = userDeallocator(Fn);
+    SmallVector<Value *, 4> Args;
+    for (auto [K, A] : enumerate(userDeallocatorArguments(Fn)))
+      Args.push_back(A < 0 ? P : Lookup(Alloc.getArgOperand(A)));
+    B.CreateCall(Dealloc, Args)->setCallingConv(Dealloc->getCallingConv());
+    return;
+  }
   if (!Name.starts_with("_Zn"))
     return Target.emitFree(B, P);
   Module &M = *B.GetInsertBlock()->getModule();

@@ -572,7 +572,7 @@ void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
     return;
   }
   if (std::optional<HeapFn> Heap = classifyHeapCall(Call)) {
-    if (*Heap == HeapFn::Free)
+    if (*Heap == HeapFn::Free || *Heap == HeapFn::UserFree)
       reverseFree(Call);
     else if (*Heap == HeapFn::Realloc)
       reverseRealloc(Call);

@@ -14,12 +14,14 @@
 #ifndef GPUAD_RULES_KNOWNFUNCTIONS_H
 #define GPUAD_RULES_KNOWNFUNCTIONS_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
 
 namespace llvm {
 class CallBase;
+class Function;
 } // namespace llvm
 
 namespace gpuad {
@@ -35,12 +37,28 @@ enum class HeapFn {
   Free,          ///< free(p), operator delete(p[, ...])
   PosixMemalign, ///< posix_memalign(&p, align, size)
   AlignedAlloc,  ///< aligned_alloc(align, size)
+  /// A user's allocator and deallocator (Enzyme's
+  /// __enzyme_allocation_like: attribute "enzyme_allocator" = size argument,
+  /// "enzyme_deallocator" = the deallocator's arguments, metadata
+  /// enzyme_deallocator_fn).
+  UserAlloc,
+  UserFree,
 };
 
 /// The heap function \p Call calls, if any.
 std::optional<HeapFn> classifyHeapCall(const llvm::CallBase &Call);
 /// The heap function named \p Name, if it is one.
 std::optional<HeapFn> classifyHeapFunction(llvm::StringRef Name);
+
+/// The argument a free-like call (free, realloc, a user's deallocator)
+/// releases.
+unsigned releasedArgument(const llvm::CallBase &Call);
+/// A user allocator's size argument.
+unsigned userAllocationSize(const llvm::Function &Alloc);
+/// A user allocator's deallocator and what it is passed: allocator argument
+/// numbers, -1 for the allocated pointer.
+llvm::Function *userDeallocator(const llvm::Function &Alloc);
+llvm::SmallVector<int, 4> userDeallocatorArguments(const llvm::Function &Alloc);
 
 } // namespace gpuad
 

@@ -11,6 +11,9 @@ gpuad_add_device_test(kernel-hip-math-only-missing math.hip
                       FLAGS -DONLY_MISSING)
 gpuad_add_device_test(kernel-hip-math-const-args math.hip FLAGS -DCONST_ARGS)
 gpuad_add_device_test(kernel-hip-math-extra math-extra.hip)
+gpuad_add_device_test(kernel-hip-custom-derivatives custom-derivatives.hip)
+gpuad_add_device_test(kernel-hip-custom-derivatives-O0 custom-derivatives.hip
+                      FLAGS -O0)
 gpuad_add_device_test(kernel-hip-reverse reverse.hip)
 gpuad_add_device_test(kernel-hip-reverse-O0 reverse.hip FLAGS -O0)
 gpuad_add_device_test(kernel-hip-width-atomics width-atomics.hip)

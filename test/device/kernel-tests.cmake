@@ -6,6 +6,12 @@
 # with no program.
 
 gpuad_add_device_test(kernel-atomics atomics.cu)
+gpuad_add_device_test(kernel-custom-derivatives custom-derivatives.cu)
+gpuad_add_device_test(kernel-custom-derivatives-O0 custom-derivatives.cu
+                      FLAGS -O0)
+gpuad_add_device_test(kernel-custom-gradient-launch custom-gradient-launch.cu)
+gpuad_add_device_test(kernel-custom-gradient-launch-O0
+                      custom-gradient-launch.cu FLAGS -O0)
 gpuad_add_device_test(kernel-elementwise elementwise.cu)
 gpuad_add_device_test(kernel-fast-intrinsics fast-intrinsics.cu)
 gpuad_add_device_test(kernel-fast-intrinsics-fast-math fast-intrinsics.cu
