@@ -208,6 +208,15 @@ bool ActivityAnalysis::memoryReachIn(const DenseSet<int> &Set,
   return false;
 }
 
+/// Whether a call may reach memory through argument \p A: a pointer the
+/// callee neither reads, writes nor keeps (`readnone captures(none)`: a
+/// dispatcher's function pointer) does not.
+static bool reachesMemory(const CallBase &Call, const Use &A) {
+  unsigned No = Call.getArgOperandNo(&A);
+  return A->getType()->isPointerTy() &&
+         !(Call.doesNotAccessMemory(No) && Call.doesNotCapture(No));
+}
+
 bool ActivityAnalysis::propagateVaried(Instruction &I) {
   if (auto *SI = dyn_cast<StoreInst>(&I))
     return Varied.count(SI->getValueOperand()) &&
@@ -231,14 +240,14 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
       return false;
     bool AnyVaried = any_of(Call->args(), [&](const Use &A) {
       return Varied.count(A.get()) ||
-             (A->getType()->isPointerTy() && memoryReachIn(VariedMem, A.get()));
+             (reachesMemory(*Call, A) && memoryReachIn(VariedMem, A.get()));
     });
     if (!AnyVaried)
       return false;
     bool Changed = setVaried(Call);
     if (!isRuleCall(*Call))
       for (const Use &A : Call->args())
-        if (A->getType()->isPointerTy())
+        if (reachesMemory(*Call, A))
           Changed |= setMemoryReach(VariedMem, A.get());
     return Changed;
   }
@@ -275,7 +284,7 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
     bool Rule = isRuleCall(*Call);
     bool Needed = Useful.count(Call) ||
                   (!Rule && any_of(Call->args(), [&](const Use &A) {
-                     return A->getType()->isPointerTy() &&
+                     return reachesMemory(*Call, A) &&
                             memoryReachIn(UsefulMem, A.get());
                    }));
     if (!Needed)
@@ -283,7 +292,7 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
     bool Changed = false;
     for (const Use &A : Call->args()) {
       Changed |= setUseful(A.get());
-      if (!Rule && A->getType()->isPointerTy())
+      if (!Rule && reachesMemory(*Call, A))
         Changed |= setMemoryReach(UsefulMem, A.get());
     }
     return Changed;

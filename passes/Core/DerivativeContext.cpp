@@ -27,8 +27,11 @@ namespace gpuad {
 
 DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts)
     : M(M), Options(std::move(Opts)),
-      Target(makeTargetHooks(M, Options, Diags)) {
+      Target(makeTargetHooks(M, Options, Diags)), Indirect(M, *Target, Diags) {
   Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
+  Pre.setIndirectCallRewriter([this](Function &Clone, const Function &F) {
+    return Indirect.rewrite(Clone, F);
+  });
 }
 
 DerivativeContext::~DerivativeContext() = default;
@@ -280,6 +283,7 @@ bool DerivativeContext::finish() {
   if (!Options.Emulation)
     Target->finalize();
   Pre.eraseClones();
+  Indirect.restore();
   lowerDynamicSharedShadows();
   bool Inline = false;
   if (Target->isGPU())
