@@ -98,20 +98,38 @@ bool DerivativeContext::isRecursive(const Function &F) {
   auto It = Recursive.find(&F);
   if (It != Recursive.end())
     return It->second;
+  // A dispatcher recurses where one of its callees does (through it).
+  if (Indirect.isDispatcher(F)) {
+    Recursive[&F] = false;
+    bool Found = false;
+    for (const Instruction &I : instructions(F))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration() && !Callee->doesNotReturn())
+          Found |= isRecursive(*Callee);
+    return Recursive[&F] = Found;
+  }
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<const Function *, 16> Work = {&F};
   bool Found = false;
+  auto Visit = [&](const Function *Callee) {
+    if (Callee->isDeclaration())
+      return;
+    if (Callee == &F)
+      Found = true;
+    else if (Seen.insert(Callee).second)
+      Work.push_back(Callee);
+  };
   while (!Work.empty() && !Found) {
     const Function *G = Work.pop_back_val();
     for (const Instruction &I : instructions(G))
-      if (const auto *Call = dyn_cast<CallBase>(&I))
-        if (const Function *Callee = Call->getCalledFunction();
-            Callee && !Callee->isDeclaration()) {
-          if (Callee == &F)
-            Found = true;
-          else if (Seen.insert(Callee).second)
-            Work.push_back(Callee);
-        }
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        if (const Function *Callee = Call->getCalledFunction())
+          Visit(Callee);
+        // A call through a pointer reaches what its dispatcher would.
+        for (const Function *Callee : Indirect.possibleCallees(*Call))
+          Visit(Callee);
+      }
   }
   return Recursive[&F] = Found;
 }

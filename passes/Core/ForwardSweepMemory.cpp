@@ -375,8 +375,12 @@ DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
   K.Fn = Callee;
   K.Mode = Mode;
   K.Width = Key.Width;
+  // A function passed by address is its own shadow (calls through it
+  // dispatch on the primal pointer): the callee may keep it in shadowed
+  // memory (std::function's constructor at -O0).
   for (Value *A : Call.args())
-    K.Args.push_back(hasShadow(A) ? ArgActivity::Dup
+    K.Args.push_back(hasShadow(A) || isa<Function>(A->stripPointerCasts())
+                         ? ArgActivity::Dup
                      : Carries(A) ? ArgActivity::Active
                                   : ArgActivity::Const);
   bool NonVoid = !Callee->getReturnType()->isVoidTy();

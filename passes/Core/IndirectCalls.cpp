@@ -43,22 +43,51 @@ static bool mayCarry(Type *T) {
   return false;
 }
 
-static bool mayCarryDerivative(const CallBase &Call) {
+/// The indirect calls rewrite() dispatches.
+static bool isDispatched(const CallBase &Call) {
   FunctionType *Ty = Call.getFunctionType();
-  return mayCarry(Ty->getReturnType()) || any_of(Ty->params(), mayCarry);
+  return Call.isIndirectCall() && !Call.isInlineAsm() && !Ty->isVarArg() &&
+         !isa<CallBrInst>(Call) &&
+         (mayCarry(Ty->getReturnType()) || any_of(Ty->params(), mayCarry));
+}
+
+/// Whether the program may call \p F through a pointer: a use other than a
+/// direct call, a request naming the function to differentiate, or
+/// llvm.used.
+static bool isAddressTaken(const Function &F) {
+  for (const Use &U : F.uses()) {
+    const User *Usr = U.getUser();
+    if (const auto *Call = dyn_cast<CallBase>(Usr)) {
+      if (Call->isCallee(&U))
+        continue;
+      if (const Function *Callee = Call->getCalledFunction();
+          Callee && classifyEntryPoint(Callee->getName()))
+        continue;
+      return true;
+    }
+    if (const auto *GV = dyn_cast<GlobalVariable>(Usr);
+        GV && GV->getName().starts_with("llvm."))
+      continue;
+    // Constants (vtables, tables, casts) and instructions keep it.
+    return true;
+  }
+  return false;
+}
+
+ArrayRef<Function *> IndirectCalls::possibleCallees(const CallBase &Call) {
+  if (!isDispatched(Call))
+    return {};
+  return candidatesOf(Call.getFunctionType(), nullptr);
 }
 
 ArrayRef<Function *> IndirectCalls::candidatesOf(FunctionType *Ty,
-                                                 const Function &User) {
+                                                 const Function *User) {
   auto [It, New] = Candidates.try_emplace(Ty);
   if (!New)
     return It->second;
   for (Function &F : M) {
     if (F.getFunctionType() != Ty || F.isIntrinsic() || Made.count(&F) ||
-        classifyEntryPoint(F.getName()) ||
-        !F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
-                           /*IgnoreAssumeLikeCalls=*/true,
-                           /*IgnoreLLVMUsed=*/true))
+        classifyEntryPoint(F.getName()) || !isAddressTaken(F))
       continue;
     // A declaration without a rule has no derivative: the default case
     // names it at run time.
@@ -66,8 +95,8 @@ ArrayRef<Function *> IndirectCalls::candidatesOf(FunctionType *Ty,
       continue;
     It->second.push_back(&F);
   }
-  if (It->second.size() > ManyCandidates)
-    Diags.warning(User, DebugLoc(),
+  if (User && It->second.size() > ManyCandidates)
+    Diags.warning(*User, DebugLoc(),
                   "a call through a function pointer has " +
                       Twine(It->second.size()) +
                       " possible callees in this module: its derivative "
@@ -128,7 +157,7 @@ Function *IndirectCalls::dispatcherFor(CallBase &Call, const Function &User) {
   Function *&D = Dispatchers[{Ty, Message}];
   if (D)
     return D;
-  ArrayRef<Function *> Cands = candidatesOf(Ty, User);
+  ArrayRef<Function *> Cands = candidatesOf(Ty, &User);
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0);
   SmallVector<Type *, 8> Params = {Ptr};
@@ -178,10 +207,7 @@ Function *IndirectCalls::dispatcherFor(CallBase &Call, const Function &User) {
 bool IndirectCalls::rewrite(Function &Clone, const Function &Original) {
   SmallVector<CallBase *, 8> Calls;
   for (Instruction &I : instructions(Clone))
-    if (auto *Call = dyn_cast<CallBase>(&I);
-        Call && Call->isIndirectCall() && !Call->isInlineAsm() &&
-        !Call->getFunctionType()->isVarArg() && !isa<CallBrInst>(Call) &&
-        mayCarryDerivative(*Call))
+    if (auto *Call = dyn_cast<CallBase>(&I); Call && isDispatched(*Call))
       Calls.push_back(Call);
   for (CallBase *Call : Calls) {
     Function *D = dispatcherFor(*Call, Original);

@@ -55,6 +55,10 @@ public:
   /// dispatchers go.
   void restore();
 
+  /// The functions \p Call may reach through its pointer as rewrite()
+  /// sees it (none for a direct call or one it leaves alone).
+  llvm::ArrayRef<llvm::Function *> possibleCallees(const llvm::CallBase &Call);
+
   /// Whether \p F is a dispatcher this object made.
   bool isDispatcher(const llvm::Function &F) const {
     return Made.count(&F);
@@ -74,7 +78,7 @@ private:
   llvm::DenseMap<const llvm::Function *, bool> Made;
 
   llvm::ArrayRef<llvm::Function *> candidatesOf(llvm::FunctionType *Ty,
-                                                const llvm::Function &User);
+                                                const llvm::Function *User);
   llvm::Function *dispatcherFor(llvm::CallBase &Call,
                                 const llvm::Function &Original);
   llvm::Function *missHelper(const llvm::Function &User,
