@@ -7,6 +7,7 @@
 #include "Analysis/ActivityAnalysis.h"
 
 #include "Analysis/TypeInfo.h"
+#include "Core/IndirectCalls.h"
 #include "Requests/RequestParser.h"
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
@@ -210,11 +211,15 @@ bool ActivityAnalysis::memoryReachIn(const DenseSet<int> &Set,
 
 /// Whether a call may reach memory through argument \p A: a pointer the
 /// callee neither reads, writes nor keeps (`readnone captures(none)`: a
-/// dispatcher's function pointer) does not.
+/// dispatcher's function pointer), or only calls (a callback), does not.
 static bool reachesMemory(const CallBase &Call, const Use &A) {
   unsigned No = Call.getArgOperandNo(&A);
-  return A->getType()->isPointerTy() &&
-         !(Call.doesNotAccessMemory(No) && Call.doesNotCapture(No));
+  if (!A->getType()->isPointerTy() ||
+      (Call.doesNotAccessMemory(No) && Call.doesNotCapture(No)))
+    return false;
+  const Function *Callee = Call.getCalledFunction();
+  return !(Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
+           No < Callee->arg_size() && isOnlyCalled(*Callee->getArg(No)));
 }
 
 bool ActivityAnalysis::propagateVaried(Instruction &I) {

@@ -162,6 +162,14 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
   ReverseEmitter E(*this, Key, *Combined, CombinedSig, /*Split=*/true);
   bool Ok = E.run();
   std::optional<SplitForm> Cut;
+  // A callee that never returns is inactive where its calls say so
+  // (noreturn); one that does not say so has no forward end to cut at.
+  if (Ok && !E.forwardEnd()) {
+    Diags.error(*Key.Fn, DebugLoc(),
+                "cannot differentiate '" + Key.Fn->getName() +
+                    "' in split form: it never returns");
+    Ok = false;
+  }
   if (Ok) {
     Cut.emplace(*Combined, *E.forwardEnd(), E.returnValue(), E.returnShadow());
     if (const AllocaInst *AI = Cut->dynamicStack()) {

@@ -48,6 +48,9 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
     return L.zero(Ty);
   if (isa<UndefValue>(C))
     return PoisonValue::get(L.shadowType(Ty));
+  // A function is its own shadow: calls through it dispatch on the primal.
+  if (isa<Function>(C))
+    return L.splat(B, C);
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {
     if (GV->isConstant())
       return L.splat(B, Ctx.zeroShadowOf(*GV));
@@ -103,6 +106,9 @@ Value *ForwardSweep::shadowPointer(Value *V, Instruction &At) {
     return S;
   if (auto *C = dyn_cast<Constant>(V))
     return constantShadow(C, At);
+  // A pointer into no object (a choice between functions) is its own.
+  if (!isa<Argument>(V) && classOf(V) == -1)
+    return L.splat(B, V);
   if (auto *A = dyn_cast<Argument>(V))
     fail(At, "argument '" + A->getName() +
                  "' is passed as enzyme_const but may point to memory that "

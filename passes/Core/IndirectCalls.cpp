@@ -8,6 +8,7 @@
 
 #include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
+#include "Rules/KnownFunctions.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
 
@@ -74,6 +75,27 @@ static bool isAddressTaken(const Function &F) {
   return false;
 }
 
+bool isOnlyCalled(const Argument &A, unsigned Depth) {
+  if (!A.getType()->isPointerTy() || Depth > 3)
+    return false;
+  return all_of(A.uses(), [&](const Use &U) {
+    if (isa<ICmpInst>(U.getUser()))
+      return true;
+    const auto *Call = dyn_cast<CallBase>(U.getUser());
+    if (!Call)
+      return false;
+    if (Call->isCallee(&U))
+      return true;
+    unsigned No = Call->getArgOperandNo(&U);
+    if (Call->doesNotAccessMemory(No) && Call->doesNotCapture(No))
+      return true;
+    const Function *Callee = Call->getCalledFunction();
+    return Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
+           No < Callee->arg_size() && Callee->getArg(No) != &A &&
+           isOnlyCalled(*Callee->getArg(No), Depth + 1);
+  });
+}
+
 ArrayRef<Function *> IndirectCalls::possibleCallees(const CallBase &Call) {
   if (!isDispatched(Call))
     return {};
@@ -92,6 +114,12 @@ ArrayRef<Function *> IndirectCalls::candidatesOf(FunctionType *Ty,
     // A declaration without a rule has no derivative: the default case
     // names it at run time.
     if (F.isDeclaration() && !findRuleByName(F.getName()))
+      continue;
+    // A body that never returns (an abstract class's deleting destructor
+    // traps) is left to the default case too.
+    if (!F.isDeclaration() && none_of(instructions(F), [](const Instruction &I) {
+          return isa<ReturnInst>(I);
+        }))
       continue;
     It->second.push_back(&F);
   }
@@ -124,7 +152,9 @@ Function *IndirectCalls::missHelper(const Function &User,
   for (const Attribute &A : User.getAttributes().getFnAttrs())
     if (A.isStringAttribute())
       F->addFnAttr(A);
-  F->addFnAttr(Attribute::NoReturn);
+  // Not noreturn, though it never returns: the dispatcher's default case
+  // must keep a path to its return, which the reverse sweep starts from.
+  F->addFnAttr(InactiveAttr);
   F->addFnAttr(Attribute::NoUnwind);
   F->addFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::Cold);
@@ -199,8 +229,11 @@ Function *IndirectCalls::dispatcherFor(CallBase &Call, const Function &User) {
   }
   IRBuilder<> B(Test);
   Function *Miss = missHelper(User, Message);
-  B.CreateCall(Miss, {Fp})->setDoesNotReturn();
-  B.CreateUnreachable();
+  B.CreateCall(Miss, {Fp});
+  if (Ty->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(PoisonValue::get(Ty->getReturnType()));
   return D;
 }
 

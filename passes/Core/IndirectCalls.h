@@ -16,9 +16,9 @@
 /// dispatcher is an ordinary function: the existing machinery differentiates
 /// it in every mode (forward, reverse combined, split halves, width N, host
 /// and device), each candidate as a direct call.  Its default case -- a
-/// function gpuad did not see -- calls a `noreturn` helper that names the
-/// call site and the address and stops the program (host: stderr and abort;
-/// device: the target's print and a trap); being `noreturn`, it is inactive,
+/// function gpuad did not see -- calls a helper that names the call site and
+/// the address and stops the program (host: stderr and abort; device: the
+/// target's print and a trap); the helper is inactive ("gpuad-inactive"),
 /// so it reaches the derivative unchanged.  Where the call turns out to be
 /// inactive, the derivative keeps calling the primal dispatcher, and
 /// restore() turns each such call back into the indirect call it was, so
@@ -40,6 +40,10 @@ namespace gpuad {
 
 class Diagnostics;
 class TargetHooks;
+
+/// Whether function argument \p A is only called, compared or passed on to
+/// such arguments (a callback): memory is never reached through it.
+bool isOnlyCalled(const llvm::Argument &A, unsigned Depth = 0);
 
 class IndirectCalls {
 public:

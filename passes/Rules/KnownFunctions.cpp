@@ -74,8 +74,11 @@ bool isKnownInactiveCall(const CallBase &Call) {
     return true;
   if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
     return isInactiveIntrinsic(II->getIntrinsicID());
+  // gpuad's own helpers say so ("gpuad-inactive": a dispatcher's report of
+  // a callee it cannot differentiate).
   const Function *Callee = Call.getCalledFunction();
-  return Callee && inactiveNames().contains(Callee->getName());
+  return Callee && (inactiveNames().contains(Callee->getName()) ||
+                    Callee->hasFnAttribute(InactiveAttr));
 }
 
 std::optional<HeapFn> classifyHeapFunction(StringRef Name) {
