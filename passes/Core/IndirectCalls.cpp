@@ -75,13 +75,27 @@ static bool isAddressTaken(const Function &F) {
   return false;
 }
 
-bool isOnlyCalled(const Argument &A, unsigned Depth) {
-  if (!A.getType()->isPointerTy() || Depth > 3)
+/// Whether \p V is only called, compared or passed on to arguments that are
+/// (through the stack slot -O0 keeps it in, too).
+static bool isOnlyCalledValue(const Value &V, unsigned Depth) {
+  if (!V.getType()->isPointerTy() || Depth > 3)
     return false;
-  return all_of(A.uses(), [&](const Use &U) {
-    if (isa<ICmpInst>(U.getUser()))
+  return all_of(V.uses(), [&](const Use &U) {
+    const User *Usr = U.getUser();
+    if (isa<ICmpInst>(Usr))
       return true;
-    const auto *Call = dyn_cast<CallBase>(U.getUser());
+    // An -O0 spill: a local that is only stored to and loaded from.
+    if (const auto *SI = dyn_cast<StoreInst>(Usr)) {
+      const auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand());
+      return SI->getValueOperand() == &V && Slot &&
+             all_of(Slot->users(), [&](const User *S) {
+               if (const auto *L = dyn_cast<LoadInst>(S))
+                 return isOnlyCalledValue(*L, Depth + 1);
+               const auto *Other = dyn_cast<StoreInst>(S);
+               return Other && Other->getPointerOperand() == Slot;
+             });
+    }
+    const auto *Call = dyn_cast<CallBase>(Usr);
     if (!Call)
       return false;
     if (Call->isCallee(&U))
@@ -91,10 +105,12 @@ bool isOnlyCalled(const Argument &A, unsigned Depth) {
       return true;
     const Function *Callee = Call->getCalledFunction();
     return Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
-           No < Callee->arg_size() && Callee->getArg(No) != &A &&
-           isOnlyCalled(*Callee->getArg(No), Depth + 1);
+           No < Callee->arg_size() && Callee->getArg(No) != &V &&
+           isOnlyCalledValue(*Callee->getArg(No), Depth + 1);
   });
 }
+
+bool isOnlyCalled(const Argument &A) { return isOnlyCalledValue(A, 0); }
 
 ArrayRef<Function *> IndirectCalls::possibleCallees(const CallBase &Call) {
   if (!isDispatched(Call))

@@ -43,7 +43,7 @@ class TargetHooks;
 
 /// Whether function argument \p A is only called, compared or passed on to
 /// such arguments (a callback): memory is never reached through it.
-bool isOnlyCalled(const llvm::Argument &A, unsigned Depth = 0);
+bool isOnlyCalled(const llvm::Argument &A);
 
 class IndirectCalls {
 public:
