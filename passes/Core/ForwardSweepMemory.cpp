@@ -101,13 +101,30 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
   return PoisonValue::get(L.shadowType(Ty));
 }
 
+/// Whether \p V is a function or a select or PHI of functions.
+static bool isFunctionChoice(const Value *V, unsigned Depth = 0) {
+  V = V->stripPointerCasts();
+  if (isa<Function>(V))
+    return true;
+  if (Depth > 4)
+    return false;
+  if (const auto *S = dyn_cast<SelectInst>(V))
+    return isFunctionChoice(S->getTrueValue(), Depth + 1) &&
+           isFunctionChoice(S->getFalseValue(), Depth + 1);
+  if (const auto *P = dyn_cast<PHINode>(V))
+    return all_of(P->incoming_values(), [&](const Value *In) {
+      return In == P || isFunctionChoice(In, Depth + 1);
+    });
+  return false;
+}
+
 Value *ForwardSweep::shadowPointer(Value *V, Instruction &At) {
   if (Value *S = shadowOf(V))
     return S;
   if (auto *C = dyn_cast<Constant>(V))
     return constantShadow(C, At);
-  // A pointer into no object (a choice between functions) is its own.
-  if (!isa<Argument>(V) && classOf(V) == -1)
+  // A choice between functions is its own shadow, as a function is.
+  if (isFunctionChoice(V))
     return L.splat(B, V);
   if (auto *A = dyn_cast<Argument>(V))
     fail(At, "argument '" + A->getName() +
