@@ -7,6 +7,7 @@
 #include "Analysis/ActivityAnalysis.h"
 
 #include "Analysis/TypeInfo.h"
+#include "Core/IndirectCalls.h"
 #include "Requests/RequestParser.h"
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
@@ -257,6 +258,19 @@ bool ActivityAnalysis::memoryReachIn(const DenseSet<int> &Set,
   return false;
 }
 
+/// Whether a call may reach memory through argument \p A: a pointer the
+/// callee neither reads, writes nor keeps (`readnone captures(none)`: a
+/// dispatcher's function pointer), or only calls (a callback), does not.
+static bool reachesMemory(const CallBase &Call, const Use &A) {
+  unsigned No = Call.getArgOperandNo(&A);
+  if (!A->getType()->isPointerTy() ||
+      (Call.doesNotAccessMemory(No) && Call.doesNotCapture(No)))
+    return false;
+  const Function *Callee = Call.getCalledFunction();
+  return !(Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
+           No < Callee->arg_size() && isOnlyCalled(*Callee->getArg(No)));
+}
+
 bool ActivityAnalysis::propagateVaried(Instruction &I) {
   if (auto *SI = dyn_cast<StoreInst>(&I))
     return carriesVaried(SI->getValueOperand()) &&
@@ -283,7 +297,7 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
       return false;
     bool AnyVaried = any_of(Call->args(), [&](const Use &A) {
       return carriesVaried(A.get()) ||
-             (A->getType()->isPointerTy() && memoryReachIn(VariedMem, A.get()));
+             (reachesMemory(*Call, A) && memoryReachIn(VariedMem, A.get()));
     });
     if (!AnyVaried)
       return false;
@@ -292,7 +306,7 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
       Changed |= setVariedBits(Call);
     if (!isRuleCall(*Call)) {
       for (const Use &A : Call->args())
-        if (A->getType()->isPointerTy())
+        if (reachesMemory(*Call, A))
           Changed |= setMemoryReach(VariedMem, A.get());
       // The callee may store what it was given (a double's bits in an
       // integer among them) into the memory it returns.
@@ -340,7 +354,7 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
                   (!Rule && ((Call->getType()->isPointerTy() &&
                               memoryReachIn(UsefulMem, Call)) ||
                              any_of(Call->args(), [&](const Use &A) {
-                               return A->getType()->isPointerTy() &&
+                               return reachesMemory(*Call, A) &&
                                       memoryReachIn(UsefulMem, A.get());
                              })));
     if (!Needed)
@@ -348,7 +362,7 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
     bool Changed = false;
     for (const Use &A : Call->args()) {
       Changed |= setUseful(A.get());
-      if (!Rule && A->getType()->isPointerTy())
+      if (!Rule && reachesMemory(*Call, A))
         Changed |= setMemoryReach(UsefulMem, A.get());
     }
     return Changed;

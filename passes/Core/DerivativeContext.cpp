@@ -28,9 +28,12 @@ namespace gpuad {
 
 DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts)
     : M(M), Options(std::move(Opts)),
-      Target(makeTargetHooks(M, Options, Diags)) {
+      Target(makeTargetHooks(M, Options, Diags)), Indirect(M, *Target, Diags) {
   Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
   Regs = Registrations::read(M, &Diags);
+  Pre.setIndirectCallRewriter([this](Function &Clone, const Function &F) {
+    return Indirect.rewrite(Clone, F);
+  });
 }
 
 DerivativeContext::~DerivativeContext() = default;
@@ -99,20 +102,38 @@ bool DerivativeContext::isRecursive(const Function &F) {
   auto It = Recursive.find(&F);
   if (It != Recursive.end())
     return It->second;
+  // A dispatcher recurses where one of its callees does (through it).
+  if (Indirect.isDispatcher(F)) {
+    Recursive[&F] = false;
+    bool Found = false;
+    for (const Instruction &I : instructions(F))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration() && !Callee->doesNotReturn())
+          Found |= isRecursive(*Callee);
+    return Recursive[&F] = Found;
+  }
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<const Function *, 16> Work = {&F};
   bool Found = false;
+  auto Visit = [&](const Function *Callee) {
+    if (Callee->isDeclaration())
+      return;
+    if (Callee == &F)
+      Found = true;
+    else if (Seen.insert(Callee).second)
+      Work.push_back(Callee);
+  };
   while (!Work.empty() && !Found) {
     const Function *G = Work.pop_back_val();
     for (const Instruction &I : instructions(G))
-      if (const auto *Call = dyn_cast<CallBase>(&I))
-        if (const Function *Callee = Call->getCalledFunction();
-            Callee && !Callee->isDeclaration()) {
-          if (Callee == &F)
-            Found = true;
-          else if (Seen.insert(Callee).second)
-            Work.push_back(Callee);
-        }
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        if (const Function *Callee = Call->getCalledFunction())
+          Visit(Callee);
+        // A call through a pointer reaches what its dispatcher would.
+        for (const Function *Callee : Indirect.possibleCallees(*Call))
+          Visit(Callee);
+      }
   }
   return Recursive[&F] = Found;
 }
@@ -147,6 +168,14 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
   ReverseEmitter E(*this, Key, *Combined, CombinedSig, /*Split=*/true);
   bool Ok = E.run();
   std::optional<SplitForm> Cut;
+  // A callee that never returns is inactive where its calls say so
+  // (noreturn); one that does not say so has no forward end to cut at.
+  if (Ok && !E.forwardEnd()) {
+    Diags.error(*Key.Fn, DebugLoc(),
+                "cannot differentiate '" + Key.Fn->getName() +
+                    "' in split form: it never returns");
+    Ok = false;
+  }
   if (Ok) {
     Cut.emplace(*Combined, *E.forwardEnd(), E.returnValue(), E.returnShadow());
     if (const AllocaInst *AI = Cut->dynamicStack()) {
@@ -323,6 +352,7 @@ bool DerivativeContext::finish() {
   if (!Options.Emulation)
     Target->finalize();
   Pre.eraseClones();
+  Indirect.restore();
   lowerDynamicSharedShadows();
   bool Inline = false;
   if (Target->isGPU())

@@ -16,6 +16,7 @@
 
 #include "Core/DerivativeKey.h"
 #include "Core/DerivativeSignature.h"
+#include "Core/IndirectCalls.h"
 #include "Analysis/ArgumentWrites.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/Preprocess.h"
@@ -126,7 +127,8 @@ public:
   void lowerDynamicSharedShadows();
 
   /// Finishes the run: links target libraries, cleans up generated
-  /// functions, erases clones.  On GPU targets generated functions are marked
+  /// functions, erases clones, turns inactive dispatcher calls back into
+  /// indirect calls (IndirectCalls::restore).  On GPU targets generated functions are marked
   /// alwaysinline (a device call costs registers and parameter space);
   /// returns true if any function was.
   bool finish();
@@ -138,6 +140,7 @@ private:
   std::unique_ptr<TargetHooks> Target;
   Preprocessor Pre;
   Registrations Regs;
+  IndirectCalls Indirect;
   std::map<DerivativeKey, llvm::Function *> Generated;
   std::set<DerivativeKey> Requested, SplitRequested;
   std::map<const llvm::Function *, llvm::SmallVector<llvm::GlobalVariable *, 2>>

@@ -49,6 +49,9 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
     return L.zero(Ty);
   if (isa<UndefValue>(C))
     return PoisonValue::get(L.shadowType(Ty));
+  // A function is its own shadow: calls through it dispatch on the primal.
+  if (isa<Function>(C))
+    return L.splat(B, C);
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {
     if (GV->isConstant())
       return L.splat(B, Ctx.zeroShadowOf(*GV));
@@ -99,11 +102,31 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
   return PoisonValue::get(L.shadowType(Ty));
 }
 
+/// Whether \p V is a function or a select or PHI of functions.
+static bool isFunctionChoice(const Value *V, unsigned Depth = 0) {
+  V = V->stripPointerCasts();
+  if (isa<Function>(V))
+    return true;
+  if (Depth > 4)
+    return false;
+  if (const auto *S = dyn_cast<SelectInst>(V))
+    return isFunctionChoice(S->getTrueValue(), Depth + 1) &&
+           isFunctionChoice(S->getFalseValue(), Depth + 1);
+  if (const auto *P = dyn_cast<PHINode>(V))
+    return all_of(P->incoming_values(), [&](const Value *In) {
+      return In == P || isFunctionChoice(In, Depth + 1);
+    });
+  return false;
+}
+
 Value *ForwardSweep::shadowPointer(Value *V, Instruction &At) {
   if (Value *S = shadowOf(V))
     return S;
   if (auto *C = dyn_cast<Constant>(V))
     return constantShadow(C, At);
+  // A choice between functions is its own shadow, as a function is.
+  if (isFunctionChoice(V))
+    return L.splat(B, V);
   if (auto *A = dyn_cast<Argument>(V))
     fail(At, "argument '" + A->getName() +
                  "' is passed as enzyme_const but may point to memory that "
@@ -404,8 +427,12 @@ DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
   K.Fn = Callee;
   K.Mode = Mode;
   K.Width = Key.Width;
+  // A function passed by address is its own shadow (calls through it
+  // dispatch on the primal pointer): the callee may keep it in shadowed
+  // memory (std::function's constructor at -O0).
   for (Value *A : Call.args())
-    K.Args.push_back(hasShadow(A) ? ArgActivity::Dup
+    K.Args.push_back(hasShadow(A) || isa<Function>(A->stripPointerCasts())
+                         ? ArgActivity::Dup
                      : Carries(A) ? ArgActivity::Active
                                   : ArgActivity::Const);
   bool NonVoid = !Callee->getReturnType()->isVoidTy();

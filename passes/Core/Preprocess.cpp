@@ -116,6 +116,10 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     if (!Again)
       break;
   }
+  // After the rounds: a pointer kept in an -O0 local is now a value, or
+  // the callee itself (a direct call).
+  if (IndirectCallRewriter)
+    IndirectCallRewriter(*Clone, F);
   return *Clone;
 }
 

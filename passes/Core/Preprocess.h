@@ -37,6 +37,13 @@ public:
     TargetNormalizer = std::move(Fn);
   }
 
+  /// Rewrites a clone's calls through function pointers (IndirectCalls;
+  /// arguments: the clone and the user's function it copies).
+  void setIndirectCallRewriter(
+      std::function<bool(llvm::Function &, const llvm::Function &)> Fn) {
+    IndirectCallRewriter = std::move(Fn);
+  }
+
   /// The normalised clone of \p F (made once).
   llvm::Function &normalized(llvm::Function &F);
   /// The clone reverse mode differentiates: normalised, then with a single
@@ -64,6 +71,8 @@ private:
 
   llvm::DenseMap<llvm::Function *, llvm::Function *> Clones;
   std::function<bool(llvm::Function &)> TargetNormalizer;
+  std::function<bool(llvm::Function &, const llvm::Function &)>
+      IndirectCallRewriter;
   llvm::DenseMap<llvm::Function *, llvm::Function *> ReverseClones;
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Originals;
 };

@@ -78,8 +78,11 @@ bool isKnownInactiveCall(const CallBase &Call) {
   // Enzyme's annotation (__enzyme_inactivefn, annotate("enzyme_inactive")).
   if (Call.hasFnAttr("enzyme_inactive"))
     return true;
+  // gpuad's own helpers say so ("gpuad-inactive": a dispatcher's report of
+  // a callee it cannot differentiate).
   const Function *Callee = Call.getCalledFunction();
-  return Callee && inactiveNames().contains(Callee->getName());
+  return Callee && (inactiveNames().contains(Callee->getName()) ||
+                    Callee->hasFnAttribute(InactiveAttr));
 }
 
 std::optional<HeapFn> classifyHeapFunction(StringRef Name) {

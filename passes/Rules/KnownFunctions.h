@@ -29,6 +29,9 @@ namespace gpuad {
 /// True for calls that read no differentiable data and write no memory a
 /// derivative depends on.
 bool isKnownInactiveCall(const llvm::CallBase &Call);
+/// The function attribute that makes calls of a function gpuad generated
+/// inactive.
+inline constexpr const char *InactiveAttr = "gpuad-inactive";
 
 enum class HeapFn {
   Malloc,        ///< malloc(size), operator new(size[, ...])

@@ -28,6 +28,8 @@ gpuad_add_device_test(kernel-math-float-only-missing math-float.cu
                       FLAGS -DONLY_MISSING)
 gpuad_add_device_test(kernel-noinline-calls noinline-calls.cu)
 gpuad_add_device_test(kernel-noinline-calls-O0 noinline-calls.cu FLAGS -O0)
+gpuad_add_device_test(kernel-function-pointers function-pointers.cu)
+gpuad_add_device_test(kernel-function-pointers-O0 function-pointers.cu FLAGS -O0)
 gpuad_add_device_test(kernel-pointers pointers.cu)
 gpuad_add_device_test(kernel-reverse reverse.cu)
 gpuad_add_device_test(kernel-reverse-O0 reverse.cu FLAGS -O0)
