@@ -78,8 +78,10 @@ ActivityAnalysis::ActivityAnalysis(
 
 void ActivityAnalysis::computeShadowed() {
   // A class is shadowed if it holds a duplicated argument's memory, or
-  // carries derivatives (varied and useful), or holds pointers to shadowed
-  // memory (their shadows must be stored somewhere).  Const arguments never.
+  // carries derivatives (varied and useful), or is a mutable global holding
+  // varied data (it outlives the call: anyone may read it back), or holds
+  // pointers to shadowed memory (their shadows must be stored somewhere).
+  // Const arguments never.
   SmallVector<int, 16> Roots;
   for (unsigned C = 0; C < Classes.numClasses(); ++C)
     if (Classes.find(C) == int(C))
@@ -88,7 +90,9 @@ void ActivityAnalysis::computeShadowed() {
     unsigned O = Classes.origins(C);
     if ((O & OriginShadowedArg) ||
         (!(O & OriginConstArg) &&
-         (ForcedShadow.count(C) || (VariedMem.count(C) && UsefulMem.count(C)))))
+         (ForcedShadow.count(C) ||
+          (VariedMem.count(C) &&
+           (UsefulMem.count(C) || (O & OriginGlobal))))))
       Shadowed.insert(C);
   }
   bool Changed = true;
@@ -236,10 +240,14 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
     if (!AnyVaried)
       return false;
     bool Changed = setVaried(Call);
-    if (!isRuleCall(*Call))
-      for (const Use &A : Call->args())
-        if (A->getType()->isPointerTy())
-          Changed |= setMemoryReach(VariedMem, A.get());
+    if (isRuleCall(*Call))
+      return Changed;
+    // Varied inputs vary only the memory the call may write: a method
+    // reading an object through `this` leaves the object inactive.
+    SmallBitVector Written = Writes.writtenArguments(*Call);
+    for (const Use &A : Call->args())
+      if (A->getType()->isPointerTy() && Written.test(Call->getArgOperandNo(&A)))
+        Changed |= setMemoryReach(VariedMem, A.get());
     return Changed;
   }
   if (!isData(&I))

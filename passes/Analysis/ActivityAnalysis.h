@@ -23,6 +23,7 @@
 #ifndef GPUAD_ANALYSIS_ACTIVITYANALYSIS_H
 #define GPUAD_ANALYSIS_ACTIVITYANALYSIS_H
 
+#include "Analysis/ArgumentWrites.h"
 #include "Analysis/MemoryClasses.h"
 #include "Core/DerivativeKey.h"
 
@@ -93,6 +94,7 @@ private:
   const TypeInfo &TI;
   InactiveCallFn TargetInactive;
   MemoryClasses Classes;
+  ArgumentWrites Writes;
   llvm::DenseSet<const llvm::Value *> Varied, Useful;
   void computeShadowed();
 
