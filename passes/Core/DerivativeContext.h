@@ -159,6 +159,8 @@ private:
   llvm::DenseMap<std::pair<llvm::GlobalVariable *, unsigned>,
                  llvm::GlobalVariable *>
       GlobalShadows;
+  llvm::DenseMap<const llvm::Function *, const llvm::CallBase *>
+      CallsAccessingGlobals;
   llvm::Constant *shadowInitializer(llvm::Constant *C, unsigned Lane);
   llvm::DenseMap<const llvm::Function *, bool> Recursive;
   /// Placeholder shadow -> the dynamic array it shadows.

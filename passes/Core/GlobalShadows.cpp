@@ -80,6 +80,9 @@ static bool mayAccessGlobals(const Function &F, unsigned Depth,
 }
 
 const CallBase *DerivativeContext::callAccessingGlobals(const Function &F) {
+  auto [It, New] = CallsAccessingGlobals.try_emplace(&F, nullptr);
+  if (!New)
+    return It->second;
   for (const Instruction &I : instructions(F)) {
     const auto *Call = dyn_cast<CallBase>(&I);
     if (!Call || isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
@@ -88,7 +91,7 @@ const CallBase *DerivativeContext::callAccessingGlobals(const Function &F) {
     const Function *Callee = Call->getCalledFunction();
     SmallPtrSet<const Function *, 8> Seen;
     if (!Callee || mayAccessGlobals(*Callee, 0, Seen))
-      return Call;
+      return CallsAccessingGlobals[&F] = Call;
   }
   return nullptr;
 }
