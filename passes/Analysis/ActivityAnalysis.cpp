@@ -110,8 +110,10 @@ bool ActivityAnalysis::setVariedBits(const Value *V) {
 
 void ActivityAnalysis::computeShadowed() {
   // A class is shadowed if it holds a duplicated argument's memory, or
-  // carries derivatives (varied and useful), or holds pointers to shadowed
-  // memory (their shadows must be stored somewhere).  Const arguments never.
+  // carries derivatives (varied and useful), or is a mutable global holding
+  // varied data (it outlives the call: anyone may read it back), or holds
+  // pointers to shadowed memory (their shadows must be stored somewhere).
+  // Const arguments never.
   SmallVector<int, 16> Roots;
   for (unsigned C = 0; C < Classes.numClasses(); ++C)
     if (Classes.find(C) == int(C))
@@ -120,7 +122,9 @@ void ActivityAnalysis::computeShadowed() {
     unsigned O = Classes.origins(C);
     if ((O & OriginShadowedArg) ||
         (!(O & OriginConstArg) &&
-         (ForcedShadow.count(C) || (VariedMem.count(C) && UsefulMem.count(C)))))
+         (ForcedShadow.count(C) ||
+          (VariedMem.count(C) &&
+           (UsefulMem.count(C) || (O & OriginGlobal))))))
       Shadowed.insert(C);
   }
   bool Changed = true;
@@ -302,17 +306,19 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
     if (!AnyVaried)
       return false;
     bool Changed = setVaried(Call);
-    if (!isRuleCall(*Call))
-      Changed |= setVariedBits(Call);
-    if (!isRuleCall(*Call)) {
-      for (const Use &A : Call->args())
-        if (reachesMemory(*Call, A))
-          Changed |= setMemoryReach(VariedMem, A.get());
-      // The callee may store what it was given (a double's bits in an
-      // integer among them) into the memory it returns.
-      if (Call->getType()->isPointerTy())
-        Changed |= setMemoryReach(VariedMem, Call);
-    }
+    if (isRuleCall(*Call))
+      return Changed;
+    Changed |= setVariedBits(Call);
+    // Varied inputs vary only the memory the call may write: a method
+    // reading an object through `this` leaves the object inactive.
+    SmallBitVector Written = Writes.writtenArguments(*Call);
+    for (const Use &A : Call->args())
+      if (reachesMemory(*Call, A) && Written.test(Call->getArgOperandNo(&A)))
+        Changed |= setMemoryReach(VariedMem, A.get());
+    // The callee may store what it was given (a double's bits in an integer
+    // among them) into the memory it returns.
+    if (Call->getType()->isPointerTy())
+      Changed |= setMemoryReach(VariedMem, Call);
     return Changed;
   }
   // Converting an integer's value is piecewise constant, even where the

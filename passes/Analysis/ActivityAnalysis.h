@@ -23,6 +23,7 @@
 #ifndef GPUAD_ANALYSIS_ACTIVITYANALYSIS_H
 #define GPUAD_ANALYSIS_ACTIVITYANALYSIS_H
 
+#include "Analysis/ArgumentWrites.h"
 #include "Analysis/MemoryClasses.h"
 #include "Core/DerivativeKey.h"
 
@@ -106,6 +107,7 @@ private:
   const TypeInfo &TI;
   InactiveCallFn TargetInactive;
   MemoryClasses Classes;
+  ArgumentWrites Writes;
   llvm::DenseSet<const llvm::Value *> Varied, Useful;
   /// Integers that are not data (the type analysis calls them integers) but
   /// may hold the bits of varied float data (computed from them, loaded

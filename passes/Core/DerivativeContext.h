@@ -114,6 +114,19 @@ public:
   /// The shadow of block-shared variable \p GV for batch lane \p Lane:
   /// another block-shared variable of the same type (made once).
   llvm::GlobalVariable *sharedShadowOf(llvm::GlobalVariable &GV, unsigned Lane);
+  /// The shadow of mutable host global \p GV for batch lane \p Lane: the
+  /// global named by its `enzyme_shadow` metadata (lane 0), else a global
+  /// `<name>_shadow` (`<name>_shadow_<lane>`) -- the program's own if it
+  /// defines or declares one (it then reads the derivative there), made
+  /// here otherwise -- initialised with the initializer's shadow: zero
+  /// floats, the same integers, pointers to other globals' shadows.  Made
+  /// once per module; derivatives accumulate there across calls.
+  llvm::GlobalVariable *globalShadowOf(llvm::GlobalVariable &GV, unsigned Lane);
+  /// A call in \p F to code that may read or write mutable globals (itself
+  /// or a few calls deep; unknown code may), if any.  A function shadows
+  /// its globals only where no such call can see them: the callee's own
+  /// analysis would not know the global carries derivatives.
+  const llvm::CallBase *callAccessingGlobals(const llvm::Function &F);
   /// Dynamic (`extern __shared__`) memory has its shadow in the launch's
   /// dynamic shared memory too, past the primal's: the gradient kernel is
   /// launched with twice the bytes, and the shadow of base + o is
@@ -152,6 +165,12 @@ private:
   llvm::DenseMap<std::pair<llvm::GlobalVariable *, unsigned>,
                  llvm::GlobalVariable *>
       SharedShadows;
+  llvm::DenseMap<std::pair<llvm::GlobalVariable *, unsigned>,
+                 llvm::GlobalVariable *>
+      GlobalShadows;
+  llvm::DenseMap<const llvm::Function *, const llvm::CallBase *>
+      CallsAccessingGlobals;
+  llvm::Constant *shadowInitializer(llvm::Constant *C, unsigned Lane);
   llvm::DenseMap<const llvm::Function *, bool> Recursive;
   /// Placeholder shadow -> the dynamic array it shadows.
   llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *>

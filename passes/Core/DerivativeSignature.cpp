@@ -90,9 +90,13 @@ DerivativeSignature DerivativeSignature::reverse(const DerivativeKey &Key) {
   return S;
 }
 
+bool typeHoldsPointer(llvm::Type *Ty) {
+  return Ty->isPtrOrPtrVectorTy() || any_of(Ty->subtypes(), typeHoldsPointer);
+}
+
 bool DerivativeSignature::seedsReturn(const DerivativeKey &Key) {
   return Key.Ret == ReturnShadow::Shadow &&
-         !Key.Fn->getReturnType()->isPointerTy() &&
+         !typeHoldsPointer(Key.Fn->getReturnType()) &&
          !Key.Fn->getReturnType()->isVoidTy();
 }
 
@@ -112,7 +116,7 @@ DerivativeSignature DerivativeSignature::augmented(const DerivativeKey &Key,
     S.PrimalField = Results.size();
     Results.push_back(RetTy);
   }
-  if (Key.Ret == ReturnShadow::Shadow && RetTy->isPointerTy()) {
+  if (Key.Ret == ReturnShadow::Shadow && typeHoldsPointer(RetTy)) {
     S.ReturnsShadow = true;
     S.ShadowField = Results.size();
     Results.push_back(L.shadowType(RetTy));

@@ -85,6 +85,10 @@ struct DerivativeSignature {
   llvm::Value *shadowOf(llvm::IRBuilderBase &B, llvm::Value *Result) const;
 };
 
+/// Whether values of \p Ty hold a pointer (directly or as an element): a
+/// returned one has a shadow (the augmented half returns it) and no seed.
+bool typeHoldsPointer(llvm::Type *Ty);
+
 } // namespace gpuad
 
 #endif // GPUAD_CORE_DERIVATIVESIGNATURE_H

@@ -206,6 +206,11 @@ private:
   void createPhiShadows();
   void finishPhiShadows();
   void emitHeapCall(llvm::CallBase &Call);
+  /// Moves the insertion point onto \p Call's normal edge if it is an
+  /// invoke (shadow code follows the primal's success).
+  void followNormalEdge(llvm::CallBase &Call);
+  /// The same library call on the shadows (isStructureCall).
+  void emitStructureCall(llvm::CallBase &Call);
   bool callNeedsDerivative(llvm::CallBase &Call) const;
   /// Whether memory class \p Class may be read after a store: by a load that
   /// matters, or by any call to code gpuad cannot see through.

@@ -74,29 +74,48 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
       }
       return L.pack(B, Ty, Lanes);
     }
-    fail(At, "global variable '" + GV->getName() +
-                 "' would need a shadow to carry derivatives, and globals "
-                 "have none; pass its data as an argument instead");
+    if (!Ctx.target().isGPU()) {
+      if (const CallBase *Call = Ctx.callAccessingGlobals(*Key.Fn)) {
+        fail(At, "global variable '" + GV->getName() +
+                     "' carries derivatives, and the call '" +
+                     describe(*Call) +
+                     "' may read or write globals: a callee cannot see "
+                     "which globals carry derivatives; pass its data as an "
+                     "argument instead");
+        return PoisonValue::get(L.shadowType(Ty));
+      }
+      SmallVector<Value *, 4> Lanes;
+      for (unsigned Lane = 0; Lane < L.width(); ++Lane)
+        Lanes.push_back(Ctx.globalShadowOf(*GV, Lane));
+      return L.pack(B, Ty, Lanes);
+    }
+    fail(At, "device global variable '" + GV->getName() +
+                 "' would need a shadow to carry derivatives, and device "
+                 "globals have none; pass its data as an argument instead");
     return PoisonValue::get(L.shadowType(Ty));
   }
   if (auto *CE = dyn_cast<ConstantExpr>(C)) {
-    // Rebuild the expression on the shadow of its pointer operands (the same
-    // constant in every lane).
-    SmallVector<Constant *, 4> Ops;
-    for (Value *Op : CE->operands()) {
-      auto *OpC = cast<Constant>(Op);
-      if (!OpC->getType()->isPointerTy()) {
-        Ops.push_back(OpC);
-        continue;
+    // Rebuild the expression, lane by lane, on the shadows of its pointer
+    // operands (a global's shadow differs per lane).
+    SmallVector<Value *, 4> OpShadows;
+    for (Value *Op : CE->operands())
+      OpShadows.push_back(Op->getType()->isPointerTy()
+                              ? constantShadow(cast<Constant>(Op), At)
+                              : nullptr);
+    SmallVector<Value *, 4> Lanes;
+    for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+      SmallVector<Constant *, 4> Ops;
+      for (unsigned K = 0; K < CE->getNumOperands(); ++K) {
+        Value *S = OpShadows[K];
+        if (S && L.width() > 1 && isa<Constant>(S))
+          S = cast<Constant>(S)->getAggregateElement(Lane);
+        if (S && !isa<Constant>(S))
+          return PoisonValue::get(L.shadowType(Ty));
+        Ops.push_back(cast<Constant>(S ? S : CE->getOperand(K)));
       }
-      Value *S = constantShadow(OpC, At);
-      if (L.width() > 1)
-        S = cast<Constant>(S)->getAggregateElement(0u);
-      if (!isa<Constant>(S))
-        return PoisonValue::get(L.shadowType(Ty));
-      Ops.push_back(cast<Constant>(S));
+      Lanes.push_back(CE->getWithOperands(Ops));
     }
-    return L.splat(B, CE->getWithOperands(Ops));
+    return L.pack(B, Ty, Lanes);
   }
   fail(At, "no shadow for constant '" + describe(*C) + "'");
   return PoisonValue::get(L.shadowType(Ty));
@@ -397,6 +416,8 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
     return emitHeapCall(Call);
   if (!callNeedsDerivative(Call))
     return;
+  if (isStructureCall(Call))
+    return emitStructureCall(Call);
   Function *Callee = Call.getCalledFunction();
   if (!Callee)
     return fail(Call, "cannot differentiate an indirect call ('" +
@@ -412,6 +433,37 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
     return fail(Call, "cannot differentiate call to variadic function '" +
                           Callee->getName() + "'");
   emitDerivativeCall(Call);
+}
+
+void ForwardSweep::emitStructureCall(CallBase &Call) {
+  // Pointers without shadow are passed as they are only where they are
+  // constants (a string literal to copy from): the call may write through
+  // any other, and the primal call already did.
+  SmallVector<Value *, 4> Shadows(Call.arg_size(), nullptr);
+  for (unsigned K = 0; K < Call.arg_size(); ++K) {
+    Value *A = Call.getArgOperand(K);
+    if (!A->getType()->isPointerTy())
+      continue;
+    if (needsShadow(A))
+      Shadows[K] = shadowPointer(A, Call);
+    else if (!isa<Constant>(A))
+      return fail(Call, "cannot mirror the call '" + describe(Call) +
+                            "' on shadow memory: its argument '" +
+                            describe(*A) + "' has no shadow");
+  }
+  followNormalEdge(Call); // the shadow call does not throw for the primal
+  SmallVector<Value *, 4> Results;
+  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    SmallVector<std::pair<unsigned, Value *>, 4> Replace;
+    for (unsigned K = 0; K < Call.arg_size(); ++K)
+      if (Shadows[K])
+        Replace.push_back(
+            {K, L.extract(B, Shadows[K], Call.getArgOperand(K)->getType(),
+                          Lane)});
+    Results.push_back(cloneCall(Call, Replace));
+  }
+  if (Call.getType()->isPointerTy() && hasShadow(&Call))
+    setShadow(&Call, L.pack(B, Call.getType(), Results));
 }
 
 DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
@@ -527,12 +579,8 @@ void ForwardSweep::emitShadowRealloc(CallBase &Call) {
   setShadow(&Call, L.pack(B, Call.getType(), Lanes));
 }
 
-void ForwardSweep::emitHeapCall(CallBase &Call) {
-  HeapFn Fn = *classifyHeapCall(Call);
+void ForwardSweep::followNormalEdge(CallBase &Call) {
   if (isa<InvokeInst>(Call)) {
-    // Shadow code must follow the invoke's normal edge.  A throwing
-    // allocation (invoke of operator new) becomes a plain call for the
-    // shadow; only the primal's exception matters.
     auto &Inv = cast<InvokeInst>(Call);
     BasicBlock *Normal = Inv.getNormalDest();
     if (!Normal->getSinglePredecessor()) {
@@ -546,6 +594,13 @@ void ForwardSweep::emitHeapCall(CallBase &Call) {
     }
     B.SetInsertPoint(Normal->getFirstNonPHIIt());
   }
+}
+
+void ForwardSweep::emitHeapCall(CallBase &Call) {
+  HeapFn Fn = *classifyHeapCall(Call);
+  // A throwing allocation (invoke of operator new) becomes a plain call for
+  // the shadow; only the primal's exception matters.
+  followNormalEdge(Call);
   switch (Fn) {
   case HeapFn::Malloc:
   case HeapFn::AlignedAlloc:

@@ -16,6 +16,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -54,6 +55,34 @@ void flattenValue(IRBuilderBase &B, Value *V, SmallVectorImpl<Value *> &Out) {
   } else {
     Out.push_back(V);
   }
+}
+
+/// Whether \p Ptr is a local nothing reads: only stored to, or handed to
+/// lifetime and debug intrinsics.  (At -O0 clang stores a request's result
+/// into the variable it initialises even when the program never reads it;
+/// at -O2 that store is gone.)
+bool isWriteOnlyLocal(const Value *Ptr) {
+  if (!isa<AllocaInst>(Ptr))
+    return false;
+  return all_of(Ptr->users(), [&](const User *U) {
+    if (const auto *SI = dyn_cast<StoreInst>(U))
+      return SI->getPointerOperand() == Ptr && SI->getValueOperand() != Ptr;
+    if (const auto *II = dyn_cast<IntrinsicInst>(U))
+      return II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II);
+    return false;
+  });
+}
+
+/// Whether the program reads the request's result: a use other than a store
+/// into a write-only local, or a return slot someone reads.
+bool resultIsRead(const CallBase &Call, const Value *ReturnSlot) {
+  if (ReturnSlot)
+    return !isWriteOnlyLocal(ReturnSlot);
+  return any_of(Call.users(), [&](const User *U) {
+    const auto *SI = dyn_cast<StoreInst>(U);
+    return !SI || SI->getValueOperand() != &Call ||
+           !isWriteOnlyLocal(SI->getPointerOperand());
+  });
 }
 
 /// Builds a value of type \p Ty from the front of \p Leaves.
@@ -244,8 +273,8 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     SmallVector<Value *, 8> Fake;
     for (Type *T : HaveTypes)
       Fake.push_back(PoisonValue::get(T));
-    bool UsedOrSlot = Req.ReturnSlot || !Call.use_empty();
-    if (UsedOrSlot && !shapesMatch(Declared, Fake, DL)) {
+    if (resultIsRead(Call, Req.ReturnSlot) &&
+        !shapesMatch(Declared, Fake, DL)) {
       std::string Have = "nothing";
       if (!HaveTypes.empty()) {
         Have = std::to_string(HaveTypes.size()) + " value(s) of type " +
@@ -292,7 +321,7 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     sendTape(B, Req, Sig.field(B, New, Sig.TapeField), nullptr,
              Target); // stores it; the result holds no tape
   if (WantsResult && !New->getType()->isVoidTy() &&
-      (Req.ReturnSlot || !Call.use_empty())) {
+      resultIsRead(Call, Req.ReturnSlot)) {
     SmallVector<Value *, 8> Out = Leaves(B, New);
     ArrayRef<Value *> Rest = Out;
     Replacement = buildValue(B, Declared, Rest);

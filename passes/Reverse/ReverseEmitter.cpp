@@ -17,6 +17,7 @@
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
 #include "Core/DerivativeSignature.h"
+#include "Requests/RequestParser.h"
 #include "Reverse/ForwardStructure.h"
 #include "Rules/KnownFunctions.h"
 #include "Tape/Tape.h"
@@ -494,9 +495,16 @@ void ReverseEmitter::finishReturn() {
   Value *RV = Ret->getReturnValue();
   B.SetInsertPoint(Ret);
   ReturnValue = RV;
-  if (Split && RV && RV->getType()->isPointerTy() &&
-      Key.Ret == ReturnShadow::Shadow)
+  if (Split && RV && typeHoldsPointer(RV->getType()) &&
+      Key.Ret == ReturnShadow::Shadow) {
+    // A returned struct holding a pointer has a shadow (its pointers'
+    // shadows, its integers) but no seed: floats in it would lose theirs.
+    if (carriesFloat(RV->getType()))
+      fail(*Ret, "cannot differentiate the return of '" + describe(*RV) +
+                     "' in reverse mode: it holds both pointers and floating "
+                     "point values; return them separately");
     ReturnShadowValue = shadowPointer(RV, *Ret);
+  }
   if (RV && DerivativeSignature::seedsReturn(Key) && isActive(RV)) {
     // Combined: the seed is 1.  Split: the backward half's seed parameter,
     // added where the reverse sweep starts.

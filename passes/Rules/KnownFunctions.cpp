@@ -32,8 +32,40 @@ static const StringSet<> &inactiveNames() {
       "random", "srandom", "drand48", "srand48", "getenv",
       // Allocation queries.
       "malloc_usable_size",
+      // Reading bytes, answering integers (string keys, hashing).
+      "bcmp", "memcmp", "strlen", "strnlen", "strcmp", "strncmp",
+      "_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm",
+      // std::unordered_map's bucket-count policy: integers only.
+      "_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm",
+      "_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm",
+      // std::allocator<char>, an empty class.
+      "_ZNSaIcEC1Ev", "_ZNSaIcEC2Ev", "_ZNSaIcED1Ev", "_ZNSaIcED2Ev",
+      "_ZNSaIcEC1ERKS_", "_ZNSaIcEC2ERKS_",
   };
   return Names;
+}
+
+bool isStructureCall(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration())
+    return false;
+  StringRef Name = Callee->getName();
+  // Red-black tree links and colours (the nodes' values are never touched).
+  static const StringRef TreePrefixes[] = {
+      "_ZSt18_Rb_tree_increment", "_ZSt18_Rb_tree_decrement",
+      "_ZSt29_Rb_tree_insert_and_rebalance",
+      "_ZSt28_Rb_tree_rebalance_for_erase"};
+  // std::string's members (characters, lengths, its buffer pointer).
+  static const StringRef StringPrefixes[] = {
+      "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
+      "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE"};
+  for (StringRef P : TreePrefixes)
+    if (Name.starts_with(P))
+      return true;
+  for (StringRef P : StringPrefixes)
+    if (Name.starts_with(P))
+      return true;
+  return false;
 }
 
 static bool isInactiveIntrinsic(Intrinsic::ID ID) {

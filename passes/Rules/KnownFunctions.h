@@ -33,6 +33,13 @@ bool isKnownInactiveCall(const llvm::CallBase &Call);
 /// inactive.
 inline constexpr const char *InactiveAttr = "gpuad-inactive";
 
+/// True for library calls, compiled outside the program, that only move
+/// pointers and integers inside the structures they are given: libstdc++'s
+/// red-black tree links (std::map, std::set) and the members of std::string
+/// the library instantiates.  The derivative makes the same call on the
+/// shadows, so shadow structures keep mirroring the primal ones.
+bool isStructureCall(const llvm::CallBase &Call);
+
 enum class HeapFn {
   Malloc,        ///< malloc(size), operator new(size[, ...])
   Calloc,        ///< calloc(n, size)

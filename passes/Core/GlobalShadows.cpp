@@ -1,0 +1,182 @@
+//===- GlobalShadows.cpp - Shadows of mutable host globals ----------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A mutable global that carries derivatives (an array of doubles the
+/// differentiated function writes and reads back, or a table of pointers to
+/// such data) gets a shadow global, as LLVM-level AD users expect: a twin of
+/// the same type that the derivative reads and writes where the primal reads
+/// and writes the global.  Forward mode leaves tangents there; reverse mode
+/// accumulates adjoints there, so after a reverse call the shadow holds the
+/// gradient with respect to the global's value on entry (its value on entry
+/// seeds the adjoint of the global's value on exit).  Nothing zeroes it
+/// between calls: like a dup argument's shadow, the program owns it.
+///
+/// Which global is the shadow, in order: the one named by the primal's
+/// `enzyme_shadow` metadata (Enzyme's convention, `!{ptr @shadow}`); a
+/// global of the same type named `<name>_shadow` (lane k of a batch:
+/// `<name>_shadow_<k>`) that the program defines or declares -- a
+/// declaration is defined here, so `extern double g_shadow[N];` is how a
+/// program reads the gradient; else a new one.  A shadow made here is local
+/// where the primal is and weak otherwise (every translation unit that
+/// differentiates through an external global makes the same one).  Its
+/// initializer is the shadow of the primal's: zero for floats, the same
+/// integers (shadow structures keep counts), and for pointers to other
+/// globals their shadows (a table of `Shape *` whose shapes carry
+/// derivatives).  One shadow serves every mode: it holds tangents after a
+/// forward call and adjoints after a reverse one, so a program that mixes
+/// them zeroes it in between, as it would a reused dup shadow.
+//===----------------------------------------------------------------------===//
+
+#include "Core/DerivativeContext.h"
+
+#include "Rules/DerivativeRules.h"
+#include "Rules/KnownFunctions.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+#define DEBUG_TYPE "gpuad-global-shadow"
+
+using namespace llvm;
+
+namespace gpuad {
+
+/// Whether \p V is (an address in) a mutable global.
+static bool isMutableGlobalAddress(const Value *V) {
+  if (!V->getType()->isPointerTy() || !isa<Constant>(V))
+    return false;
+  const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(V));
+  return GV && !GV->isConstant();
+}
+
+/// Whether \p F (or what it calls, \p Depth calls deep at most) may access
+/// a mutable global: names one, or calls code gpuad cannot see.
+static bool mayAccessGlobals(const Function &F, unsigned Depth,
+                             SmallPtrSetImpl<const Function *> &Seen) {
+  if (F.isDeclaration() || Depth > 4)
+    return true;
+  if (!Seen.insert(&F).second)
+    return false;
+  for (const Instruction &I : instructions(F)) {
+    if (any_of(I.operands(), [](const Use &U) {
+          return isMutableGlobalAddress(U.get());
+        }))
+      return true;
+    const auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call || isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
+        findRule(*Call) || classifyHeapCall(*Call))
+      continue;
+    const Function *Callee = Call->getCalledFunction();
+    if (!Callee || mayAccessGlobals(*Callee, Depth + 1, Seen))
+      return true;
+  }
+  return false;
+}
+
+const CallBase *DerivativeContext::callAccessingGlobals(const Function &F) {
+  auto [It, New] = CallsAccessingGlobals.try_emplace(&F, nullptr);
+  if (!New)
+    return It->second;
+  for (const Instruction &I : instructions(F)) {
+    const auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call || isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
+        findRule(*Call) || classifyHeapCall(*Call))
+      continue;
+    const Function *Callee = Call->getCalledFunction();
+    SmallPtrSet<const Function *, 8> Seen;
+    if (!Callee || mayAccessGlobals(*Callee, 0, Seen))
+      return CallsAccessingGlobals[&F] = Call;
+  }
+  return nullptr;
+}
+
+/// The global \p GV's `enzyme_shadow` metadata names, if any.
+static GlobalVariable *declaredShadow(const GlobalVariable &GV) {
+  auto *MD = dyn_cast_or_null<MDTuple>(GV.getMetadata("enzyme_shadow"));
+  if (!MD || MD->getNumOperands() == 0)
+    return nullptr;
+  auto *CM = dyn_cast_or_null<ConstantAsMetadata>(MD->getOperand(0).get());
+  return CM ? dyn_cast<GlobalVariable>(CM->getValue()->stripPointerCasts())
+            : nullptr;
+}
+
+GlobalVariable *DerivativeContext::globalShadowOf(GlobalVariable &GV,
+                                                  unsigned Lane) {
+  GlobalVariable *&Cached = GlobalShadows[{&GV, Lane}];
+  if (Cached)
+    return Cached;
+  if (Lane == 0)
+    if (GlobalVariable *S = declaredShadow(GV))
+      return Cached = S;
+  std::string Name = (GV.getName() + "_shadow").str();
+  if (Lane)
+    Name += "_" + std::to_string(Lane);
+  Type *Ty = GV.getValueType();
+  GlobalVariable *S = M.getGlobalVariable(Name, /*AllowInternal=*/true);
+  if (S && S->getValueType() != Ty &&
+      !(S->isDeclaration() && M.getDataLayout().getTypeAllocSize(
+                                  S->getValueType()) ==
+                                  M.getDataLayout().getTypeAllocSize(Ty)))
+    S = nullptr; // an unrelated variable of that name
+  if (!S) {
+    S = new GlobalVariable(M, Ty, /*isConstant=*/false,
+                           GlobalValue::ExternalLinkage, nullptr, Name,
+                           nullptr, GV.getThreadLocalMode(),
+                           GV.getAddressSpace());
+    S->setAlignment(GV.getAlign());
+  }
+  Cached = S;
+  if (!S->isDeclaration())
+    return S;
+  // Defined here: before the initializer, so globals pointing at each
+  // other find each other's shadows.
+  S->setLinkage(GV.hasLocalLinkage() ? GlobalValue::InternalLinkage
+                                     : GlobalValue::WeakAnyLinkage);
+  S->setInitializer(Constant::getNullValue(S->getValueType()));
+  if (GV.hasInitializer() && S->getValueType() == Ty)
+    S->setInitializer(shadowInitializer(GV.getInitializer(), Lane));
+  return S;
+}
+
+Constant *DerivativeContext::shadowInitializer(Constant *C, unsigned Lane) {
+  Type *Ty = C->getType();
+  if (isa<ConstantInt>(C) || isa<Function>(C))
+    return C;
+  if (auto *GV = dyn_cast<GlobalVariable>(C)) {
+    if (GV->isConstant())
+      return zeroShadowOf(*GV);
+    return Target->isGPU() ? Constant::getNullValue(Ty)
+                           : globalShadowOf(*GV, Lane);
+  }
+  if (auto *CE = dyn_cast<ConstantExpr>(C)) {
+    SmallVector<Constant *, 4> Ops;
+    for (Value *Op : CE->operands())
+      Ops.push_back(Op->getType()->isPointerTy()
+                        ? shadowInitializer(cast<Constant>(Op), Lane)
+                        : cast<Constant>(Op));
+    return CE->getWithOperands(Ops);
+  }
+  if (isa<ConstantAggregate>(C) || isa<ConstantDataSequential>(C)) {
+    SmallVector<Constant *, 8> Elts;
+    unsigned N = isa<ConstantDataSequential>(C)
+                     ? cast<ConstantDataSequential>(C)->getNumElements()
+                     : C->getNumOperands();
+    for (unsigned K = 0; K < N; ++K)
+      Elts.push_back(shadowInitializer(C->getAggregateElement(K), Lane));
+    if (auto *ST = dyn_cast<StructType>(Ty))
+      return ConstantStruct::get(ST, Elts);
+    if (auto *AT = dyn_cast<ArrayType>(Ty))
+      return ConstantArray::get(AT, Elts);
+    return ConstantVector::get(Elts);
+  }
+  // Floats, null, undef, zero aggregates: no derivative.
+  return Constant::getNullValue(Ty);
+}
+
+} // namespace gpuad
