@@ -86,15 +86,18 @@ static bool convertsValue(const Instruction &I) {
 }
 
 void ActivityAnalysis::findLostDerivatives() {
-  // Reported where the bits first leave the data that carries derivatives.
+  // Reported where the bits first leave data known to be a float's (an
+  // integer the type analysis cannot tell, in memory that also holds
+  // doubles, is taken for the integer it is used as).
   for (Instruction &I : instructions(F)) {
     if (!VariedBits.count(&I) || !UsefulBits.count(&I))
       continue;
     bool FromData = any_of(I.operands(), [&](const Use &Op) {
-                      return Varied.count(Op.get()) ||
-                             (VariedBits.count(Op.get()) &&
-                              !UsefulBits.count(Op.get()));
-                    });
+      ConcreteType::Kind K = TI.typeOf(Op.get()).kind();
+      return (Varied.count(Op.get()) &&
+              (K == ConcreteType::Float || K == ConcreteType::Anything)) ||
+             (VariedBits.count(Op.get()) && !UsefulBits.count(Op.get()));
+    });
     if (FromData)
       LostDerivatives.push_back(&I);
   }
@@ -308,7 +311,12 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
     bool Changed = setVaried(Call);
     if (isRuleCall(*Call))
       return Changed;
-    Changed |= setVariedBits(Call);
+    // Its integer result may be bits of what it was given, unless the type
+    // analysis knows it is an integer (a container's size read from varied
+    // memory) and no value it was given is varied.
+    if (!TI.isInteger(Call) ||
+        any_of(Call->args(), [&](const Use &A) { return carriesVaried(A.get()); }))
+      Changed |= setVariedBits(Call);
     // Varied inputs vary only the memory the call may write: a method
     // reading an object through `this` leaves the object inactive.
     SmallBitVector Written = Writes.writtenArguments(*Call);

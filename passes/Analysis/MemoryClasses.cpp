@@ -133,7 +133,13 @@ int MemoryClasses::classOrMake(const Value *V) {
       auto It = ClassOf.find(GV);
       if (It != ClassOf.end())
         return find(It->second);
-      int C = make(GV->isConstant() ? OriginConstGlobal : OriginGlobal, GV);
+      // A global the program marks inactive (__enzyme_inactive_global) is
+      // never shadowed, like memory behind a const argument.
+      int C = make(GV->isConstant() ? OriginConstGlobal
+                   : GV->hasMetadata("enzyme_inactive")
+                       ? OriginGlobal | OriginConstArg
+                       : OriginGlobal,
+                   GV);
       ClassOf[GV] = C;
       return C;
     }

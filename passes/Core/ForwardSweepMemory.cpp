@@ -221,7 +221,8 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
     if (C == -1 || !Varied)
       return;
     unsigned Origins = Act->classes().origins(C);
-    if ((Origins & OriginConstArg) && Act->isUsefulMemory(C))
+    if ((Origins & OriginConstArg) && !(Origins & OriginGlobal) &&
+        Act->isUsefulMemory(C))
       Ctx.diags().warning(*Key.Fn, I.getDebugLoc(),
                           "the derivative of a value stored through '" +
                               describe(*Ptr) +

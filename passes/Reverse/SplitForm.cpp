@@ -230,6 +230,35 @@ static Value *unrebase(IRBuilderBase &B, Value *Pair, ArrayRef<Value *> Bases,
                         B.CreateIntToPtr(Off, Ty), InStack, Name);
 }
 
+const Instruction *SplitForm::stackPointerHandedToCallee() const {
+  // Stack memory that holds a pointer into this stack ...
+  SmallPtrSet<const Value *, 8> Holders;
+  for (const BasicBlock *BB : ForwardBlocks)
+    for (const Instruction &I : *BB)
+      if (auto *SI = dyn_cast<StoreInst>(&I);
+          SI && !stackRoots(SI->getValueOperand()).Allocas.empty())
+        for (const AllocaInst *AI : stackRoots(SI->getPointerOperand()).Allocas)
+          Holders.insert(AI);
+  if (Holders.empty())
+    return nullptr;
+  // ... whose address a callee receives: the callee may keep the pointer it
+  // loads there on its own tape, where in the backward half it would point
+  // into the finished forward half's frame.
+  for (const BasicBlock *BB : ForwardBlocks)
+    for (const Instruction &I : *BB) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee || Callee->isDeclaration())
+        continue;
+      for (const Value *A : Call->args())
+        if (A->getType()->isPointerTy() &&
+            any_of(stackRoots(A).Allocas,
+                   [&](const AllocaInst *AI) { return Holders.count(AI); }))
+          return Call;
+    }
+  return nullptr;
+}
+
 /// Clones \p From's body into \p To, parameter I to parameter I (parameters
 /// \p To lacks become poison).
 static void cloneBody(Function &From, Function &To, ValueToValueMapTy &VMap) {

@@ -65,6 +65,10 @@ public:
   /// half would need but cannot rebuild (cached in a loop's frames, or an
   /// aggregate not built from its parts here), or null.
   const llvm::Instruction *lostStackPointer() const { return LostStackPointer; }
+  /// A call given the address of stack memory that holds a pointer into the
+  /// stack (a pointer passed by reference, a lambda capturing a local
+  /// array), or null.
+  const llvm::Instruction *stackPointerHandedToCallee() const;
   /// The tape's contents by value.
   llvm::StructType *tapeType() const { return TapeTy; }
   /// Writes the bodies of the two halves (declared with signatures \p AugSig
