@@ -103,12 +103,16 @@ void ActivityAnalysis::findLostDerivatives() {
   }
 }
 
-bool ActivityAnalysis::setVariedBits(const Value *V) {
+/// Whether \p V, computed here, is an integer wide enough to hold a float's
+/// bits.
+static bool mayHoldBits(const Value *V) {
   Type *Ty = V->getType();
-  if (isData(V) || !isa<Instruction>(V) || !Ty->isIntOrIntVectorTy() ||
-      Ty->isIntOrIntVectorTy(1))
-    return false;
-  return VariedBits.insert(V).second;
+  return isa<Instruction>(V) && Ty->isIntOrIntVectorTy() &&
+         !Ty->isIntOrIntVectorTy(1);
+}
+
+bool ActivityAnalysis::setVariedBits(const Value *V) {
+  return !isData(V) && mayHoldBits(V) && VariedBits.insert(V).second;
 }
 
 void ActivityAnalysis::computeShadowed() {
@@ -218,11 +222,7 @@ bool ActivityAnalysis::setVaried(const Value *V) {
 bool ActivityAnalysis::setUseful(const Value *V) {
   if (isData(V))
     return Useful.insert(V).second;
-  Type *Ty = V->getType();
-  if (isa<Instruction>(V) && Ty->isIntOrIntVectorTy() &&
-      !Ty->isIntOrIntVectorTy(1))
-    return UsefulBits.insert(V).second;
-  return false;
+  return mayHoldBits(V) && UsefulBits.insert(V).second;
 }
 
 bool ActivityAnalysis::setMemory(DenseSet<int> &Set, const Value *Ptr) {

@@ -109,8 +109,10 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
         Value *S = OpShadows[K];
         if (S && L.width() > 1 && isa<Constant>(S))
           S = cast<Constant>(S)->getAggregateElement(Lane);
-        if (S && !isa<Constant>(S))
+        if (S && !isa<Constant>(S)) {
+          fail(At, "no constant shadow for '" + describe(*C) + "'");
           return PoisonValue::get(L.shadowType(Ty));
+        }
         Ops.push_back(cast<Constant>(S ? S : CE->getOperand(K)));
       }
       Lanes.push_back(CE->getWithOperands(Ops));

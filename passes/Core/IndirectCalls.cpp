@@ -253,6 +253,29 @@ Function *IndirectCalls::dispatcherFor(CallBase &Call, const Function &User) {
   return D;
 }
 
+/// Replaces \p Call (a call or an invoke) by one of \p Callee with \p Args,
+/// keeping its function and return attributes, name, location and uses.
+static void replaceCall(CallBase &Call, FunctionCallee Callee,
+                        ArrayRef<Value *> Args,
+                        ArrayRef<AttributeSet> ParamAttrs,
+                        CallingConv::ID Conv) {
+  IRBuilder<> B(&Call);
+  CallBase *New;
+  if (auto *Inv = dyn_cast<InvokeInst>(&Call))
+    New = B.CreateInvoke(Callee, Inv->getNormalDest(), Inv->getUnwindDest(),
+                         Args);
+  else
+    New = B.CreateCall(Callee, Args);
+  AttributeList A = Call.getAttributes();
+  New->setAttributes(AttributeList::get(Call.getContext(), A.getFnAttrs(),
+                                        A.getRetAttrs(), ParamAttrs));
+  New->setCallingConv(Conv);
+  New->setDebugLoc(Call.getDebugLoc());
+  New->takeName(&Call);
+  Call.replaceAllUsesWith(New);
+  Call.eraseFromParent();
+}
+
 bool IndirectCalls::rewrite(Function &Clone, const Function &Original) {
   SmallVector<CallBase *, 8> Calls;
   for (Instruction &I : instructions(Clone))
@@ -262,23 +285,11 @@ bool IndirectCalls::rewrite(Function &Clone, const Function &Original) {
     Function *D = dispatcherFor(*Call, Original);
     SmallVector<Value *, 8> Args = {Call->getCalledOperand()};
     append_range(Args, Call->args());
-    IRBuilder<> B(Call);
-    CallBase *New;
-    if (auto *Inv = dyn_cast<InvokeInst>(Call))
-      New = B.CreateInvoke(D, Inv->getNormalDest(), Inv->getUnwindDest(), Args);
-    else
-      New = B.CreateCall(D, Args);
     AttributeList A = Call->getAttributes();
     SmallVector<AttributeSet, 8> ParamAttrs = {AttributeSet()};
     for (unsigned I = 0; I < Call->arg_size(); ++I)
       ParamAttrs.push_back(A.getParamAttrs(I));
-    New->setAttributes(AttributeList::get(M.getContext(), A.getFnAttrs(),
-                                          A.getRetAttrs(), ParamAttrs));
-    New->setCallingConv(D->getCallingConv());
-    New->setDebugLoc(Call->getDebugLoc());
-    New->takeName(Call);
-    Call->replaceAllUsesWith(New);
-    Call->eraseFromParent();
+    replaceCall(*Call, D, Args, ParamAttrs, D->getCallingConv());
     ++NumDispatchedCalls;
   }
   return !Calls.empty();
@@ -291,24 +302,12 @@ void IndirectCalls::restore() {
       if (!Call || Call->getCalledOperand() != D)
         continue;
       SmallVector<Value *, 8> Args(drop_begin(Call->args()));
-      IRBuilder<> B(Call);
-      CallBase *Old;
-      if (auto *Inv = dyn_cast<InvokeInst>(Call))
-        Old = B.CreateInvoke(Key.first, Call->getArgOperand(0),
-                             Inv->getNormalDest(), Inv->getUnwindDest(), Args);
-      else
-        Old = B.CreateCall(Key.first, Call->getArgOperand(0), Args);
       AttributeList A = Call->getAttributes();
       SmallVector<AttributeSet, 8> ParamAttrs;
       for (unsigned I = 1; I < Call->arg_size(); ++I)
         ParamAttrs.push_back(A.getParamAttrs(I));
-      Old->setAttributes(AttributeList::get(M.getContext(), A.getFnAttrs(),
-                                            A.getRetAttrs(), ParamAttrs));
-      Old->setCallingConv(Call->getCallingConv());
-      Old->setDebugLoc(Call->getDebugLoc());
-      Old->takeName(Call);
-      Call->replaceAllUsesWith(Old);
-      Call->eraseFromParent();
+      replaceCall(*Call, FunctionCallee(Key.first, Call->getArgOperand(0)),
+                  Args, ParamAttrs, Call->getCallingConv());
       ++NumRestoredCalls;
     }
   }
