@@ -1,0 +1,724 @@
+#!/usr/bin/env python3
+"""Random differentiable programs for gpuad's numeric fuzzer.
+
+`generate(seed, kind)` returns a Program: the source of a self-checking C
+program (kind "host") or CUDA program (kind "cuda", run on the emulator)
+that differentiates a random function in every mode and checks the results
+with tools/fuzz/fuzzcheck.h.  The same seed always gives the same program.
+
+The function differentiated is
+
+    T f(T *x, T *y, T s, int n)        (T is float or double)
+
+x (NX values) and y (NY values) are read and written in place, s is an
+active scalar, n is NX at run time (loops bounded by it have run-time trip
+counts), and the result is active.  Its body mixes straight-line math with
+every libm function that has a rule, branches on data, loops (constant and
+run-time trip counts, nested, early exits), reductions, local and heap
+arrays updated in place, pointer arithmetic, structs, calls to inlined,
+noinline and recursive helpers, integers computed from data and used as
+indices, and values passed through unions and integer bits.  For CUDA, a
+block-level function wraps f with shared memory, a barrier and atomics.
+
+A Program's body is a tree of statements so that tools/fuzz/fuzz.py can
+shrink a failing program by deleting statements (`Program.without`).
+"""
+
+import random
+import re
+
+MATH = ["sin", "cos", "tan", "exp", "exp2", "expm1", "log", "log2", "log10",
+        "log1p", "sqrt", "cbrt", "pow", "tanh", "sinh", "cosh", "asinh",
+        "atan", "asin", "acos", "acosh", "atanh", "erf", "erfc", "fabs",
+        "fmin", "fmax", "hypot", "atan2", "floor", "ceil", "trunc", "round",
+        "fmod", "copysign", "fma", "fdim", "ldexp"]
+MATH_RE = re.compile(r"@(\w+)\(")
+LIT_RE = re.compile(r"#(-?[0-9.]+)#")
+
+
+class Stmt:
+    """A statement: text parts and nested blocks (lists of Stmt), in order."""
+
+    def __init__(self, *parts, keep=False):
+        self.parts = list(parts)
+        self.keep = keep  # the shrinker keeps it (a function's return)
+
+    def render(self, ind):
+        out = []
+        for p in self.parts:
+            if isinstance(p, list):
+                for s in p:
+                    out.append(s.render(ind + 1))
+            else:
+                out.append("\n".join("  " * ind + line if line else ""
+                                     for line in p.split("\n")))
+        return "\n".join(out)
+
+
+def render_type(text, real):
+    """Renders $T/$U/@fn(/#lit# for float or double."""
+    f = real == "float"
+    text = text.replace("$T", real).replace("$U",
+                                            "uint32_t" if f else "uint64_t")
+    text = MATH_RE.sub(lambda m: m.group(1) + ("f(" if f else "("), text)
+    return LIT_RE.sub(lambda m: m.group(1) + ("f" if f else ""), text)
+
+
+def lit(v):
+    return "#%s#" % repr(round(v, 3))
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.reals = {}  # name -> magnitude bound
+        self.ints = {}  # name -> exclusive upper bound (values in [0, b))
+
+    def all_reals(self):
+        s = self.parent.all_reals() if self.parent else {}
+        s.update(self.reals)
+        return s
+
+    def all_ints(self):
+        s = self.parent.all_ints() if self.parent else {}
+        s.update(self.ints)
+        return s
+
+
+class Gen:
+    def __init__(self, seed, kind):
+        self.r = random.Random(seed)
+        self.kind = kind
+        self.real = self.r.choice(["double", "double", "float"])
+        self.nx = self.r.randint(1, 6)
+        self.ny = self.r.randint(1, 4)
+        self.counter = 0
+        self.has_s = True
+        self.in_f = False
+        self.helpers = []  # (name, Stmt of the whole definition)
+        self.helper_sigs = []  # callable helpers: (name, kind)
+        self.uses_struct = False
+        self.features = set()
+
+    def fresh(self, p):
+        self.counter += 1
+        return "%s%d" % (p, self.counter)
+
+    # ---- expressions: (text, magnitude bound) ---------------------------
+    def leaf(self, sc):
+        r = self.r
+        reals = sc.all_reals()
+        ints = sc.all_ints()
+        c = r.random()
+        if reals and c < 0.45:
+            n = r.choice(sorted(reals))
+            return n, reals[n]
+        if c < 0.65 and self.nx:
+            return "x[%d]" % r.randrange(self.nx), 2.0
+        if c < 0.72 and self.ny:
+            return "y[%d]" % r.randrange(self.ny), 2.0
+        if c < 0.8 and self.has_s:
+            return "s", 2.0
+        if reals and c < 0.8:
+            n = r.choice(sorted(reals))
+            return n, reals[n]
+        if ints and c < 0.87:
+            n = r.choice(sorted(ints))
+            return "($T)%s" % n, float(ints[n])
+        v = r.uniform(0.2, 2.5) * r.choice([1, -1])
+        return lit(v), abs(v)
+
+    def bounded(self, e):
+        t, b = e
+        fn = self.r.choice(["sin", "cos", "tanh", "erf", "atan", "rat"])
+        if fn == "rat":
+            return "(%s / (#1.0# + @fabs(%s)))" % (t, t), 1.0
+        return "@%s(%s)" % (fn, t), 1.6
+
+    def expr(self, sc, depth=0):
+        r = self.r
+        if depth >= 3 or r.random() < 0.25:
+            return self.leaf(sc)
+        a = self.expr(sc, depth + 1)
+        if a[1] > 20:
+            a = self.bounded(a)
+        c = r.random()
+        if c < 0.35:
+            b = self.expr(sc, depth + 1)
+            if b[1] > 20:
+                b = self.bounded(b)
+            op = r.choice(["+", "-", "*", "/", "+", "*"])
+            if op == "/":
+                return "(%s / (%s + %s * %s))" % (a[0], lit(r.uniform(1, 2)),
+                                                  b[0], b[0]), a[1]
+            bound = a[1] * b[1] if op == "*" else a[1] + b[1]
+            return "(%s %s %s)" % (a[0], op, b[0]), bound
+        if c < 0.8:
+            return self.unary(a, sc, depth)
+        if c < 0.9:
+            b = self.expr(sc, depth + 1)
+            fn = r.choice(["fmin", "fmax", "hypot", "atan2", "fdim", "copysign",
+                           "fmod"])
+            self.features.add("nonsmooth")
+            if fn == "fmod":
+                return "@fmod(%s, %s)" % (a[0], lit(r.uniform(0.7, 2))), 2.0
+            if fn == "atan2":
+                return "@atan2(%s, %s + %s)" % (a[0], b[0], lit(3 + b[1])), 1.6
+            return "@%s(%s, %s)" % (fn, a[0], b[0]), a[1] + b[1]
+        # A branch on data inside an expression.
+        b = self.expr(sc, depth + 1)
+        cond = self.expr(sc, depth + 1)
+        self.features.add("select")
+        return "(%s > %s ? %s : %s)" % (cond[0], lit(r.uniform(-0.5, 0.5)),
+                                        a[0], b[0]), max(a[1], b[1])
+
+    def unary(self, a, sc, depth):
+        r = self.r
+        t, b = a
+        fn = r.choice(MATH[:25] + ["sq", "neg", "floor", "fma", "ldexp"])
+        if fn in ("exp", "exp2", "expm1", "sinh", "cosh"):
+            if b > 3:
+                t, b = self.bounded(a)
+            return "@%s(%s)" % (fn, t), 9.0
+        if fn in ("log", "log2", "log10", "sqrt", "cbrt", "acosh"):
+            base = 1.5 if fn == "acosh" else 0.5
+            return "@%s(%s + %s * %s)" % (fn, lit(base + r.random()), t, t), \
+                max(2.0, b)
+        if fn == "log1p":
+            return "@log1p(%s * %s)" % (t, t), max(2.0, b)
+        if fn == "pow":
+            p = r.choice([2.0, 3.0, 0.5, 1.5, -1.0, 2.5])
+            return "@pow(%s + %s * %s, %s)" % (lit(0.5 + r.random()), t, t,
+                                                lit(p)), (1 + b * b) ** max(p, 1)
+        if fn in ("asin", "acos", "atanh"):
+            return "@%s(#0.9# * @tanh(%s))" % (fn, t), 3.2
+        if fn == "tan":
+            return "@tan(#0.7# * @sin(%s))" % t, 1.0
+        if fn == "sq":
+            return "(%s * %s)" % (t, t), b * b
+        if fn == "neg":
+            return "(-(%s))" % t, b
+        if fn == "floor":
+            self.features.add("nonsmooth")
+            return "@%s(%s)" % (r.choice(["floor", "ceil", "trunc", "round"]),
+                                t), b + 1
+        if fn == "fma":
+            c = self.leaf(sc)
+            return "@fma(%s, %s, %s)" % (t, c[0], lit(r.uniform(-1, 1))), \
+                b * c[1] + 1
+        if fn == "ldexp":
+            return "@ldexp(%s, %d)" % (t, r.choice([-2, -1, 1])), 2 * b
+        if fn == "fabs":
+            self.features.add("nonsmooth")
+        return "@%s(%s)" % (fn, t), max(b, 1.6) if fn != "fabs" else b
+
+    def cond(self, sc):
+        e = self.expr(sc, 1)
+        return "%s > %s" % (e[0], lit(self.r.uniform(-0.5, 0.5)))
+
+    # ---- statements -------------------------------------------------------
+    def target_real(self, sc):
+        """An assignable real in scope (a variable or an array element)."""
+        reals = sc.all_reals()
+        c = self.r.random()
+        if reals and (c < 0.5 or not self.nx):
+            return self.r.choice(sorted(reals))
+        if c < 0.8 or not self.ny:
+            return "x[%d]" % self.r.randrange(self.nx)
+        return "y[%d]" % self.r.randrange(self.ny)
+
+    def block(self, sc, budget, loop=False):
+        inner = Scope(sc)
+        out = []
+        for _ in range(budget):
+            out.append(self.stmt(inner, loop))
+        return out
+
+    def assign(self, sc):
+        t = self.target_real(sc)
+        e = self.expr(sc)
+        if e[1] > 20:
+            e = self.bounded(e)
+        op = self.r.choice(["=", "+=", "-=", "*="])
+        if op == "*=":
+            e = self.bounded(e)
+        if t in sc.reals:
+            sc.reals[t] = sc.reals[t] + e[1]
+        return Stmt("%s %s %s;" % (t, op, e[0]))
+
+    def stmt(self, sc, loop=False, depth=0):
+        r = self.r
+        kinds = ["decl", "decl", "assign", "assign", "if", "loop", "dynloop",
+                 "while", "reduce", "inplace", "local", "pointer", "index",
+                 "bits", "union", "call", "call", "struct", "sweep", "last",
+                 "condstore", "switch", "fnptr", "walk", "structs"]
+        if self.kind == "host":
+            kinds += ["heap"]
+        if loop:
+            kinds += ["exit"]
+        if self.in_f:
+            kinds += ["return"]
+        k = r.choice(kinds)
+        nest = self.depth_now
+        if nest >= 3 and k in ("if", "loop", "dynloop", "while", "reduce",
+                               "inplace", "heap", "sweep", "last", "switch",
+                               "walk"):
+            k = "assign"
+        if k == "fnptr" and not [h for h in self.helper_sigs
+                                 if h[1] == "scalar"]:
+            k = "call"
+        self.features.add(k)
+        if k in MORE_KINDS:
+            return getattr(self, "stmt_" + k)(sc)
+        if k == "decl":
+            n = self.fresh("v")
+            e = self.expr(sc)
+            if e[1] > 50:
+                e = self.bounded(e)
+            sc.reals[n] = e[1]
+            return Stmt("$T %s = %s;" % (n, e[0]))
+        if k == "assign":
+            return self.assign(sc)
+        if k == "exit":
+            return Stmt("if (%s)\n  %s;" % (self.cond(sc),
+                                            r.choice(["break", "continue"])))
+        if k == "if":
+            return self.nested(lambda: Stmt(
+                "if (%s) {" % self.cond(sc), self.block(sc, r.randint(1, 3)),
+                "} else {", self.block(sc, r.randint(0, 2)), "}"))
+        if k in ("loop", "dynloop"):
+            i = self.fresh("i")
+            trip = "n" if k == "dynloop" else str(r.randint(1, 5))
+            inner = Scope(sc)
+            inner.ints[i] = self.nx if k == "dynloop" else int(trip)
+            body = self.nested(lambda: [self.stmt(inner, True)
+                                        for _ in range(r.randint(1, 4))])
+            return Stmt("for (int %s = 0; %s < %s; ++%s) {" % (i, i, trip, i),
+                        body, "}")
+        if k == "while":
+            c = self.fresh("c")
+            inner = Scope(sc)
+            body = self.nested(lambda: [self.assign(inner)
+                                        for _ in range(r.randint(1, 2))])
+            return Stmt("int %s = 0;\nwhile (%s && %s < %d) {" % (
+                c, self.cond(sc), c, r.randint(1, 4)), body,
+                "  ++%s;\n}" % c)
+        if k == "reduce":
+            a, i = self.fresh("acc"), self.fresh("i")
+            inner = Scope(sc)
+            inner.ints[i] = self.nx
+            e = self.expr(inner)
+            e = self.bounded(e) if e[1] > 5 else e
+            term = r.choice(["x[%s] * %s" % (i, e[0]), "%s" % e[0],
+                             "@sin(x[%s]) + %s" % (i, e[0])])
+            sc.reals[a] = 2.0 * self.nx * max(e[1], 2.0)
+            return Stmt("$T %s = #0.0#;\nfor (int %s = 0; %s < n; ++%s)\n"
+                        "  %s += %s;" % (a, i, i, i, a, term))
+        if k == "inplace":
+            i = self.fresh("i")
+            arr, m = r.choice([("x", self.nx), ("y", self.ny)])
+            if m < 2:
+                return self.assign(sc)
+            inner = Scope(sc)
+            e = self.bounded(self.expr(inner))
+            return Stmt("for (int %s = 1; %s < %d; ++%s)\n"
+                        "  %s[%s] = #0.5# * %s[%s] * %s[%s - 1] + %s;" % (
+                            i, i, m, i, arr, i, arr, i, arr, i, e[0]))
+        if k == "local":
+            a, i = self.fresh("a"), self.fresh("i")
+            m = r.randint(2, 5)
+            inner = Scope(sc)
+            inner.ints[i] = m
+            e = self.bounded(self.expr(inner))
+            t = self.target_real(sc)
+            return Stmt("{\n  $T %s[%d];\n  for (int %s = 0; %s < %d; ++%s)\n"
+                        "    %s[%s] = %s * ($T)(%s + 1);\n"
+                        "  for (int %s = %d; %s > 0; --%s)\n"
+                        "    %s[%s - 1] += #0.5# * %s[%s] * %s[%s - 1];\n"
+                        "  %s += %s[%d];\n}" % (
+                            a, m, i, i, m, i, a, i, e[0], i, i, m - 1, i, i,
+                            a, i, a, i, a, i, t, a, r.randrange(m)))
+        if k == "pointer":
+            p = self.fresh("p")
+            arr, m = r.choice([("x", self.nx), ("y", self.ny)])
+            off = r.randrange(m)
+            e = self.bounded(self.expr(sc))
+            rd = "%s[%d]" % (p, -off) if r.random() < 0.5 else "*%s" % p
+            return Stmt("{\n  $T *%s = %s + %d;\n  *%s = %s * %s + %s;\n}" % (
+                p, arr, off, p, rd, e[0], lit(r.uniform(-1, 1))))
+        if k == "index":
+            kk = self.fresh("k")
+            e = self.expr(sc)
+            sc.ints[kk] = self.nx
+            t = self.target_real(sc)
+            return Stmt("int %s = (int)(@fmin(@fabs(%s), #50.0#) * #3.0#) %% %d;"
+                        "\n%s += @sin(x[%s]);" % (kk, e[0], self.nx, t, kk),
+                        )
+        if k == "bits":
+            b, w = self.fresh("b"), self.fresh("w")
+            e = self.bounded(self.expr(sc))
+            sc.reals[w] = 1.6
+            return Stmt("$T %s;\n{\n  $U %s;\n  $T t_ = %s;\n"
+                        "  memcpy(&%s, &t_, sizeof %s);\n"
+                        "  memcpy(&%s, &%s, sizeof %s);\n}" % (
+                            w, b, e[0], b, b, w, b, w))
+        if k == "union":
+            u, w = self.fresh("u"), self.fresh("w")
+            e = self.bounded(self.expr(sc))
+            sc.reals[w] = 1.6
+            return Stmt("union {\n  $T f;\n  $U i;\n} %s;\n%s.f = %s;\n"
+                        "%s.i = %s.i;\n$T %s = %s.f;" % (
+                            u, u, e[0], u, u, w, u))
+        if k == "struct":
+            self.uses_struct = True
+            p = self.fresh("st")
+            e1, e2 = self.bounded(self.expr(sc)), self.bounded(self.expr(sc))
+            t = self.target_real(sc)
+            use = r.choice(["pair_dot(%s)" % p, "pair_norm(&%s)" % p])
+            return Stmt("struct pair %s = {%s, %s};\n%s.b = %s.a * %s.b;\n"
+                        "%s += %s;" % (p, e1[0], e2[0], p, p, p, t, use),
+                        )
+        if k == "heap":
+            h, i = self.fresh("h"), self.fresh("i")
+            m = r.randint(2, 6)
+            inner = Scope(sc)
+            inner.ints[i] = m
+            e = self.bounded(self.expr(inner))
+            t = self.target_real(sc)
+            return Stmt("{\n  $T *%s = ($T *)malloc(sizeof($T) * %d);\n"
+                        "  for (int %s = 0; %s < %d; ++%s)\n"
+                        "    %s[%s] = %s;\n"
+                        "  %s += %s[%d] * %s[%d];\n  free(%s);\n}" % (
+                            h, m, i, i, m, i, h, i, e[0], t, h,
+                            r.randrange(m), h, r.randrange(m), h))
+        if k == "call":
+            return self.call(sc)
+        raise AssertionError(k)
+
+    def stmt_return(self, sc):
+        e = self.bounded(self.expr(sc))
+        return Stmt("if (%s)\n  return %s;" % (self.cond(sc), e[0]))
+
+    def stmt_sweep(self, sc):
+        """Gauss-Seidel-like sweeps: each value overwritten from its
+        neighbours several times (reverse mode needs the old values)."""
+        it, i = self.fresh("it"), self.fresh("i")
+        arr, m = self.r.choice([("x", self.nx), ("y", self.ny)])
+        inner = Scope(sc)
+        inner.ints[i] = m
+        e = self.bounded(self.expr(inner))
+        return Stmt("for (int %s = 0; %s < %d; ++%s)\n"
+                    "  for (int %s = 0; %s < %s; ++%s)\n"
+                    "    %s[%s] = #0.6# * %s[%s] + #0.3# * @sin(%s[(%s + 1) %% %d]"
+                    " * %s);" % (it, it, self.r.randint(2, 4), it, i, i,
+                                 "n" if arr == "x" else m, i, arr, i, arr, i,
+                                 arr, i, m, e[0]))
+
+    def stmt_last(self, sc):
+        """A value each iteration overwrites, used after the loop only."""
+        l, i = self.fresh("last"), self.fresh("i")
+        inner = Scope(sc)
+        inner.ints[i] = self.nx
+        e = self.bounded(self.expr(inner))
+        sc.reals[l] = 1.6
+        return Stmt("$T %s = #0.0#;\nfor (int %s = 0; %s < n; ++%s) {\n"
+                    "  %s = %s * x[%s];\n  x[%s] *= #0.9#;\n}" % (
+                        l, i, i, i, l, e[0], i, i))
+
+    def stmt_condstore(self, sc):
+        arr, m = self.r.choice([("x", self.nx), ("y", self.ny)])
+        i = self.fresh("i")
+        inner = Scope(sc)
+        inner.ints[i] = m
+        e = self.bounded(self.expr(inner))
+        return Stmt("for (int %s = 0; %s < %d; ++%s)\n"
+                    "  if (%s[%s] > %s)\n    %s[%s] = %s;" % (
+                        i, i, m, i, arr, i, lit(self.r.uniform(-0.5, 0.5)),
+                        arr, i, e[0]))
+
+    def stmt_switch(self, sc):
+        k = self.fresh("k")
+        e = self.expr(sc)
+        cases = []
+        for c in range(3):
+            cases.append(Stmt("case %d:" % c, [self.assign(Scope(sc))],
+                              "  break;" if self.r.random() < 0.7 else ""))
+        return Stmt("switch ((int)(@fmin(@fabs(%s), #10.0#) * #2.0#) %% 4) {"
+                    % e[0], cases, "default:\n  break;\n}")
+
+    def stmt_fnptr(self, sc):
+        names = [h[0] for h in self.helper_sigs if h[1] == "scalar"]
+        a = self.bounded(self.expr(sc))
+        t = self.target_real(sc)
+        fp = self.fresh("fp")
+        pick = "%s ? %s : %s" % (self.cond(sc), self.r.choice(names),
+                                 self.r.choice(names))
+        return Stmt("{\n  $T (*%s)($T, $T) = %s;\n  %s += %s(%s, %s);\n}" % (
+            fp, pick, t, fp, a[0], lit(self.r.uniform(-1, 1))))
+
+    def stmt_walk(self, sc):
+        """A pointer walked through an array."""
+        p, q = self.fresh("p"), self.fresh("acc")
+        arr, m = self.r.choice([("x", self.nx), ("y", self.ny)])
+        sc.reals[q] = 2.0 * m
+        return Stmt("$T %s = #0.0#;\nfor ($T *%s = %s; %s != %s + %d; ++%s) {"
+                    "\n  %s += *%s * %s;\n  *%s = @cos(*%s);\n}" % (
+                        q, p, arr, p, arr, m, p, q, p, lit(self.r.uniform(
+                            0.3, 1.5)), p, p))
+
+    def stmt_structs(self, sc):
+        self.uses_struct = True
+        ps, i = self.fresh("ps"), self.fresh("i")
+        m = self.r.randint(2, 4)
+        inner = Scope(sc)
+        inner.ints[i] = m
+        e = self.bounded(self.expr(inner))
+        t = self.target_real(sc)
+        return Stmt("{\n  struct pair %s[%d];\n  for (int %s = 0; %s < %d; ++%s) {"
+                    "\n    %s[%s].a = %s;\n    %s[%s].b = x[%s %% %d];\n  }\n"
+                    "  for (int %s = 0; %s < %d; ++%s)\n"
+                    "    %s += pair_dot(%s[%s]) * #0.3#;\n}" % (
+                        ps, m, i, i, m, i, ps, i, e[0], ps, i, i, self.nx,
+                        i, i, m, i, t, ps, i))
+
+    def nested(self, make):
+        self.depth_now += 1
+        try:
+            return make()
+        finally:
+            self.depth_now -= 1
+
+    # ---- helper functions -------------------------------------------------
+    def make_helpers(self):
+        r = self.r
+        quals = "static __device__" if self.kind == "cuda" else "static"
+        for j in range(r.randint(1, 3)):
+            name = "h%d" % j
+            attr = r.choice(["", "__attribute__((noinline)) ",
+                             "__attribute__((always_inline)) inline "])
+            if attr:
+                self.features.add("noinline" if "noinline" in attr else
+                                  "inline")
+            kind = r.choice(["scalar", "pointer", "recursive"])
+            sc = Scope()
+            sc.reals = {"a": 2.0, "b": 2.0}
+            saved = self.nx, self.ny
+            # Helpers see a and b, and their own array x (two values) when
+            # they take a pointer; nothing of f's.
+            self.nx, self.ny, self.has_s = (2 if kind == "pointer" else 0), \
+                0, False
+            if kind == "recursive":
+                self.features.add("recursion")
+                e1 = self.bounded(self.expr(sc))
+                e2 = self.bounded(self.expr(sc))
+                body = [Stmt("if (d <= 0)\n  return %s;" % e1[0], keep=True),
+                        Stmt("return %s(%s, b, d - 1) * #0.5# + %s;" % (
+                            name, e2[0], "@sin(a)"), keep=True)]
+                sig = "$T %s($T a, $T b, int d)" % name
+                attr = attr.replace("__attribute__((always_inline)) inline ",
+                                    "")
+                self.nx, self.ny, self.has_s = saved + (True,)
+            else:
+                env = Scope(sc)
+                stmts = [self.helper_stmt(env, kind) for _ in range(
+                    r.randint(1, 3))]
+                e = self.bounded(self.expr(env))
+                stmts.append(Stmt("return %s;" % e[0], keep=True))
+                body = stmts
+                if kind == "pointer":
+                    sig = "$T %s($T a, $T b, $T *x)" % name
+                else:
+                    sig = "$T %s($T a, $T b)" % name
+                self.nx, self.ny, self.has_s = saved + (True,)
+            self.helpers.append(Stmt("%s %s%s {" % (quals, attr, sig), body,
+                                     "}", keep=True))
+            self.helper_sigs.append((name, kind))
+
+    def helper_stmt(self, sc, kind):
+        e = self.bounded(self.expr(sc))
+        if kind == "pointer" and self.r.random() < 0.5:
+            return Stmt("x[%d] += %s;" % (self.r.randrange(2), e[0]))
+        n = self.fresh("t")
+        sc.reals[n] = 1.6
+        callees = [h for h in self.helper_sigs if h[1] != "pointer"]
+        if callees and self.r.random() < 0.4:
+            name, kind = self.r.choice(callees)
+            args = "%s, a" % e[0] + (", 2" if kind == "recursive" else "")
+            return Stmt("$T %s = %s(%s);" % (n, name, args))
+        return Stmt("$T %s = %s;" % (n, e[0]))
+
+    def call(self, sc):
+        r = self.r
+        name, kind = r.choice(self.helper_sigs)
+        a = self.bounded(self.expr(sc))
+        b = self.bounded(self.expr(sc))
+        t = self.target_real(sc)
+        if kind == "recursive":
+            depth = r.choice(["3", "n % 3", "2"])
+            return Stmt("%s += %s(%s, %s, %s);" % (t, name, a[0], b[0], depth))
+        if kind == "pointer":
+            arrays = [(n, m) for n, m in (("x", self.nx), ("y", self.ny))
+                      if m >= 2]
+            if not arrays:
+                return Stmt("%s += @sin(%s) * %s;" % (t, a[0], b[0]))
+            arr, m = r.choice(arrays)
+            return Stmt("%s += %s(%s, %s, %s + %d);" % (
+                t, name, a[0], b[0], arr, r.randrange(m - 1)))
+        return Stmt("%s += %s(%s, %s);" % (t, name, a[0], b[0]))
+
+    # ---- the whole function -----------------------------------------------
+    def function(self):
+        self.depth_now = 0
+        self.make_helpers()
+        sc = Scope()
+        self.in_f = True
+        body = [self.stmt(sc) for _ in range(self.r.randint(4, 12))]
+        reals = sorted(sc.reals)
+        ret = " + ".join(["@sin(%s)" % v for v in reals[-3:]] + ["x[0] * s"])
+        for j in range(self.ny):
+            if reals:
+                body.append(Stmt("y[%d] += #0.5# * @tanh(%s);" % (
+                    j, self.r.choice(reals))))
+        body.append(Stmt("return %s;" % ret, keep=True))
+        return body
+
+
+class Program:
+    """A generated program: its parameters and statement trees."""
+
+    def __init__(self, seed, kind, mutant=False):
+        g = Gen(seed, kind)
+        self.mutant = mutant
+        self.seed, self.kind = seed, kind
+        self.body = g.function()
+        self.helpers = g.helpers
+        self.uses_struct = g.uses_struct
+        self.real, self.nx, self.ny = g.real, g.nx, g.ny
+        self.features = sorted(g.features)
+        r = g.r
+        self.width = r.choice([2, 3, 4, 8])
+        self.block = 4  # CUDA threads per block
+        nin = self.nx + self.ny + 1 if kind == "host" else \
+            self.block * (self.nx + self.ny) + 2
+        self.u0 = [round(r.uniform(-1, 1), 3) for _ in range(nin)]
+        self.shared_mix = r.choice(["neighbour", "atomic", "both"])
+
+    def without(self, path):
+        """A copy without the statement at `path` (a list of indices
+        through the trees: [0, i] the body's i-th statement, [1, j, ...]
+        inside helper j; deeper indices go through nested blocks)."""
+        import copy
+        p = copy.deepcopy(self)
+        trees = [p.body] + [h.parts[1] for h in p.helpers]
+        lst = trees[path[0]]
+        for idx in path[1:-1]:
+            node = lst[idx[0]]
+            lst = node.parts[idx[1]]
+        del lst[path[-1]]
+        return p
+
+    def paths(self):
+        """Paths of every removable statement, innermost last."""
+        out = []
+
+        def walk(lst, prefix):
+            for i, s in enumerate(lst):
+                for k, part in enumerate(s.parts):
+                    if isinstance(part, list):
+                        walk(part, prefix + [(i, k)])
+                if not s.keep:
+                    out.append(prefix + [i])
+        walk(self.body, [0])
+        for j, h in enumerate(self.helpers):
+            walk(h.parts[1], [j + 1])
+        return out
+
+    # ---- source --------------------------------------------------------------
+    def function_source(self, real, suffix):
+        dev = "__device__ " if self.kind == "cuda" else ""
+        out = []
+        if self.uses_struct:
+            out.append(STRUCT_HELPERS.replace("__DEV__", dev))
+        for h in self.helpers:
+            out.append(h.render(0))
+        out.append("%s$T f($T *x, $T *y, $T s, int n) {" % dev)
+        out.extend(s.render(1) for s in self.body)
+        out.append("}")
+        text = render_type("\n".join(out), real)
+        if suffix:
+            # The double reference copy: its own names.
+            text = re.sub(r"\b(f|h\d+|pair_dot|pair_norm|pair)\b",
+                          lambda m: m.group(1) + suffix, text)
+        return text
+
+    def source(self):
+        return (HOST_TEMPLATE if self.kind == "host" else CUDA_TEMPLATE) \
+            .replace("__FUNCTIONS__", self.functions()) \
+            .replace("__REAL__", self.real) \
+            .replace("__UREAL__", "uint32_t" if self.real == "float"
+                     else "uint64_t") \
+            .replace("__NX__", str(self.nx)).replace("__NY__", str(self.ny)) \
+            .replace("__W__", str(self.width)) \
+            .replace("__BLOCK__", str(self.block)) \
+            .replace("__ISFLOAT__", "1" if self.real == "float" else "0") \
+            .replace("__U0__", ", ".join(repr(v) for v in self.u0)) \
+            .replace("__MIX__", MIXES[self.shared_mix]) \
+            .replace("__DS_D_LANES__", ", ".join(
+                "ds.d[%d]" % l for l in range(self.width))) \
+            .replace("__DS_LANES__", ", ".join(
+                "ds[%d]" % l for l in range(self.width))) \
+            .replace("__SEED__", "%s seed %d: %s" % (
+                self.kind, self.seed, " ".join(self.features)))
+
+    def functions(self):
+        text = self.function_source(self.real, "")
+        if self.mutant:
+            # The checker's own test: a reference that differs from f by
+            # 1e-3 relative in its result must be reported as wrong.
+            ref = self.function_source("double", "_ref")
+            ref = re.sub(r"return (.*);\n}$", r"return (\1) * (1.0 + 1e-3 * s);\n}",
+                         ref)
+            return text + "\n\n" + ref
+        if self.real == "float":
+            text += "\n\n/* The same function in double, for finite " \
+                "differences. */\n" + self.function_source("double", "_ref")
+        else:
+            text += "\n#define f_ref f\n"
+        return text
+
+
+MORE_KINDS = {"return", "sweep", "last", "condstore", "switch", "fnptr",
+              "walk", "structs"}
+
+STRUCT_HELPERS = """struct pair {
+  $T a, b;
+};
+static __DEV__$T pair_dot(struct pair p) { return p.a * p.b + @sin(p.a); }
+static __DEV__$T pair_norm(const struct pair *p) {
+  return @sqrt(#0.5# + p->a * p->a + p->b * p->b);
+}"""
+
+# How g mixes the threads after the barrier (one line each: a macro body).
+MIXES = {
+    "neighbour": "yt[0] += (T)0.5 * sh[(t + 1) % B] * sh[t];",
+    "atomic": "atomicAdd(&acc[0], sh[t] * sh[(t + B - 1) % B]);",
+    "both": "yt[0] += sin(sh[(t + 1) % B]); atomicAdd(&acc[0], sh[t] * sh[t]);",
+}
+
+import os  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "host_template.c")) as _f:
+    HOST_TEMPLATE = _f.read()
+with open(os.path.join(HERE, "cuda_template.cu")) as _f:
+    CUDA_TEMPLATE = _f.read()
+
+
+def generate(seed, kind="host", mutant=False):
+    return Program(seed, kind, mutant)
+
+
+if __name__ == "__main__":
+    import sys
+    print(generate(int(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2
+                   else "host").source())
