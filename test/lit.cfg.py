@@ -30,6 +30,13 @@ config.substitutions.append(
     ("%itest-flags", "-I" + os.path.join(config.test_source_root, "integration", "include")
      + " -Wall -Werror=implicit-function-declaration"))
 config.substitutions.append(("%ptxas", config.ptxas or "false"))
+# The numeric fuzzer (tools/fuzz): its runner, and the directory of the
+# header its programs include.
+fuzz_dir = os.path.join(config.gpuad_src_root, "tools", "fuzz")
+config.substitutions.append(("%fuzz-dir", fuzz_dir))  # before %fuzz
+config.substitutions.append(
+    ("%fuzz", "python3 " + os.path.join(fuzz_dir, "fuzz.py") + " --cc "
+     + config.gpuad_cc))
 
 # Features for REQUIRES: lines.
 if config.have_cuda:

@@ -6,6 +6,8 @@
 
 #include "Batch/Lanes.h"
 
+#include "Target/TargetHooks.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PatternMatch.h"
@@ -107,16 +109,17 @@ Value *Lanes::add(IRBuilderBase &B, Value *A, Value *Bv, Type *PrimalTy) const {
     return Bv;
   if (!Bv)
     return A;
-  // a + (-b) reads better as a - b and saves the negation.
+  // a + (-b) reads better as a - b and saves the negation.  Integers are
+  // float bits, added as floats of their width.
   if (Width == 1 || isSimd(PrimalTy)) {
     Value *Neg;
     if (PatternMatch::match(Bv, PatternMatch::m_FNeg(PatternMatch::m_Value(Neg))))
       return B.CreateFSub(A, Neg);
-    return B.CreateFAdd(A, Bv);
+    return addAdjoints(B, A, Bv);
   }
   return map(B, PrimalTy, {A, Bv}, {PrimalTy, PrimalTy},
              [&](ArrayRef<Value *> S, unsigned) {
-               return B.CreateFAdd(S[0], S[1]);
+               return addAdjoints(B, S[0], S[1]);
              });
 }
 

@@ -197,7 +197,7 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
             continue;
           Value *Old = B.CreateExtractElement(Acc, B.getInt32(M % N));
           Value *Add = B.CreateExtractElement(S[0], B.getInt32(K));
-          Acc = B.CreateInsertElement(Acc, B.CreateFAdd(Old, Add),
+          Acc = B.CreateInsertElement(Acc, addAdjoints(B, Old, Add),
                                       B.getInt32(M % N));
         }
         return Acc;

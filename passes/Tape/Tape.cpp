@@ -6,6 +6,7 @@
 
 #include "Tape/Tape.h"
 
+#include "Core/DerivativeSignature.h"
 #include "Core/ForwardSweep.h"
 #include "Reverse/ForwardStructure.h"
 #include "Target/TargetHooks.h"
@@ -180,8 +181,12 @@ Tape::Strategy Tape::strategy(const Value *V) const {
     return Strategy::Available;
   // In a loop a long chain is kept in the loop's frame (memory) instead of
   // rebuilt; outside loops a cached value would hold a register from the
-  // forward sweep to the reverse one, so it is rebuilt however long.
-  if (recomputable(I) && (!L || recomputeChain(I) <= MaxRecomputeChain))
+  // forward sweep to the reverse one, so it is rebuilt however long.  An
+  // address (a width-N shadow's lanes among them) is rebuilt however long
+  // too: cached, it may point into this call's stack, which a split form's
+  // backward half allocates again elsewhere.
+  if (recomputable(I) && (!L || typeHoldsPointer(I->getType()) ||
+                          recomputeChain(I) <= MaxRecomputeChain))
     return Strategy::Recompute;
   return Strategy::Cache;
 }

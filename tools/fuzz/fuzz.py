@@ -114,8 +114,8 @@ def per_mode(outcome, verdicts):
 
 
 def run_case(args):
-    seed, kind, opt, cc, workdir, timeout = args
-    prog = progen.generate(seed, kind)
+    seed, kind, opt, cc, workdir, timeout, mutant = args
+    prog = progen.generate(seed, kind, mutant)
     t = time.time()
     src = prog.source()
     outcome, verdicts, detail = compile_and_run(src, kind, opt, cc, workdir,
@@ -169,6 +169,37 @@ def shrink(case, cc, workdir, timeout, log):
     return prog
 
 
+def regression_header(case, shrunk):
+    """Lit lines that make a saved failure a test of test/fuzz/ once it is
+    fixed: it must build and pass at the level it failed at."""
+    emulate = " --emulate" if case["kind"] == "cuda" else ""
+    lines = ["%s seed %d at -O%s: %s%s (tools/fuzz/fuzz.py)" % (
+        case["kind"], case["seed"], case["opt"], case["outcome"],
+        ", reduced" if shrunk else "")]
+    lines += case["detail"].splitlines()[:12]
+    if case["kind"] == "cuda":
+        lines.append("REQUIRES: cuda")
+    lines.append("RUN: %%gpuad-cc%s -O%s -I%%fuzz-dir %%s -o %%t -lm && %%t" % (
+        emulate, case["opt"]))
+    return "".join("// %s\n" % line for line in lines)
+
+
+def snapshot(cc, work):
+    """A copy of gpuad-cc with the plugin and emulator runtime it finds
+    beside itself, so that rebuilding gpuad during a long run does not
+    change (or break) the compiler under test."""
+    import shutil
+    prefix = os.path.dirname(os.path.dirname(os.path.abspath(cc)))
+    for sub in ("bin", "lib"):
+        os.makedirs(os.path.join(work, "gpuad", sub), exist_ok=True)
+    shutil.copy2(cc, os.path.join(work, "gpuad", "bin"))
+    for lib in ("GPUAD.so", "libgpuad_emu.a"):
+        src = os.path.join(prefix, "lib", lib)
+        if os.path.exists(src):
+            shutil.copy2(src, os.path.join(work, "gpuad", "lib"))
+    return os.path.join(work, "gpuad", "bin", os.path.basename(cc))
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -183,11 +214,15 @@ def main():
                     help="where failures and the summary go")
     ap.add_argument("--shrink", action="store_true",
                     help="reduce each failing program")
+    ap.add_argument("--mutant", action="store_true",
+                    help="the checker's own test: compare each program with "
+                    "a reference 1e-3 off, so every case must be wrong")
     a = ap.parse_args()
     first, last = (int(v) for v in a.seeds.split(":"))
     os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="gpuad-fuzz-")
-    tasks = [(s, k, o, a.cc, work, a.timeout)
+    a.cc = snapshot(a.cc, work)
+    tasks = [(s, k, o, a.cc, work, a.timeout, a.mutant)
              for s in range(first, last + 1) for k in a.kinds.split(",")
              for o in a.opt.split(",")]
     counts = collections.Counter()
@@ -195,8 +230,11 @@ def main():
     diagnostics = collections.Counter()
     failures = []
     start = time.time()
+    log = open(os.path.join(a.out, "cases.jsonl"), "w")
     with concurrent.futures.ProcessPoolExecutor(a.jobs) as pool:
         for done, case in enumerate(pool.map(run_case, tasks), 1):
+            log.write(json.dumps(case) + "\n")
+            log.flush()
             compiles[case["outcome"]] += 1
             for m, v in case["modes"].items():
                 counts[v] += 1
@@ -221,12 +259,7 @@ def main():
             prog = shrink(case, a.cc, work, a.timeout, print)
         ext = ".c" if case["kind"] == "host" else ".cu"
         with open(os.path.join(a.out, name + ext), "w") as f:
-            f.write("/* %s: %s\n%s\n   reproduce: %s%s -O%s -I%s %s -o t -lm"
-                    " && ./t */\n" % (
-                        name, case["outcome"], case["detail"][:2000].replace(
-                            "*/", "* /"),
-                        a.cc, " --emulate" if case["kind"] == "cuda" else "",
-                        case["opt"], HERE, name + ext))
+            f.write(regression_header(case, a.shrink))
             f.write(prog.source())
     summary = dict(cases=sum(counts.values()), by_outcome=dict(counts),
                    compiles=dict(compiles), diagnostics=dict(diagnostics),

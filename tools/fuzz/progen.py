@@ -676,8 +676,10 @@ class Program:
             # The checker's own test: a reference that differs from f by
             # 1e-3 relative in its result must be reported as wrong.
             ref = self.function_source("double", "_ref")
-            ref = re.sub(r"return (.*);\n}$", r"return (\1) * (1.0 + 1e-3 * s);\n}",
-                         ref)
+            at = ref.index("double f_ref(")
+            ref = ref[:at] + re.sub(r"return (.*);",
+                                    r"return (\1) * (1.0 + 1e-3 * s);",
+                                    ref[at:])
             return text + "\n\n" + ref
         if self.real == "float":
             text += "\n\n/* The same function in double, for finite " \

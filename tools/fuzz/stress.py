@@ -8,10 +8,13 @@ nothing, so there is no adjoint to return).  The pass must not crash, and its
 output must pass the verifier; a diagnostic (an honest "cannot differentiate
 ...") is fine.  Usage:
     tools/fuzz/stress.py --plugin build/lib/GPUAD.so --count 200 [--width 2]
-                         [--mode reverse]
+                         [--mode reverse] [-j 2] [--batch 20]
+Modules are differentiated in batches (one opt run each); a batch that is
+not clean is run again one module at a time, so each outcome names a seed.
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -41,13 +44,51 @@ def caller_for(module_text, width, mode):
     load = "  %w = load i32, ptr @enzyme_width\n" if width > 1 else ""
     entry = "__enzyme_fwddiff" if mode == "forward" else "__enzyme_autodiff"
     return (
-        "@enzyme_width = external global i32\n"
-        "@enzyme_const = external global i32\n"
-        f"declare void @{entry}(ptr, ...)\n"
-        f"define void @caller({', '.join(cparams)}) {{\n{load}"
+        f"define void @caller_{name}({', '.join(cparams)}) {{\n{load}"
         f"  call void (ptr, ...) @{entry}(ptr @{name}, {', '.join(args)})\n"
         "  ret void\n}\n"
     )
+
+
+PRELUDE = ("@enzyme_width = external global i32\n"
+           "@enzyme_const = external global i32\n"
+           "declare void @__enzyme_fwddiff(ptr, ...)\n"
+           "declare void @__enzyme_autodiff(ptr, ...)\n")
+
+
+def module(seeds, a):
+    """One module holding the llvm-stress functions of `seeds`, each with
+    its caller."""
+    parts = [PRELUDE]
+    for seed in seeds:
+        src = subprocess.run([f"{LLVM}/llvm-stress", "-seed", str(seed),
+                              "-size", str(a.size)], capture_output=True,
+                             text=True).stdout
+        src = "\n".join(line for line in src.splitlines()
+                        if not line.startswith(("; ModuleID", "source_filename")))
+        parts.append(src + "\n" + caller_for(src, a.width, a.mode))
+    return "\n".join(parts)
+
+
+def classify(seeds, a, tmp):
+    """(outcome, seeds) of one opt run over the functions of `seeds`; a
+    batch that is not clean is run again one seed at a time."""
+    path = os.path.join(tmp, f"s{seeds[0]}-{len(seeds)}.ll")
+    with open(path, "w") as f:
+        f.write(module(seeds, a))
+    r = subprocess.run([f"{LLVM}/opt", f"-load-pass-plugin={a.plugin}",
+                        "-passes=gpuad", "-S", path, "-o", os.devnull],
+                       capture_output=True, text=True)
+    os.unlink(path)
+    if r.returncode == 0:
+        return [("ok", s) for s in seeds]
+    if len(seeds) > 1:
+        return [x for s in seeds for x in classify([s], a, tmp)]
+    if r.returncode < 0 or "Stack dump" in r.stderr or "PLEASE submit" in r.stderr:
+        return [("crash", seeds[0])]
+    if "internal error" in r.stderr or "verif" in r.stderr.lower():
+        return [("invalid", seeds[0])]
+    return [("diagnosed", seeds[0])]
 
 
 def main():
@@ -58,30 +99,24 @@ def main():
     ap.add_argument("--size", type=int, default=60)
     ap.add_argument("--width", type=int, default=1)
     ap.add_argument("--mode", choices=["forward", "reverse"], default="forward")
+    ap.add_argument("--batch", type=int, default=20,
+                    help="modules per opt run (a failing batch is rerun "
+                    "one module at a time)")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args()
-    crashes, invalid, diagnosed, ok = [], [], 0, 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for seed in range(a.start, a.start + a.count):
-            src = subprocess.run([f"{LLVM}/llvm-stress", "-seed", str(seed),
-                                  "-size", str(a.size)], capture_output=True,
-                                 text=True).stdout
-            path = os.path.join(tmp, f"s{seed}.ll")
-            with open(path, "w") as f:
-                f.write(src + caller_for(src, a.width, a.mode))
-            r = subprocess.run([f"{LLVM}/opt", f"-load-pass-plugin={a.plugin}",
-                                "-passes=gpuad", "-S", path, "-o", os.devnull],
-                               capture_output=True, text=True)
-            if r.returncode < 0 or "Stack dump" in r.stderr or "PLEASE submit" in r.stderr:
-                crashes.append(seed)
-            elif "internal error" in r.stderr or "verif" in r.stderr.lower():
-                invalid.append(seed)
-            elif r.returncode != 0:
-                diagnosed += 1
-            else:
-                ok += 1
-    print(f"seeds {a.start}..{a.start + a.count - 1} (width {a.width}): "
-          f"{ok} differentiated, {diagnosed} diagnosed, "
-          f"{len(invalid)} invalid output {invalid}, {len(crashes)} crashes {crashes}")
+    seeds = list(range(a.start, a.start + a.count))
+    batches = [seeds[i:i + a.batch] for i in range(0, len(seeds), a.batch)]
+    results = {"ok": [], "diagnosed": [], "invalid": [], "crash": []}
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        for outcomes in pool.map(lambda b: classify(b, a, tmp), batches):
+            for kind, seed in outcomes:
+                results[kind].append(seed)
+    crashes, invalid = sorted(results["crash"]), sorted(results["invalid"])
+    print(f"llvm-stress {a.mode} seeds {a.start}..{a.start + a.count - 1} "
+          f"(width {a.width}): {len(results['ok'])} differentiated, "
+          f"{len(results['diagnosed'])} diagnosed, {len(invalid)} invalid "
+          f"output {invalid}, {len(crashes)} crashes {crashes}")
     return 1 if crashes or invalid else 0
 
 
