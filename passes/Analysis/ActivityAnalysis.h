@@ -62,6 +62,10 @@ public:
   /// \p V is float data or an integer that may hold float bits.
   bool isData(const llvm::Value *V) const;
   bool isVaried(const llvm::Value *V) const { return Varied.count(V); }
+  /// \p V is an integer that may hold bits of varied float data.
+  bool mayHoldVariedBits(const llvm::Value *V) const {
+    return VariedBits.count(V);
+  }
   bool isUseful(const llvm::Value *V) const { return Useful.count(V); }
 
   /// Pointer \p V points into shadowed memory and needs a shadow pointer.

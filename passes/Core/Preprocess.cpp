@@ -9,6 +9,7 @@
 #include "Rules/ComplexCalls.h"
 #include "Support/Inlining.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -90,6 +91,59 @@ static bool passComplexByValue(Function &F) {
   return Changed;
 }
 
+/// Which C memory function \p Callee defines under a C++ name (HIP's device
+/// headers define `static void *memcpy(void *, const void *, size_t)` as a
+/// byte loop), or "" if none.
+static StringRef definedMemoryFunction(const Function &Callee) {
+  if (Callee.isDeclaration() || !Callee.getName().starts_with("_Z"))
+    return "";
+  std::string Name = demangle(Callee.getName());
+  FunctionType *T = Callee.getFunctionType();
+  auto Params = [&](unsigned N) {
+    return T->getNumParams() == 3 && T->getParamType(0)->isPointerTy() &&
+           T->getParamType(1)->isPointerTy() == (N == 2) &&
+           T->getParamType(2)->isIntegerTy();
+  };
+  for (StringRef Copy : {"memcpy(", "memmove("})
+    if (StringRef(Name).starts_with(Copy) && Params(2))
+      return Copy.drop_back();
+  if (StringRef(Name).starts_with("memset(") && Params(1) &&
+      T->getParamType(1)->isIntegerTy())
+    return "memset";
+  return "";
+}
+
+/// Calls of a memcpy, memmove or memset the headers define become the
+/// intrinsics, whose derivatives move adjoints a float at a time (a byte
+/// loop's cannot be).
+static bool useMemoryIntrinsics(Function &F) {
+  bool Changed = false;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : make_early_inc_range(BB)) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      StringRef Kind = Callee ? definedMemoryFunction(*Callee) : "";
+      if (Kind.empty())
+        continue;
+      IRBuilder<> B(Call);
+      Value *Dst = Call->getArgOperand(0), *Arg = Call->getArgOperand(1);
+      Value *Size = Call->getArgOperand(2);
+      CallInst *New =
+          Kind == "memset"
+              ? B.CreateMemSet(Dst, B.CreateTrunc(Arg, B.getInt8Ty()), Size,
+                               MaybeAlign(1))
+          : Kind == "memcpy"
+              ? B.CreateMemCpy(Dst, MaybeAlign(1), Arg, MaybeAlign(1), Size)
+              : B.CreateMemMove(Dst, MaybeAlign(1), Arg, MaybeAlign(1), Size);
+      New->setDebugLoc(Call->getDebugLoc());
+      if (!Call->getType()->isVoidTy())
+        Call->replaceAllUsesWith(Dst);
+      Call->eraseFromParent();
+      Changed = true;
+    }
+  return Changed;
+}
+
 Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
@@ -111,6 +165,7 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     // updates (whether it is the thread's own) as at -O2.
     bool Again = inlineCallsTo(*Clone, isAtomicWrapper);
     Again |= passComplexByValue(*Clone);
+    Again |= useMemoryIntrinsics(*Clone);
     if (TargetNormalizer)
       Again |= TargetNormalizer(*Clone);
     if (!Again)

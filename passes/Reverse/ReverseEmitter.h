@@ -117,6 +117,9 @@ private:
                       llvm::Value *DI);
   void reverseStructural(llvm::Instruction &I, llvm::Value *DI);
   void reverseLoad(llvm::LoadInst &I, llvm::Value *DI);
+  /// The width in bits of the float that \p Ptr points into, as far as the
+  /// type analysis knows (0 if it does not).
+  unsigned floatBitsAround(llvm::Value *Ptr) const;
   void reverseStore(llvm::StoreInst &I);
   void reverseMemTransfer(llvm::MemTransferInst &I);
   void reverseMemSet(llvm::MemSetInst &I);

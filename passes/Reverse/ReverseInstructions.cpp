@@ -19,6 +19,8 @@
 
 #include "Reverse/ReverseEmitter.h"
 
+#include "llvm/Analysis/ValueTracking.h"
+
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/ThreadPrivacy.h"
 #include "Analysis/TypeInfo.h"
@@ -268,6 +270,17 @@ void ReverseEmitter::reverseStore(StoreInst &I) {
   // integer written over a float (a constant's bits): before the store the
   // location's adjoint is zero.
   bool Adjoint = isData(Val) && !isInteger(Val);
+  // Part of a varied float's bits (a double copied byte by byte) stored
+  // into floats that are read back: no adjoint can move through a part of
+  // a float, and dropping it would be a silent zero.
+  if (Val->getType()->isIntegerTy() &&
+      (Adjoint || Act->mayHoldVariedBits(Val)) &&
+      Act->isUsefulMemory(Act->classOf(orig(Ptr))) &&
+      Val->getType()->getIntegerBitWidth() < floatBitsAround(Ptr))
+    return fail(I, "cannot differentiate '" + describe(I) +
+                       "': it stores part of a float's bits, and reverse "
+                       "mode cannot move an adjoint through part of a float "
+                       "(copy whole values, or use memcpy)");
   bool OverFloat = Val->getType()->isIntegerTy() && holdsFloatAt(Ptr, 0);
   if (!Adjoint && !OverFloat)
     return;
@@ -324,6 +337,18 @@ static CopiedFloats copiedFloats(const TypeTree &T) {
   if (C.Throughout && !C.OtherData)
     C.AtOffsets.clear();
   return C;
+}
+
+unsigned ReverseEmitter::floatBitsAround(Value *Ptr) const {
+  ConcreteType Here = TI->memoryAt(orig(Ptr), 0);
+  if (Here.kind() == ConcreteType::Float)
+    return Here.floatType()->getPrimitiveSizeInBits();
+  // At an offset not known: the object, if it holds one float type only.
+  const Value *Object = getUnderlyingObject(orig(Ptr));
+  CopiedFloats F = copiedFloats(TI->tree(Object));
+  if (F.Throughout && !F.OtherData)
+    return F.Throughout->getPrimitiveSizeInBits();
+  return 0;
 }
 
 void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {

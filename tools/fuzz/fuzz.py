@@ -2,7 +2,7 @@
 """Numeric fuzzing: random differentiable programs through gpuad, checked.
 
 Each seed gives one program per kind (tools/fuzz/progen.py: "host" is C,
-"cuda" is CUDA run on the CPU emulator).  Each program is compiled with
+"cuda" and "hip" are CUDA and HIP run on the CPU emulator).  Each program is compiled with
 gpuad-cc at every optimisation level asked for and run; the program checks
 forward mode against central differences, reverse mode against them and by
 the dot-product test against forward mode, width N against width-1 runs and
@@ -44,19 +44,20 @@ import progen  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+EXTENSIONS = {"host": ".c", "cuda": ".cu", "hip": ".hip"}
 MODES = ["fwd", "fwd-width", "rev", "rev-width", "split"]
 FAILURES = ("wrong", "crash", "invalid-ir", "hang", "generator")
 
 
 def compile_and_run(src, kind, opt, cc, workdir, timeout, extra=()):
     """Returns (outcome, {mode: verdict}, detail)."""
-    ext = ".c" if kind == "host" else ".cu"
+    ext = EXTENSIONS[kind]
     fd, path = tempfile.mkstemp(suffix=ext, dir=workdir)
     with os.fdopen(fd, "w") as f:
         f.write(src)
     exe = path[:-len(ext)]
     cmd = [cc, "-O%s" % opt, "-I" + HERE, path, "-o", exe, "-lm"] + list(extra)
-    if kind == "cuda":
+    if kind != "host":
         cmd.insert(1, "--emulate")
     try:
         r = subprocess.run(cmd, capture_output=True, text=True,
@@ -172,13 +173,13 @@ def shrink(case, cc, workdir, timeout, log):
 def regression_header(case, shrunk):
     """Lit lines that make a saved failure a test of test/fuzz/ once it is
     fixed: it must build and pass at the level it failed at."""
-    emulate = " --emulate" if case["kind"] == "cuda" else ""
+    emulate = " --emulate" if case["kind"] != "host" else ""
     lines = ["%s seed %d at -O%s: %s%s (tools/fuzz/fuzz.py)" % (
         case["kind"], case["seed"], case["opt"], case["outcome"],
         ", reduced" if shrunk else "")]
     lines += case["detail"].splitlines()[:12]
-    if case["kind"] == "cuda":
-        lines.append("REQUIRES: cuda")
+    if case["kind"] != "host":
+        lines.append("REQUIRES: " + case["kind"])
     lines.append("RUN: %%gpuad-cc%s -O%s -I%%fuzz-dir %%s -o %%t -lm && %%t" % (
         emulate, case["opt"]))
     return "".join("// %s\n" % line for line in lines)
@@ -257,7 +258,7 @@ def main():
         if a.shrink:
             print("shrinking %s" % name, flush=True)
             prog = shrink(case, a.cc, work, a.timeout, print)
-        ext = ".c" if case["kind"] == "host" else ".cu"
+        ext = EXTENSIONS[case["kind"]]
         with open(os.path.join(a.out, name + ext), "w") as f:
             f.write(regression_header(case, a.shrink))
             f.write(prog.source())

@@ -2,7 +2,8 @@
 """Random differentiable programs for gpuad's numeric fuzzer.
 
 `generate(seed, kind)` returns a Program: the source of a self-checking C
-program (kind "host") or CUDA program (kind "cuda", run on the emulator)
+program (kind "host") or CUDA or HIP program (kinds "cuda" and "hip", run
+on the emulator)
 that differentiates a random function in every mode and checks the results
 with tools/fuzz/fuzzcheck.h.  The same seed always gives the same program.
 
@@ -17,8 +18,9 @@ every libm function that has a rule, branches on data, loops (constant and
 run-time trip counts, nested, early exits), reductions, local and heap
 arrays updated in place, pointer arithmetic, structs, calls to inlined,
 noinline and recursive helpers, integers computed from data and used as
-indices, and values passed through unions and integer bits.  For CUDA, a
-block-level function wraps f with shared memory, a barrier and atomics.
+indices, and values passed through unions and integer bits.  On the device,
+a block-level function wraps f with shared memory, barriers, atomics and
+warp shuffles.
 
 A Program's body is a tree of statements so that tools/fuzz/fuzz.py can
 shrink a failing program by deleting statements (`Program.without`).
@@ -491,7 +493,7 @@ class Gen:
     # ---- helper functions -------------------------------------------------
     def make_helpers(self):
         r = self.r
-        quals = "static __device__" if self.kind == "cuda" else "static"
+        quals = "static __device__" if self.kind != "host" else "static"
         for j in range(r.randint(1, 3)):
             name = "h%d" % j
             attr = r.choice(["", "__attribute__((noinline)) ",
@@ -601,7 +603,7 @@ class Program:
         nin = self.nx + self.ny + 1 if kind == "host" else \
             self.block * (self.nx + self.ny) + 2
         self.u0 = [round(r.uniform(-1, 1), 3) for _ in range(nin)]
-        self.shared_mix = r.choice(["neighbour", "atomic", "both"])
+        self.shared_mix = r.choice(sorted(MIXES))
 
     def without(self, path):
         """A copy without the statement at `path` (a list of indices
@@ -635,7 +637,7 @@ class Program:
 
     # ---- source --------------------------------------------------------------
     def function_source(self, real, suffix):
-        dev = "__device__ " if self.kind == "cuda" else ""
+        dev = "__device__ " if self.kind != "host" else ""
         out = []
         if self.uses_struct:
             out.append(STRUCT_HELPERS.replace("__DEV__", dev))
@@ -652,7 +654,7 @@ class Program:
         return text
 
     def source(self):
-        return (HOST_TEMPLATE if self.kind == "host" else CUDA_TEMPLATE) \
+        return (HOST_TEMPLATE if self.kind == "host" else DEVICE_TEMPLATE) \
             .replace("__FUNCTIONS__", self.functions()) \
             .replace("__REAL__", self.real) \
             .replace("__UREAL__", "uint32_t" if self.real == "float"
@@ -705,6 +707,15 @@ MIXES = {
     "neighbour": "yt[0] += (T)0.5 * sh[(t + 1) % B] * sh[t];",
     "atomic": "atomicAdd(&acc[0], sh[t] * sh[(t + B - 1) % B]);",
     "both": "yt[0] += sin(sh[(t + 1) % B]); atomicAdd(&acc[0], sh[t] * sh[t]);",
+    # A tree reduction in shared memory, a barrier per level.
+    "tree": "for (int o_ = B / 2; o_ > 0; o_ /= 2) { "
+            "if (t < o_) sh[t] += sh[t + o_] * sh[t + o_]; __syncthreads(); } "
+            "yt[0] += (T)0.25 * sh[0];",
+    # A butterfly over the block's lanes, with the result of each level
+    # written back to shared memory.
+    "shuffle": "T v_ = sh[t]; for (int m_ = 1; m_ < B; m_ *= 2) "
+               "v_ += (T)0.5 * SHFL_XOR(v_, m_) * v_; "
+               "atomicAdd(&acc[0], v_); yt[0] += v_ * sh[(t + 1) % B];",
 }
 
 import os  # noqa: E402
@@ -712,8 +723,8 @@ import os  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "host_template.c")) as _f:
     HOST_TEMPLATE = _f.read()
-with open(os.path.join(HERE, "cuda_template.cu")) as _f:
-    CUDA_TEMPLATE = _f.read()
+with open(os.path.join(HERE, "device_template.cu")) as _f:
+    DEVICE_TEMPLATE = _f.read()
 
 
 def generate(seed, kind="host", mutant=False):

@@ -1,9 +1,34 @@
-/* A gpuad fuzz program (tools/fuzz/progen.py), __SEED__.
+// Found by the numeric fuzzer (tools/fuzz, hip seed 4 at -O0, reduced): a
+// double passed through integer bits with memcpy.  HIP's device headers
+// define memcpy as a byte loop, which reverse mode dropped (a zero
+// gradient); calls of a memcpy, memmove or memset the headers define are
+// now the intrinsics.
+// REQUIRES: hip
+// RUN: %gpuad-cc --emulate -O0 -I%fuzz-dir %s -o %t -lm && %t
+/* A gpuad fuzz program (tools/fuzz/progen.py), hip seed 4: assign bits call condstore inline inplace last noinline nonsmooth pointer recursion select walk.
+ * The same source is CUDA and HIP. 
  * One block of B threads runs g: each thread's f on its own slice of x and
  * y, then shared memory, a barrier and an atomic accumulation mix the
  * threads.  g is differentiated in device code in forward mode, reverse
  * mode, split mode and at width W in both; fuzzcheck.h checks the map from
  * (x, y, acc, s) to (x, y, acc, each thread's result). */
+#ifdef __HIP__
+#include <hip/hip_runtime.h>
+#define cudaError_t hipError_t
+#define cudaSuccess hipSuccess
+#define cudaMalloc hipMalloc
+#define cudaFree hipFree
+#define cudaMemcpy hipMemcpy
+#define cudaMemset hipMemset
+#define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaGetLastError hipGetLastError
+#define cudaGetErrorString hipGetErrorString
+#define SHFL_XOR(v, m) __shfl_xor(v, m, B)
+#else
+#define SHFL_XOR(v, m) __shfl_xor_sync((1u << B) - 1, v, m, B)
+#endif
 #include <gpuad/gpuad.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,13 +39,13 @@
 
 #include "fuzzcheck.h"
 
-#define NX __NX__
-#define NY __NY__
-#define B __BLOCK__
-#define W __W__
+#define NX 3
+#define NY 1
+#define B 4
+#define W 3
 #define NIN (B * NX + B * NY + 2)
 #define NOUT (B * NX + B * NY + 1 + B)
-typedef __REAL__ real;
+typedef double real;
 
 /* -DFZ_ONLY=k builds only mode k (1 fwd, 2 fwd-width, 3 rev, 4 rev-width,
  * 5 split): fuzz.py tells which mode a gpuad diagnostic is about. */
@@ -30,7 +55,33 @@ typedef __REAL__ real;
 #define FZ_MODE(k) 1
 #endif
 
-__FUNCTIONS__
+static __device__ __attribute__((noinline)) double h0(double a, double b, double *x) {
+  return tanh(((b * (a + x[0])) > -0.493 ? a : x[1]));
+}
+static __device__ double h1(double a, double b, int d) {
+  if (d <= 0)
+    return tanh(erf((expm1(b) + (a + b))));
+  return h1(erf(a), b, d - 1) * 0.5 + sin(a);
+}
+static __device__ double h2(double a, double b, int d) {
+  if (d <= 0)
+    return (((log(1.404 + b * b) + a) * a) / (1.0 + fabs(((log(1.404 + b * b) + a) * a))));
+  return h2(sin(-0.857), b, d - 1) * 0.5 + sin(a);
+}
+__device__ double f(double *x, double *y, double s, int n) {
+  double w4;
+  {
+    uint64_t b3;
+    double t_ = x[2];
+    memcpy(&b3, &t_, sizeof b3);
+    memcpy(&w4, &b3, sizeof w4);
+  }
+  double acc6 = 0.0;
+  double last8 = 0.0;
+  return sin(acc6) + sin(last8) + sin(w4) + x[0] * s;
+}
+#define f_ref f
+
 
 /* g: the block's function, the same for the float program and its double
  * reference. */
@@ -43,7 +94,7 @@ __FUNCTIONS__
     (void)yt;                                                                  \
     sh[t] = r;                                                                 \
     __syncthreads();                                                           \
-    __MIX__                                                                    \
+    T v_ = sh[t]; for (int m_ = 1; m_ < B; m_ *= 2) v_ += (T)0.5 * SHFL_XOR(v_, m_) * v_; atomicAdd(&acc[0], v_); yt[0] += v_ * sh[(t + 1) % B];                                                                    \
     return r;                                                                  \
   }
 DEFINE_G(g, real, f)
@@ -79,7 +130,7 @@ __global__ void forward_lanes(real *x, real *dx, real *y, real *dy, real s,
   lanes d = __enzyme_fwddiff<lanes>(
       (void *)g, enzyme_width, W, enzyme_dupv, (int)(sizeof(real) * B * NX),
       x, dx, enzyme_dupv, (int)(sizeof(real) * B * NY), y, dy, enzyme_dup, s,
-      __DS_D_LANES__, enzyme_dupv, (int)sizeof(real), acc, dacc, enzyme_const,
+      ds.d[0], ds.d[1], ds.d[2], enzyme_dupv, (int)sizeof(real), acc, dacc, enzyme_const,
       n);
   for (int l = 0; l < W; ++l)
     dret[l * B + threadIdx.x] = d.d[l];
@@ -212,10 +263,10 @@ static void sync() {
 }
 
 int main() {
-  static const double u0[NIN] = {__U0__};
+  static const double u0[NIN] = {0.236, 0.663, -0.394, 0.856, -0.188, 0.198, 0.794, 0.407, -0.381, -0.539, -0.347, 0.254, 0.993, 0.798, -0.2, -0.199, 0.635, -0.432};
   fz.nret = B;
-  const double *u = fz_init(NIN, NOUT, prim, __ISFLOAT__ ? primf : NULL, u0,
-                            __ISFLOAT__);
+  const double *u = fz_init(NIN, NOUT, prim, 0 ? primf : NULL, u0,
+                            0);
   const real s = (real)u[XN + YN + 1];
   double v[NIN], w[NOUT], r[NOUT];
   int ndirs = fz.ndirs;
