@@ -7,9 +7,9 @@
 #include "Core/Preprocess.h"
 
 #include "Rules/ComplexCalls.h"
+#include "Rules/KnownFunctions.h"
 #include "Support/Inlining.h"
 
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -91,28 +91,6 @@ static bool passComplexByValue(Function &F) {
   return Changed;
 }
 
-/// Which C memory function \p Callee defines under a C++ name (HIP's device
-/// headers define `static void *memcpy(void *, const void *, size_t)` as a
-/// byte loop), or "" if none.
-static StringRef definedMemoryFunction(const Function &Callee) {
-  if (Callee.isDeclaration() || !Callee.getName().starts_with("_Z"))
-    return "";
-  std::string Name = demangle(Callee.getName());
-  FunctionType *T = Callee.getFunctionType();
-  auto Params = [&](unsigned N) {
-    return T->getNumParams() == 3 && T->getParamType(0)->isPointerTy() &&
-           T->getParamType(1)->isPointerTy() == (N == 2) &&
-           T->getParamType(2)->isIntegerTy();
-  };
-  for (StringRef Copy : {"memcpy(", "memmove("})
-    if (StringRef(Name).starts_with(Copy) && Params(2))
-      return Copy.drop_back();
-  if (StringRef(Name).starts_with("memset(") && Params(1) &&
-      T->getParamType(1)->isIntegerTy())
-    return "memset";
-  return "";
-}
-
 /// Calls of a memcpy, memmove or memset the headers define become the
 /// intrinsics, whose derivatives move adjoints a float at a time (a byte
 /// loop's cannot be).
@@ -122,7 +100,7 @@ static bool useMemoryIntrinsics(Function &F) {
     for (Instruction &I : make_early_inc_range(BB)) {
       auto *Call = dyn_cast<CallInst>(&I);
       Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      StringRef Kind = Callee ? definedMemoryFunction(*Callee) : "";
+      StringRef Kind = Callee ? headerMemoryFunction(*Callee) : "";
       if (Kind.empty())
         continue;
       IRBuilder<> B(Call);

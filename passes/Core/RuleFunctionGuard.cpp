@@ -39,12 +39,12 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
     if (isRegistrationGlobal(GV))
       Protected.push_back(&GV);
   for (Function &F : M) {
-    // Rule functions, and device code's own heap functions (HIP's malloc
-    // and free are inline wrappers of ockl's allocator): gpuad knows them
-    // by name, not by their bodies.
+    // Rule functions, and device code's own heap and memory functions
+    // (HIP's malloc and free are inline wrappers of ockl's allocator, its
+    // memcpy a byte loop): gpuad knows them by name, not by their bodies.
     if (F.isDeclaration() ||
         (!findRuleByName(F.getName()) && !classifyHeapFunction(F.getName()) &&
-         !Registered.count(&F)) ||
+         headerMemoryFunction(F).empty() && !Registered.count(&F)) ||
         F.hasFnAttribute(GuardAttr))
       continue;
     bool WasAlwaysInline = F.hasFnAttribute(Attribute::AlwaysInline);

@@ -8,6 +8,8 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -194,6 +196,25 @@ SmallVector<int, 4> userDeallocatorArguments(const Function &Alloc) {
     Args.push_back(V);
   }
   return Args;
+}
+
+StringRef headerMemoryFunction(const Function &F) {
+  StringRef Mangled = F.getName();
+  if (F.isDeclaration() || !Mangled.starts_with("_Z") ||
+      !Mangled.contains("mem"))
+    return "";
+  // (void *, const void *, size_t) or (void *, int, size_t).
+  FunctionType *T = F.getFunctionType();
+  if (T->getNumParams() != 3 || !T->getParamType(0)->isPointerTy() ||
+      !T->getParamType(2)->isIntegerTy())
+    return "";
+  bool FromMemory = T->getParamType(1)->isPointerTy();
+  std::string Name = demangle(Mangled);
+  for (StringRef Kind : {"memcpy", "memmove", "memset"})
+    if (StringRef(Name).starts_with((Kind + "(").str()) &&
+        FromMemory == (Kind != "memset"))
+      return Kind;
+  return "";
 }
 
 } // namespace gpuad

@@ -70,6 +70,12 @@ unsigned userAllocationSize(const llvm::Function &Alloc);
 llvm::Function *userDeallocator(const llvm::Function &Alloc);
 llvm::SmallVector<int, 4> userDeallocatorArguments(const llvm::Function &Alloc);
 
+/// Which C memory function ("memcpy", "memmove", "memset") \p F defines
+/// under a C++ name, or "" if none: HIP's device headers define
+/// `static void *memcpy(void *, const void *, size_t)` as a byte loop, whose
+/// calls gpuad differentiates as the intrinsic (the guard keeps them calls).
+llvm::StringRef headerMemoryFunction(const llvm::Function &F);
+
 } // namespace gpuad
 
 #endif // GPUAD_RULES_KNOWNFUNCTIONS_H

@@ -69,11 +69,12 @@ def compile_and_run(src, kind, opt, cc, workdir, timeout, extra=()):
     if r.returncode != 0:
         err = r.stderr
         os.path.exists(exe) and os.unlink(exe)
+        if ("invalid IR" in err or "Broken module" in err
+                or "verifier" in err.lower()):
+            return "invalid-ir", {}, tail(err)
         if (r.returncode < 0 or "Stack dump" in err or "PLEASE submit" in err
                 or "Assertion" in err or "internal error" in err):
             return "crash", {}, tail(err)
-        if "Broken module" in err or "verifier" in err.lower():
-            return "invalid-ir", {}, tail(err)
         gp = [line for line in err.splitlines() if "gpuad:" in line and
               "error:" in line]
         if gp:
@@ -115,8 +116,8 @@ def per_mode(outcome, verdicts):
 
 
 def run_case(args):
-    seed, kind, opt, cc, workdir, timeout, mutant = args
-    prog = progen.generate(seed, kind, mutant)
+    seed, kind, opt, cc, workdir, timeout, mutant, size = args
+    prog = progen.generate(seed, kind, mutant, size)
     t = time.time()
     src = prog.source()
     outcome, verdicts, detail = compile_and_run(src, kind, opt, cc, workdir,
@@ -135,7 +136,8 @@ def run_case(args):
         if any(v in FAILURES for v in modes.values()):
             outcome = next(v for v in modes.values() if v in FAILURES)
             detail = "\n".join("%s: %s" % kv for kv in notes.items())
-    return dict(seed=seed, kind=kind, opt=opt, outcome=outcome, modes=modes,
+    return dict(seed=seed, kind=kind, opt=opt, size=size, outcome=outcome,
+                modes=modes,
                 notes=notes, detail=detail, features=prog.features,
                 seconds=round(time.time() - t, 1))
 
@@ -152,7 +154,7 @@ def same_failure(case, outcome, verdicts):
 def shrink(case, cc, workdir, timeout, log):
     """Deletes statements of the failing program while it still fails the
     same way; returns the reduced Program."""
-    prog = progen.generate(case["seed"], case["kind"])
+    prog = progen.generate(case["seed"], case["kind"], size=case["size"])
     changed = True
     while changed:
         changed = False
@@ -174,9 +176,10 @@ def regression_header(case, shrunk):
     """Lit lines that make a saved failure a test of test/fuzz/ once it is
     fixed: it must build and pass at the level it failed at."""
     emulate = " --emulate" if case["kind"] != "host" else ""
-    lines = ["%s seed %d at -O%s: %s%s (tools/fuzz/fuzz.py)" % (
-        case["kind"], case["seed"], case["opt"], case["outcome"],
-        ", reduced" if shrunk else "")]
+    lines = ["%s seed %d%s at -O%s: %s%s (tools/fuzz/fuzz.py)" % (
+        case["kind"], case["seed"],
+        " size %d" % case["size"] if case["size"] != 1 else "", case["opt"],
+        case["outcome"], ", reduced" if shrunk else "")]
     lines += case["detail"].splitlines()[:12]
     if case["kind"] != "host":
         lines.append("REQUIRES: " + case["kind"])
@@ -215,6 +218,9 @@ def main():
                     help="where failures and the summary go")
     ap.add_argument("--shrink", action="store_true",
                     help="reduce each failing program")
+    ap.add_argument("--size", type=int, default=1,
+                    help="program size: 2 and 3 give longer bodies and "
+                    "deeper nesting")
     ap.add_argument("--mutant", action="store_true",
                     help="the checker's own test: compare each program with "
                     "a reference 1e-3 off, so every case must be wrong")
@@ -223,7 +229,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="gpuad-fuzz-")
     a.cc = snapshot(a.cc, work)
-    tasks = [(s, k, o, a.cc, work, a.timeout, a.mutant)
+    tasks = [(s, k, o, a.cc, work, a.timeout, a.mutant, a.size)
              for s in range(first, last + 1) for k in a.kinds.split(",")
              for o in a.opt.split(",")]
     counts = collections.Counter()
@@ -254,7 +260,7 @@ def main():
                     done, len(tasks), time.time() - start), flush=True)
     for case in failures:
         name = "%s-%d-O%s" % (case["kind"], case["seed"], case["opt"])
-        prog = progen.generate(case["seed"], case["kind"])
+        prog = progen.generate(case["seed"], case["kind"], size=a.size)
         if a.shrink:
             print("shrinking %s" % name, flush=True)
             prog = shrink(case, a.cc, work, a.timeout, print)

@@ -88,9 +88,10 @@ class Scope:
 
 
 class Gen:
-    def __init__(self, seed, kind):
+    def __init__(self, seed, kind, size=1):
         self.r = random.Random(seed)
         self.kind = kind
+        self.size = size  # 2, 3: longer bodies, deeper nesting
         self.real = self.r.choice(["double", "double", "float"])
         self.nx = self.r.randint(1, 6)
         self.ny = self.r.randint(1, 4)
@@ -248,7 +249,7 @@ class Gen:
             sc.reals[t] = sc.reals[t] + e[1]
         return Stmt("%s %s %s;" % (t, op, e[0]))
 
-    def stmt(self, sc, loop=False, depth=0):
+    def stmt(self, sc, loop=False):
         r = self.r
         kinds = ["decl", "decl", "assign", "assign", "if", "loop", "dynloop",
                  "while", "reduce", "inplace", "local", "pointer", "index",
@@ -262,7 +263,7 @@ class Gen:
             kinds += ["return"]
         k = r.choice(kinds)
         nest = self.depth_now
-        if nest >= 3 and k in ("if", "loop", "dynloop", "while", "reduce",
+        if nest >= 2 + self.size and k in ("if", "loop", "dynloop", "while", "reduce",
                                "inplace", "heap", "sweep", "last", "switch",
                                "walk"):
             k = "assign"
@@ -574,7 +575,8 @@ class Gen:
         self.make_helpers()
         sc = Scope()
         self.in_f = True
-        body = [self.stmt(sc) for _ in range(self.r.randint(4, 12))]
+        body = [self.stmt(sc) for _ in range(
+            self.r.randint(4 * self.size, 12 * self.size))]
         reals = sorted(sc.reals)
         ret = " + ".join(["@sin(%s)" % v for v in reals[-3:]] + ["x[0] * s"])
         for j in range(self.ny):
@@ -588,8 +590,8 @@ class Gen:
 class Program:
     """A generated program: its parameters and statement trees."""
 
-    def __init__(self, seed, kind, mutant=False):
-        g = Gen(seed, kind)
+    def __init__(self, seed, kind, mutant=False, size=1):
+        g = Gen(seed, kind, size)
         self.mutant = mutant
         self.seed, self.kind = seed, kind
         self.body = g.function()
@@ -727,8 +729,8 @@ with open(os.path.join(HERE, "device_template.cu")) as _f:
     DEVICE_TEMPLATE = _f.read()
 
 
-def generate(seed, kind="host", mutant=False):
-    return Program(seed, kind, mutant)
+def generate(seed, kind="host", mutant=False, size=1):
+    return Program(seed, kind, mutant, size)
 
 
 if __name__ == "__main__":
