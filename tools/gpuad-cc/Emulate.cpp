@@ -166,6 +166,24 @@ std::string emulatorLibrary() {
   return Installed.empty() ? GPUAD_CC_EMU_LIB : Installed;
 }
 
+/// What linking the emulator runtime needs besides the library: its
+/// sanitizer runtime when gpuad was built with GPUAD_SANITIZE.
+ArgList emulatorLinkFlags() {
+  ArgList Flags;
+  std::string Word;
+  for (const char *C = GPUAD_CC_EMU_LINK_FLAGS;; ++C) {
+    if (*C && *C != ' ') {
+      Word += *C;
+      continue;
+    }
+    if (!Word.empty())
+      Flags.push_back(Word);
+    Word.clear();
+    if (!*C)
+      return Flags;
+  }
+}
+
 /// The flags gpuad-cc adds to a CUDA or HIP compile, with the chosen GPU
 /// architecture (the emulator runs one device image).
 ArgList gpuFlags(const EmulationCommand &Cmd, bool HIP) {
@@ -326,6 +344,8 @@ int emulate(const ArgList &User) {
   for (const std::string &A : Cmd.CompileFlags)
     if (startsWith(A, "-fsanitize=") || A == "-g")
       Link.push_back(A);
+  ArgList RuntimeFlags = emulatorLinkFlags();
+  Link.insert(Link.end(), RuntimeFlags.begin(), RuntimeFlags.end());
   Link.insert(Link.end(), {Library, "-lpthread", "-lm", "-ldl", "-o",
                            Cmd.Output.empty() ? "a.out" : Cmd.Output});
   return run(Link);
