@@ -5,13 +5,18 @@
 //===----------------------------------------------------------------------===//
 /// \file
 /// Fibers run on stacks AddressSanitizer did not allocate.  When the
-/// runtime (or the program's device code) is built with it, every switch is
-/// announced before it happens (the stack about to run: its bottom and
-/// size) and confirmed after it (on the new stack), so that ASan's checks,
-/// its fake stacks (stack-use-after-return) and the unpoisoning done by
-/// longjmp and noreturn calls apply to the stack that really runs.  A stack
-/// is unpoisoned before it is reused: a fiber that finished left its last
-/// frames' redzones behind.  Without ASan all of this compiles to nothing.
+/// program runs under it (the runtime or the device code built with
+/// -fsanitize=address), every switch is announced before it happens (the
+/// stack about to run: its bottom and size) and confirmed after it (on the
+/// new stack), so that ASan's checks, its fake stacks
+/// (stack-use-after-return) and the unpoisoning done by longjmp and
+/// noreturn calls apply to the stack that really runs.  A stack is
+/// unpoisoned before it is reused: a fiber that finished left its last
+/// frames' redzones behind.  An instrumented function's locals may live in
+/// ASan's fake stack; they are the thread's own memory too.  The runtime
+/// finds ASan's interface through weak references, so an uninstrumented
+/// runtime serves an instrumented program too; without ASan these calls do
+/// nothing.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_EMU_FIBER_SANITIZER_H
@@ -19,19 +24,21 @@
 
 #include <cstddef>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GPUAD_EMU_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define GPUAD_EMU_ASAN 1
-#endif
-
-#ifdef GPUAD_EMU_ASAN
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#endif
+extern "C" {
+__attribute__((weak)) void __sanitizer_start_switch_fiber(void **FakeStackSave,
+                                                          const void *Bottom,
+                                                          size_t Size);
+__attribute__((weak)) void
+__sanitizer_finish_switch_fiber(void *FakeStackSave, const void **OldBottom,
+                                size_t *OldSize);
+__attribute__((weak)) void
+__asan_unpoison_memory_region(const volatile void *Addr, size_t Size);
+__attribute__((weak)) void *__asan_get_current_fake_stack();
+__attribute__((weak)) void *__asan_addr_is_in_fake_stack(void *FakeStack,
+                                                         void *Addr,
+                                                         void **Beg,
+                                                         void **End);
+}
 
 namespace gpuad::emu {
 
@@ -40,26 +47,34 @@ namespace gpuad::emu {
 /// leaving fiber never runs again.
 inline void beforeStackSwitch(void **FakeStack, const void *Bottom,
                               size_t Size) {
-#ifdef GPUAD_EMU_ASAN
-  __sanitizer_start_switch_fiber(FakeStack, Bottom, Size);
-#endif
+  if (__sanitizer_start_switch_fiber)
+    __sanitizer_start_switch_fiber(FakeStack, Bottom, Size);
 }
 
 /// On the new stack, with the fake stack saved when it was left (null the
 /// first time); the stack left is reported in \p OldBottom and \p OldSize.
 inline void afterStackSwitch(void *FakeStack, const void **OldBottom,
                              size_t *OldSize) {
-#ifdef GPUAD_EMU_ASAN
-  __sanitizer_finish_switch_fiber(FakeStack, OldBottom, OldSize);
-#endif
+  if (__sanitizer_finish_switch_fiber)
+    __sanitizer_finish_switch_fiber(FakeStack, OldBottom, OldSize);
 }
 
 /// Clears what earlier fibers left in the shadow of a stack about to be
 /// reused.
 inline void unpoisonStack(const void *Bottom, size_t Size) {
-#ifdef GPUAD_EMU_ASAN
-  ASAN_UNPOISON_MEMORY_REGION(Bottom, Size);
-#endif
+  if (__asan_unpoison_memory_region)
+    __asan_unpoison_memory_region(Bottom, Size);
+}
+
+/// Whether \p P is in a frame of the running thread's (or fiber's) fake
+/// stack: under ASan's stack-use-after-return detection, an instrumented
+/// function's locals live there instead of on the stack.
+inline bool onFakeStack(const void *P) {
+  if (!__asan_get_current_fake_stack || !__asan_addr_is_in_fake_stack)
+    return false;
+  void *Fake = __asan_get_current_fake_stack();
+  return Fake && __asan_addr_is_in_fake_stack(Fake, const_cast<void *>(P),
+                                              nullptr, nullptr);
 }
 
 } // namespace gpuad::emu

@@ -706,12 +706,14 @@ bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block_, void **Args,
   return true;
 }
 
-/// Where the current thread's stack is (for memory checks).
+/// Whether [P, P+Bytes) is the current thread's stack (for memory checks),
+/// or a frame ASan moved off it.
 bool onThreadStack(const void *P, uint64_t Bytes) {
   if (!Current)
     return false;
   auto *C = static_cast<const char *>(P);
-  return C >= Current->StackLo && C + Bytes <= Current->StackHi;
+  return (C >= Current->StackLo && C + Bytes <= Current->StackHi) ||
+         (onFakeStack(C) && onFakeStack(C + Bytes - 1));
 }
 
 /// Whether [P, P+Bytes) is in the current block's shared memory.
