@@ -19,7 +19,8 @@
 ///
 /// Other sources are compiled as gpuad-cc always does; objects and libraries
 /// pass through.  The link adds libgpuad_emu.a (the runtime API, scheduler
-/// and device library) instead of libcudart or libamdhip64.  Only the first
+/// and device library) instead of libcudart or libamdhip64, and, when gpuad
+/// was built with GPUAD_SANITIZE, the sanitizer runtime that library needs.  Only the first
 /// GPU architecture given is used: the emulator runs one device image.
 /// GPUAD_CC_KEEP_TEMPS=1 keeps (and names) the intermediate files.
 //===----------------------------------------------------------------------===//
