@@ -43,8 +43,13 @@ if config.have_cuda:
     config.available_features.add("cuda")
 if config.have_hip:
     config.available_features.add("hip")
-if shutil.which("valgrind"):
+lit_config.load_config(config, os.path.join(config.test_source_root, "sanitizer.cfg.py"))
+# valgrind cannot run a program the sanitizer runtime is preloaded into
+# (`%if valgrind` lines are skipped; LSan checks the same programs' leaks).
+if shutil.which("valgrind") and "asan" not in config.available_features:
     config.available_features.add("valgrind")
+elif "asan" in config.available_features:
+    lit_config.note("sanitized build: valgrind RUN lines are skipped, LSan checks leaks")
 
 
 def native_gpu_present():

@@ -546,8 +546,10 @@ bool Parser::checkNoSplitArguments() {
   Function *Callee = Call.getCalledFunction();
   if (!Callee || !Callee->getName().starts_with("_Z"))
     return true;
+  // The demangler keeps pointing into the name: it must outlive D's use.
+  std::string Mangled = Callee->getName().str();
   ItaniumPartialDemangler D;
-  if (D.partialDemangle(Callee->getName().str().c_str()) || !D.isFunction())
+  if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
     return true;
   size_t Size = 0;
   char *Params = D.getFunctionParameters(nullptr, &Size);

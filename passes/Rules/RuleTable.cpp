@@ -135,8 +135,12 @@ Value *pAsin(RuleContext &R) {
 }
 Value *pAcos(RuleContext &R) { return neg(R, pAsin(R)); }
 Value *pAtan(RuleContext &R) { return inv(R, add(R, one(R), square(R, x(R)))); }
+// Instructions are emitted in statement order, not as nested arguments
+// (whose order of evaluation is the host compiler's choice).
 Value *atan2Den(RuleContext &R) {
-  return add(R, square(R, x(R)), square(R, y(R)));
+  Value *Y2 = square(R, y(R));
+  Value *X2 = square(R, x(R));
+  return add(R, X2, Y2);
 }
 // atan2(y = operand 0, x = operand 1).
 Value *pAtan2Y(RuleContext &R) { return div(R, y(R), atan2Den(R)); }
@@ -185,8 +189,8 @@ Value *pRcbrt(RuleContext &R) {
 }
 // frexp's mantissa m = x * 2^-e: dm/dx = 2^-e = m / x (0 at x == 0).
 Value *pFrexp(RuleContext &R) {
-  return zeroWhere(R, R.B.CreateFCmpOEQ(x(R), R.constant(0.0)),
-                   div(R, r(R), x(R)));
+  Value *Q = div(R, r(R), x(R));
+  return zeroWhere(R, R.B.CreateFCmpOEQ(x(R), R.constant(0.0)), Q);
 }
 // ldexp(x, n) = x * 2^n.
 Value *pLdexpX(RuleContext &R) {

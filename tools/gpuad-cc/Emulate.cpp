@@ -19,7 +19,8 @@
 ///
 /// Other sources are compiled as gpuad-cc always does; objects and libraries
 /// pass through.  The link adds libgpuad_emu.a (the runtime API, scheduler
-/// and device library) instead of libcudart or libamdhip64.  Only the first
+/// and device library) instead of libcudart or libamdhip64, and, when gpuad
+/// was built with GPUAD_SANITIZE, the sanitizer runtime that library needs.  Only the first
 /// GPU architecture given is used: the emulator runs one device image.
 /// GPUAD_CC_KEEP_TEMPS=1 keeps (and names) the intermediate files.
 //===----------------------------------------------------------------------===//
@@ -164,6 +165,24 @@ std::string optPath() {
 std::string emulatorLibrary() {
   std::string Installed = besideDriver("lib/libgpuad_emu.a");
   return Installed.empty() ? GPUAD_CC_EMU_LIB : Installed;
+}
+
+/// What linking the emulator runtime needs besides the library: its
+/// sanitizer runtime when gpuad was built with GPUAD_SANITIZE.
+ArgList emulatorLinkFlags() {
+  ArgList Flags;
+  std::string Word;
+  for (const char *C = GPUAD_CC_EMU_LINK_FLAGS;; ++C) {
+    if (*C && *C != ' ') {
+      Word += *C;
+      continue;
+    }
+    if (!Word.empty())
+      Flags.push_back(Word);
+    Word.clear();
+    if (!*C)
+      return Flags;
+  }
 }
 
 /// The flags gpuad-cc adds to a CUDA or HIP compile, with the chosen GPU
@@ -326,6 +345,8 @@ int emulate(const ArgList &User) {
   for (const std::string &A : Cmd.CompileFlags)
     if (startsWith(A, "-fsanitize=") || A == "-g")
       Link.push_back(A);
+  ArgList RuntimeFlags = emulatorLinkFlags();
+  Link.insert(Link.end(), RuntimeFlags.begin(), RuntimeFlags.end());
   Link.insert(Link.end(), {Library, "-lpthread", "-lm", "-ldl", "-o",
                            Cmd.Output.empty() ? "a.out" : Cmd.Output});
   return run(Link);

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <unordered_set>
 #include <vector>
 
 namespace gpuad::emu {
@@ -27,6 +29,18 @@ thread_local std::vector<Configuration> Configurations;
 struct Event {
   std::chrono::steady_clock::time_point When;
 };
+
+/// The events not destroyed yet.  Never destroyed itself: an event the
+/// program does not destroy lives (and is reachable, for LeakSanitizer)
+/// until exit, as on a GPU, where the driver releases it.
+struct LiveEvents {
+  std::mutex M;
+  std::unordered_set<Event *> Set;
+};
+LiveEvents &liveEvents() {
+  static LiveEvents &L = *new LiveEvents;
+  return L;
+}
 
 } // namespace
 
@@ -208,7 +222,13 @@ Status copyFromSymbol(void *Dst, const void *Symbol, size_t Count,
   return S;
 }
 
-void *createEvent() { return new Event(); }
+void *createEvent() {
+  auto *E = new Event();
+  LiveEvents &L = liveEvents();
+  std::lock_guard<std::mutex> G(L.M);
+  L.Set.insert(E);
+  return E;
+}
 void recordEvent(void *E) {
   static_cast<Event *>(E)->When = std::chrono::steady_clock::now();
 }
@@ -216,7 +236,14 @@ float elapsedMilliseconds(void *Start, void *End) {
   auto D = static_cast<Event *>(End)->When - static_cast<Event *>(Start)->When;
   return std::chrono::duration<float, std::milli>(D).count();
 }
-void destroyEvent(void *E) { delete static_cast<Event *>(E); }
+void destroyEvent(void *E) {
+  LiveEvents &L = liveEvents();
+  {
+    std::lock_guard<std::mutex> G(L.M);
+    L.Set.erase(static_cast<Event *>(E));
+  }
+  delete static_cast<Event *>(E);
+}
 
 void *theStream() {
   static char Stream;

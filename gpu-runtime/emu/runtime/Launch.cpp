@@ -18,6 +18,7 @@
 /// for the lanes named in their mask that have not exited.
 //===----------------------------------------------------------------------===//
 
+#include "FiberSanitizer.h"
 #include "Runtime.h"
 
 #include <cxxabi.h>
@@ -79,6 +80,7 @@ struct Thread {
   uint32_t WaitGen = 0; // generation of the barrier waited for
   int64_t WarpResult = 0; // this lane's result of its last warp operation
   void *SP = nullptr;   // fibers: saved stack pointer
+  void *FakeStack = nullptr; // fibers: ASan's fake stack while switched out
   char *StackLo = nullptr, *StackHi = nullptr;
   void *OuterFrame = nullptr; // runThreadBody's frame: the walk stops there
   Block *Owner = nullptr;
@@ -123,6 +125,10 @@ struct Block {
 
 thread_local Thread *Current = nullptr;
 thread_local void *SchedulerSP = nullptr;
+// The scheduler's stack and ASan fake stack, for switches back to it.
+thread_local void *SchedulerFakeStack = nullptr;
+thread_local const void *SchedulerBottom = nullptr;
+thread_local size_t SchedulerSize = 0;
 std::string CurrentKernel;
 /// The running launch's AMDGPU hidden arguments and dispatch packet.
 const void *CurrentImplicit = nullptr, *CurrentDispatch = nullptr;
@@ -138,12 +144,19 @@ bool allWaiting(const Block &B) {
   return B.Live > 0;
 }
 
+/// Switches from fiber \p T to the scheduler until it resumes \p T.
+void switchToScheduler(Thread &T) {
+  beforeStackSwitch(&T.FakeStack, SchedulerBottom, SchedulerSize);
+  gpuad_emu_switch(&T.SP, SchedulerSP);
+  afterStackSwitch(T.FakeStack, &SchedulerBottom, &SchedulerSize);
+  __gpuad_emu_thread = T.Regs;
+}
+
 /// Gives up the OS thread until the scheduler resumes this fiber (fibers)
 /// or waits until the state changes (OS threads, lock held).
 void waitUntilReleased(Thread &T, std::unique_lock<std::mutex> *Lock) {
   if (!T.Owner->Concurrent) {
-    gpuad_emu_switch(&T.SP, SchedulerSP);
-    __gpuad_emu_thread = T.Regs;
+    switchToScheduler(T);
     return;
   }
   if (allWaiting(*T.Owner))
@@ -485,8 +498,10 @@ __attribute__((noinline)) void runThreadBody(Thread &T) {
 } // namespace
 
 extern "C" [[noreturn]] void gpuad_emu_fiber_main(Thread *T) {
+  afterStackSwitch(nullptr, &SchedulerBottom, &SchedulerSize);
   runThreadBody(*T);
   threadExited(*T);
+  beforeStackSwitch(nullptr, SchedulerBottom, SchedulerSize); // never back
   gpuad_emu_switch(&T->SP, SchedulerSP);
   abort(); // never resumed
 }
@@ -496,6 +511,7 @@ namespace {
 void prepareFiber(Thread &T, std::pair<char *, size_t> Stack) {
   T.StackLo = Stack.first + 4096;
   T.StackHi = Stack.first + Stack.second;
+  unpoisonStack(T.StackLo, size_t(T.StackHi - T.StackLo));
   auto *SP = reinterpret_cast<void **>(
       reinterpret_cast<uintptr_t>(T.StackHi) & ~uintptr_t(15));
   *--SP = nullptr;                                   // alignment
@@ -546,7 +562,10 @@ void runFibers(Block &B, const std::vector<uint32_t> &Order) {
         continue;
       Current = &T;
       __gpuad_emu_thread = T.Regs;
+      beforeStackSwitch(&SchedulerFakeStack, T.StackLo,
+                        size_t(T.StackHi - T.StackLo));
       gpuad_emu_switch(&SchedulerSP, T.SP);
+      afterStackSwitch(SchedulerFakeStack, nullptr, nullptr);
       Progress = true;
     }
     if (!Progress)
@@ -687,12 +706,14 @@ bool launch(const KernelInfo &K, Dim3 Grid, Dim3 Block_, void **Args,
   return true;
 }
 
-/// Where the current thread's stack is (for memory checks).
+/// Whether [P, P+Bytes) is the current thread's stack (for memory checks),
+/// or a frame ASan moved off it.
 bool onThreadStack(const void *P, uint64_t Bytes) {
   if (!Current)
     return false;
   auto *C = static_cast<const char *>(P);
-  return C >= Current->StackLo && C + Bytes <= Current->StackHi;
+  return (C >= Current->StackLo && C + Bytes <= Current->StackHi) ||
+         (onFakeStack(C) && onFakeStack(C + Bytes - 1));
 }
 
 /// Whether [P, P+Bytes) is in the current block's shared memory.
@@ -801,8 +822,7 @@ void __gpuad_emu_yield(void) {
     return;
   }
   // Still running: the scheduler resumes it after the others' turns.
-  gpuad_emu_switch(&T->SP, SchedulerSP);
-  __gpuad_emu_thread = T->Regs;
+  switchToScheduler(*T);
 }
 
 void __gpuad_emu_exit(void) {

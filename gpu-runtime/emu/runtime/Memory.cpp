@@ -26,8 +26,11 @@ struct Regions {
   std::mutex M;
   std::map<uintptr_t, uint64_t> ByStart; // start -> bytes
 };
+/// Never destroyed: device memory the program did not free stays live (and
+/// reachable, for LeakSanitizer) until the process ends, as on a GPU, where
+/// the driver releases it; static destructors would drop it first.
 Regions &regions() {
-  static Regions R;
+  static Regions &R = *new Regions;
   return R;
 }
 
@@ -95,7 +98,7 @@ struct DeviceHeap {
   std::map<const void *, size_t> Blocks;
 };
 DeviceHeap &deviceHeap() {
-  static DeviceHeap H;
+  static DeviceHeap &H = *new DeviceHeap; // never destroyed, as regions()
   return H;
 }
 } // namespace

@@ -1,9 +1,11 @@
 // The concurrent schedule runs a block's threads as OS threads, so a
 // missing atomic is a data race ThreadSanitizer reports in device code
 // (the retarget pass marks device functions for the sanitizer).  The
-// atomic version is clean.
+// atomic version is clean.  A sanitized gpuad build's emulator runtime is
+// built with ASan, which cannot be linked with TSan.
 //
 // REQUIRES: cuda, tsan
+// UNSUPPORTED: asan
 // RUN: %gpuad-cc --emulate -O2 -fsanitize=thread %s -o %t
 // RUN: env GPUAD_EMU_SCHEDULE=concurrent TSAN_OPTIONS=exitcode=66 not %t racy 2>&1 | FileCheck %s --check-prefix=RACY
 // RUN: env GPUAD_EMU_SCHEDULE=concurrent TSAN_OPTIONS=exitcode=66 %t atomic 2>&1 | FileCheck %s --check-prefix=CLEAN
