@@ -19,8 +19,6 @@
 
 #include "Reverse/ReverseEmitter.h"
 
-#include "llvm/Analysis/ValueTracking.h"
-
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/ThreadPrivacy.h"
 #include "Analysis/TypeInfo.h"
@@ -30,6 +28,7 @@
 #include "Rules/KnownFunctions.h"
 #include "Tape/Tape.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
