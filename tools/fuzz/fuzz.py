@@ -116,12 +116,12 @@ def per_mode(outcome, verdicts):
 
 
 def run_case(args):
-    seed, kind, opt, cc, workdir, timeout, mutant, size = args
+    seed, kind, opt, cc, workdir, timeout, mutant, size, flags = args
     prog = progen.generate(seed, kind, mutant, size)
     t = time.time()
     src = prog.source()
     outcome, verdicts, detail = compile_and_run(src, kind, opt, cc, workdir,
-                                                timeout)
+                                                timeout, flags)
     modes = per_mode(outcome, verdicts)
     notes = {}
     if outcome == "diagnostic":
@@ -129,14 +129,15 @@ def run_case(args):
         # alone to tell which modes it is about.
         for k, m in enumerate(MODES, 1):
             o, v, d = compile_and_run(src, kind, opt, cc, workdir, timeout,
-                                      ["-DFZ_ONLY=%d" % k])
+                                      flags + ["-DFZ_ONLY=%d" % k])
             modes[m] = per_mode(o, v)[m]
             if o != "pass":
                 notes[m] = d
         if any(v in FAILURES for v in modes.values()):
             outcome = next(v for v in modes.values() if v in FAILURES)
             detail = "\n".join("%s: %s" % kv for kv in notes.items())
-    return dict(seed=seed, kind=kind, opt=opt, size=size, outcome=outcome,
+    return dict(seed=seed, kind=kind, opt=opt, size=size, flags=flags,
+                outcome=outcome,
                 modes=modes,
                 notes=notes, detail=detail, features=prog.features,
                 seconds=round(time.time() - t, 1))
@@ -165,7 +166,7 @@ def shrink(case, cc, workdir, timeout, log):
                 continue
             outcome, verdicts, _ = compile_and_run(
                 cand.source(), case["kind"], case["opt"], cc, workdir,
-                timeout)
+                timeout, case["flags"])
             if same_failure(case, outcome, verdicts):
                 prog, changed = cand, True
                 log("  shrunk: %d statements left" % len(prog.paths()))
@@ -183,8 +184,8 @@ def regression_header(case, shrunk):
     lines += case["detail"].splitlines()[:12]
     if case["kind"] != "host":
         lines.append("REQUIRES: " + case["kind"])
-    lines.append("RUN: %%gpuad-cc%s -O%s -I%%fuzz-dir %%s -o %%t -lm && %%t" % (
-        emulate, case["opt"]))
+    lines.append("RUN: %%gpuad-cc%s -O%s%s -I%%fuzz-dir %%s -o %%t -lm && %%t" % (
+        emulate, case["opt"], "".join(" " + f for f in case["flags"])))
     return "".join("// %s\n" % line for line in lines)
 
 
@@ -218,6 +219,8 @@ def main():
                     help="where failures and the summary go")
     ap.add_argument("--shrink", action="store_true",
                     help="reduce each failing program")
+    ap.add_argument("--flags", default="",
+                    help="more compiler flags, e.g. -ffast-math")
     ap.add_argument("--size", type=int, default=1,
                     help="program size: 2 and 3 give longer bodies and "
                     "deeper nesting")
@@ -229,7 +232,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="gpuad-fuzz-")
     a.cc = snapshot(a.cc, work)
-    tasks = [(s, k, o, a.cc, work, a.timeout, a.mutant, a.size)
+    tasks = [(s, k, o, a.cc, work, a.timeout, a.mutant, a.size, a.flags.split())
              for s in range(first, last + 1) for k in a.kinds.split(",")
              for o in a.opt.split(",")]
     counts = collections.Counter()
