@@ -1,5 +1,5 @@
 /* A gpuad fuzz program (tools/fuzz/progen.py), __SEED__.
- * The same source is CUDA and HIP. 
+ * The same source is CUDA and HIP.
  * One block of B threads runs g: each thread's f on its own slice of x and
  * y, then shared memory, a barrier and an atomic accumulation mix the
  * threads.  g is differentiated in device code in forward mode, reverse

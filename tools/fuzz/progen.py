@@ -26,6 +26,8 @@ A Program's body is a tree of statements so that tools/fuzz/fuzz.py can
 shrink a failing program by deleting statements (`Program.without`).
 """
 
+import copy
+import os
 import random
 import re
 
@@ -611,7 +613,6 @@ class Program:
         """A copy without the statement at `path` (a list of indices
         through the trees: [0, i] the body's i-th statement, [1, j, ...]
         inside helper j; deeper indices go through nested blocks)."""
-        import copy
         p = copy.deepcopy(self)
         trees = [p.body] + [h.parts[1] for h in p.helpers]
         lst = trees[path[0]]
@@ -719,8 +720,6 @@ MIXES = {
                "v_ += (T)0.5 * SHFL_XOR(v_, m_) * v_; "
                "atomicAdd(&acc[0], v_); yt[0] += v_ * sh[(t + 1) % B];",
 }
-
-import os  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "host_template.c")) as _f:
