@@ -1,8 +1,8 @@
 /* A gpuad fuzz program (tools/fuzz/progen.py), __SEED__.
  * The same source is CUDA and HIP.
  * One block of B threads runs g: each thread's f on its own slice of x and
- * y, then shared memory, a barrier and an atomic accumulation mix the
- * threads.  g is differentiated in device code in forward mode, reverse
+ * y, then (in most programs) shared memory, barriers, atomics or shuffles
+ * mix the threads.  g is differentiated in device code in forward mode, reverse
  * mode, split mode and at width W in both; fuzzcheck.h checks the map from
  * (x, y, acc, s) to (x, y, acc, each thread's result). */
 #ifdef __HIP__
@@ -54,13 +54,10 @@ __FUNCTIONS__
  * reference. */
 #define DEFINE_G(name, T, fn)                                                  \
   __device__ T name(T *x, T *y, T s, T *acc, int n) {                         \
-    __shared__ T sh[B];                                                        \
     int t = threadIdx.x;                                                       \
     T r = fn(x + t * NX, y + t * NY, s, n);                                    \
     T *yt = y + t * NY;                                                        \
     (void)yt;                                                                  \
-    sh[t] = r;                                                                 \
-    __syncthreads();                                                           \
     __MIX__                                                                    \
     return r;                                                                  \
   }

@@ -705,18 +705,23 @@ static __DEV__$T pair_norm(const struct pair *p) {
   return @sqrt(#0.5# + p->a * p->a + p->b * p->b);
 }"""
 
-# How g mixes the threads after the barrier (one line each: a macro body).
+# How g mixes the threads (a macro body): each but "none" first publishes
+# the thread's result in shared memory behind a barrier.
+PUBLISH = "__shared__ T sh[B]; sh[t] = r; __syncthreads(); "
 MIXES = {
-    "neighbour": "yt[0] += (T)0.5 * sh[(t + 1) % B] * sh[t];",
-    "atomic": "atomicAdd(&acc[0], sh[t] * sh[(t + B - 1) % B]);",
-    "both": "yt[0] += sin(sh[(t + 1) % B]); atomicAdd(&acc[0], sh[t] * sh[t]);",
+    # Threads independent: the per-thread function is differentiated as a
+    # whole (no barrier puts it in split form).
+    "none": "",
+    "neighbour": PUBLISH + "yt[0] += (T)0.5 * sh[(t + 1) % B] * sh[t];",
+    "atomic": PUBLISH + "atomicAdd(&acc[0], sh[t] * sh[(t + B - 1) % B]);",
+    "both": PUBLISH + "yt[0] += sin(sh[(t + 1) % B]); "
+                      "atomicAdd(&acc[0], sh[t] * sh[t]);",
     # A tree reduction in shared memory, a barrier per level.
-    "tree": "for (int o_ = B / 2; o_ > 0; o_ /= 2) { "
+    "tree": PUBLISH + "for (int o_ = B / 2; o_ > 0; o_ /= 2) { "
             "if (t < o_) sh[t] += sh[t + o_] * sh[t + o_]; __syncthreads(); } "
             "yt[0] += (T)0.25 * sh[0];",
-    # A butterfly over the block's lanes, with the result of each level
-    # written back to shared memory.
-    "shuffle": "T v_ = sh[t]; for (int m_ = 1; m_ < B; m_ *= 2) "
+    # A butterfly over the block's lanes.
+    "shuffle": PUBLISH + "T v_ = sh[t]; for (int m_ = 1; m_ < B; m_ *= 2) "
                "v_ += (T)0.5 * SHFL_XOR(v_, m_) * v_; "
                "atomicAdd(&acc[0], v_); yt[0] += v_ * sh[(t + 1) % B];",
 }
