@@ -41,6 +41,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import progen  # noqa: E402
+from failures import compiler_failure  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -69,12 +70,9 @@ def compile_and_run(src, kind, opt, cc, workdir, timeout, extra=()):
     if r.returncode != 0:
         err = r.stderr
         os.path.exists(exe) and os.unlink(exe)
-        if ("invalid IR" in err or "Broken module" in err
-                or "verifier" in err.lower()):
-            return "invalid-ir", {}, tail(err)
-        if (r.returncode < 0 or "Stack dump" in err or "PLEASE submit" in err
-                or "Assertion" in err or "internal error" in err):
-            return "crash", {}, tail(err)
+        failure = compiler_failure(r.returncode, err)
+        if failure:
+            return failure, {}, tail(err)
         gp = [line for line in err.splitlines() if "gpuad:" in line and
               "error:" in line]
         if gp:

@@ -264,141 +264,164 @@ class Gen:
         if self.in_f:
             kinds += ["return"]
         k = r.choice(kinds)
-        nest = self.depth_now
-        if nest >= 2 + self.size and k in ("if", "loop", "dynloop", "while", "reduce",
-                               "inplace", "heap", "sweep", "last", "switch",
-                               "walk"):
+        if self.depth_now >= 2 + self.size and k in NESTING_KINDS:
             k = "assign"
         if k == "fnptr" and not [h for h in self.helper_sigs
                                  if h[1] == "scalar"]:
             k = "call"
         self.features.add(k)
-        if k in MORE_KINDS:
-            return getattr(self, "stmt_" + k)(sc)
-        if k == "decl":
-            n = self.fresh("v")
-            e = self.expr(sc)
-            if e[1] > 50:
-                e = self.bounded(e)
-            sc.reals[n] = e[1]
-            return Stmt("$T %s = %s;" % (n, e[0]))
-        if k == "assign":
+        return getattr(self, "stmt_" + k)(sc)
+
+    def stmt_decl(self, sc):
+        n = self.fresh("v")
+        e = self.expr(sc)
+        if e[1] > 50:
+            e = self.bounded(e)
+        sc.reals[n] = e[1]
+        return Stmt("$T %s = %s;" % (n, e[0]))
+
+    def stmt_exit(self, sc):
+        r = self.r
+        return Stmt("if (%s)\n  %s;" % (self.cond(sc),
+                                        r.choice(["break", "continue"])))
+
+    def stmt_if(self, sc):
+        r = self.r
+        return self.nested(lambda: Stmt(
+            "if (%s) {" % self.cond(sc), self.block(sc, r.randint(1, 3)),
+            "} else {", self.block(sc, r.randint(0, 2)), "}"))
+
+    def stmt_loop(self, sc, dynamic=False):
+        """A counted loop: a constant trip count, or n (run time)."""
+        r = self.r
+        i = self.fresh("i")
+        trip = "n" if dynamic else str(r.randint(1, 5))
+        inner = Scope(sc)
+        inner.ints[i] = self.nx if dynamic else int(trip)
+        body = self.nested(lambda: [self.stmt(inner, True)
+                                    for _ in range(r.randint(1, 4))])
+        return Stmt("for (int %s = 0; %s < %s; ++%s) {" % (i, i, trip, i),
+                    body, "}")
+
+    def stmt_dynloop(self, sc):
+        return self.stmt_loop(sc, dynamic=True)
+
+    def stmt_while(self, sc):
+        r = self.r
+        c = self.fresh("c")
+        inner = Scope(sc)
+        body = self.nested(lambda: [self.assign(inner)
+                                    for _ in range(r.randint(1, 2))])
+        return Stmt("int %s = 0;\nwhile (%s && %s < %d) {" % (
+            c, self.cond(sc), c, r.randint(1, 4)), body,
+            "  ++%s;\n}" % c)
+
+    def stmt_reduce(self, sc):
+        r = self.r
+        a, i = self.fresh("acc"), self.fresh("i")
+        inner = Scope(sc)
+        inner.ints[i] = self.nx
+        e = self.expr(inner)
+        e = self.bounded(e) if e[1] > 5 else e
+        term = r.choice(["x[%s] * %s" % (i, e[0]), "%s" % e[0],
+                         "@sin(x[%s]) + %s" % (i, e[0])])
+        sc.reals[a] = 2.0 * self.nx * max(e[1], 2.0)
+        return Stmt("$T %s = #0.0#;\nfor (int %s = 0; %s < n; ++%s)\n"
+                    "  %s += %s;" % (a, i, i, i, a, term))
+
+    def stmt_inplace(self, sc):
+        r = self.r
+        i = self.fresh("i")
+        arr, m = r.choice([("x", self.nx), ("y", self.ny)])
+        if m < 2:
             return self.assign(sc)
-        if k == "exit":
-            return Stmt("if (%s)\n  %s;" % (self.cond(sc),
-                                            r.choice(["break", "continue"])))
-        if k == "if":
-            return self.nested(lambda: Stmt(
-                "if (%s) {" % self.cond(sc), self.block(sc, r.randint(1, 3)),
-                "} else {", self.block(sc, r.randint(0, 2)), "}"))
-        if k in ("loop", "dynloop"):
-            i = self.fresh("i")
-            trip = "n" if k == "dynloop" else str(r.randint(1, 5))
-            inner = Scope(sc)
-            inner.ints[i] = self.nx if k == "dynloop" else int(trip)
-            body = self.nested(lambda: [self.stmt(inner, True)
-                                        for _ in range(r.randint(1, 4))])
-            return Stmt("for (int %s = 0; %s < %s; ++%s) {" % (i, i, trip, i),
-                        body, "}")
-        if k == "while":
-            c = self.fresh("c")
-            inner = Scope(sc)
-            body = self.nested(lambda: [self.assign(inner)
-                                        for _ in range(r.randint(1, 2))])
-            return Stmt("int %s = 0;\nwhile (%s && %s < %d) {" % (
-                c, self.cond(sc), c, r.randint(1, 4)), body,
-                "  ++%s;\n}" % c)
-        if k == "reduce":
-            a, i = self.fresh("acc"), self.fresh("i")
-            inner = Scope(sc)
-            inner.ints[i] = self.nx
-            e = self.expr(inner)
-            e = self.bounded(e) if e[1] > 5 else e
-            term = r.choice(["x[%s] * %s" % (i, e[0]), "%s" % e[0],
-                             "@sin(x[%s]) + %s" % (i, e[0])])
-            sc.reals[a] = 2.0 * self.nx * max(e[1], 2.0)
-            return Stmt("$T %s = #0.0#;\nfor (int %s = 0; %s < n; ++%s)\n"
-                        "  %s += %s;" % (a, i, i, i, a, term))
-        if k == "inplace":
-            i = self.fresh("i")
-            arr, m = r.choice([("x", self.nx), ("y", self.ny)])
-            if m < 2:
-                return self.assign(sc)
-            inner = Scope(sc)
-            e = self.bounded(self.expr(inner))
-            return Stmt("for (int %s = 1; %s < %d; ++%s)\n"
-                        "  %s[%s] = #0.5# * %s[%s] * %s[%s - 1] + %s;" % (
-                            i, i, m, i, arr, i, arr, i, arr, i, e[0]))
-        if k == "local":
-            a, i = self.fresh("a"), self.fresh("i")
-            m = r.randint(2, 5)
-            inner = Scope(sc)
-            inner.ints[i] = m
-            e = self.bounded(self.expr(inner))
-            t = self.target_real(sc)
-            return Stmt("{\n  $T %s[%d];\n  for (int %s = 0; %s < %d; ++%s)\n"
-                        "    %s[%s] = %s * ($T)(%s + 1);\n"
-                        "  for (int %s = %d; %s > 0; --%s)\n"
-                        "    %s[%s - 1] += #0.5# * %s[%s] * %s[%s - 1];\n"
-                        "  %s += %s[%d];\n}" % (
-                            a, m, i, i, m, i, a, i, e[0], i, i, m - 1, i, i,
-                            a, i, a, i, a, i, t, a, r.randrange(m)))
-        if k == "pointer":
-            p = self.fresh("p")
-            arr, m = r.choice([("x", self.nx), ("y", self.ny)])
-            off = r.randrange(m)
-            e = self.bounded(self.expr(sc))
-            rd = "%s[%d]" % (p, -off) if r.random() < 0.5 else "*%s" % p
-            return Stmt("{\n  $T *%s = %s + %d;\n  *%s = %s * %s + %s;\n}" % (
-                p, arr, off, p, rd, e[0], lit(r.uniform(-1, 1))))
-        if k == "index":
-            kk = self.fresh("k")
-            e = self.expr(sc)
-            sc.ints[kk] = self.nx
-            t = self.target_real(sc)
-            return Stmt("int %s = (int)(@fmin(@fabs(%s), #50.0#) * #3.0#) %% %d;"
-                        "\n%s += @sin(x[%s]);" % (kk, e[0], self.nx, t, kk),
-                        )
-        if k == "bits":
-            b, w = self.fresh("b"), self.fresh("w")
-            e = self.bounded(self.expr(sc))
-            sc.reals[w] = 1.6
-            return Stmt("$T %s;\n{\n  $U %s;\n  $T t_ = %s;\n"
-                        "  memcpy(&%s, &t_, sizeof %s);\n"
-                        "  memcpy(&%s, &%s, sizeof %s);\n}" % (
-                            w, b, e[0], b, b, w, b, w))
-        if k == "union":
-            u, w = self.fresh("u"), self.fresh("w")
-            e = self.bounded(self.expr(sc))
-            sc.reals[w] = 1.6
-            return Stmt("union {\n  $T f;\n  $U i;\n} %s;\n%s.f = %s;\n"
-                        "%s.i = %s.i;\n$T %s = %s.f;" % (
-                            u, u, e[0], u, u, w, u))
-        if k == "struct":
-            self.uses_struct = True
-            p = self.fresh("st")
-            e1, e2 = self.bounded(self.expr(sc)), self.bounded(self.expr(sc))
-            t = self.target_real(sc)
-            use = r.choice(["pair_dot(%s)" % p, "pair_norm(&%s)" % p])
-            return Stmt("struct pair %s = {%s, %s};\n%s.b = %s.a * %s.b;\n"
-                        "%s += %s;" % (p, e1[0], e2[0], p, p, p, t, use),
-                        )
-        if k == "heap":
-            h, i = self.fresh("h"), self.fresh("i")
-            m = r.randint(2, 6)
-            inner = Scope(sc)
-            inner.ints[i] = m
-            e = self.bounded(self.expr(inner))
-            t = self.target_real(sc)
-            return Stmt("{\n  $T *%s = ($T *)malloc(sizeof($T) * %d);\n"
-                        "  for (int %s = 0; %s < %d; ++%s)\n"
-                        "    %s[%s] = %s;\n"
-                        "  %s += %s[%d] * %s[%d];\n  free(%s);\n}" % (
-                            h, m, i, i, m, i, h, i, e[0], t, h,
-                            r.randrange(m), h, r.randrange(m), h))
-        if k == "call":
-            return self.call(sc)
-        raise AssertionError(k)
+        inner = Scope(sc)
+        e = self.bounded(self.expr(inner))
+        return Stmt("for (int %s = 1; %s < %d; ++%s)\n"
+                    "  %s[%s] = #0.5# * %s[%s] * %s[%s - 1] + %s;" % (
+                        i, i, m, i, arr, i, arr, i, arr, i, e[0]))
+
+    def stmt_local(self, sc):
+        r = self.r
+        a, i = self.fresh("a"), self.fresh("i")
+        m = r.randint(2, 5)
+        inner = Scope(sc)
+        inner.ints[i] = m
+        e = self.bounded(self.expr(inner))
+        t = self.target_real(sc)
+        return Stmt("{\n  $T %s[%d];\n  for (int %s = 0; %s < %d; ++%s)\n"
+                    "    %s[%s] = %s * ($T)(%s + 1);\n"
+                    "  for (int %s = %d; %s > 0; --%s)\n"
+                    "    %s[%s - 1] += #0.5# * %s[%s] * %s[%s - 1];\n"
+                    "  %s += %s[%d];\n}" % (
+                        a, m, i, i, m, i, a, i, e[0], i, i, m - 1, i, i,
+                        a, i, a, i, a, i, t, a, r.randrange(m)))
+
+    def stmt_pointer(self, sc):
+        r = self.r
+        p = self.fresh("p")
+        arr, m = r.choice([("x", self.nx), ("y", self.ny)])
+        off = r.randrange(m)
+        e = self.bounded(self.expr(sc))
+        rd = "%s[%d]" % (p, -off) if r.random() < 0.5 else "*%s" % p
+        return Stmt("{\n  $T *%s = %s + %d;\n  *%s = %s * %s + %s;\n}" % (
+            p, arr, off, p, rd, e[0], lit(r.uniform(-1, 1))))
+
+    def stmt_index(self, sc):
+        kk = self.fresh("k")
+        e = self.expr(sc)
+        sc.ints[kk] = self.nx
+        t = self.target_real(sc)
+        return Stmt("int %s = (int)(@fmin(@fabs(%s), #50.0#) * #3.0#) %% %d;"
+                    "\n%s += @sin(x[%s]);" % (kk, e[0], self.nx, t, kk))
+
+    def stmt_bits(self, sc):
+        b, w = self.fresh("b"), self.fresh("w")
+        e = self.bounded(self.expr(sc))
+        sc.reals[w] = 1.6
+        return Stmt("$T %s;\n{\n  $U %s;\n  $T t_ = %s;\n"
+                    "  memcpy(&%s, &t_, sizeof %s);\n"
+                    "  memcpy(&%s, &%s, sizeof %s);\n}" % (
+                        w, b, e[0], b, b, w, b, w))
+
+    def stmt_union(self, sc):
+        u, w = self.fresh("u"), self.fresh("w")
+        e = self.bounded(self.expr(sc))
+        sc.reals[w] = 1.6
+        return Stmt("union {\n  $T f;\n  $U i;\n} %s;\n%s.f = %s;\n"
+                    "%s.i = %s.i;\n$T %s = %s.f;" % (
+                        u, u, e[0], u, u, w, u))
+
+    def stmt_struct(self, sc):
+        r = self.r
+        self.uses_struct = True
+        p = self.fresh("st")
+        e1, e2 = self.bounded(self.expr(sc)), self.bounded(self.expr(sc))
+        t = self.target_real(sc)
+        use = r.choice(["pair_dot(%s)" % p, "pair_norm(&%s)" % p])
+        return Stmt("struct pair %s = {%s, %s};\n%s.b = %s.a * %s.b;\n"
+                    "%s += %s;" % (p, e1[0], e2[0], p, p, p, t, use))
+
+    def stmt_heap(self, sc):
+        r = self.r
+        h, i = self.fresh("h"), self.fresh("i")
+        m = r.randint(2, 6)
+        inner = Scope(sc)
+        inner.ints[i] = m
+        e = self.bounded(self.expr(inner))
+        t = self.target_real(sc)
+        return Stmt("{\n  $T *%s = ($T *)malloc(sizeof($T) * %d);\n"
+                    "  for (int %s = 0; %s < %d; ++%s)\n"
+                    "    %s[%s] = %s;\n"
+                    "  %s += %s[%d] * %s[%d];\n  free(%s);\n}" % (
+                        h, m, i, i, m, i, h, i, e[0], t, h,
+                        r.randrange(m), h, r.randrange(m), h))
+
+    def stmt_assign(self, sc):
+        return self.assign(sc)
+
+    def stmt_call(self, sc):
+        return self.call(sc)
 
     def stmt_return(self, sc):
         e = self.bounded(self.expr(sc))
@@ -694,8 +717,10 @@ class Program:
         return text
 
 
-MORE_KINDS = {"return", "sweep", "last", "condstore", "switch", "fnptr",
-              "walk", "structs"}
+# Statement kinds that open a block: past the nesting limit an assignment
+# is made instead.
+NESTING_KINDS = ("if", "loop", "dynloop", "while", "reduce", "inplace", "heap",
+                 "sweep", "last", "switch", "walk")
 
 STRUCT_HELPERS = """struct pair {
   $T a, b;

@@ -21,6 +21,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from failures import compiler_failure  # noqa: E402
+
 LLVM = "/usr/lib/llvm-22/bin"
 
 
@@ -84,11 +87,7 @@ def classify(seeds, a, tmp):
         return [("ok", s) for s in seeds]
     if len(seeds) > 1:
         return [x for s in seeds for x in classify([s], a, tmp)]
-    if r.returncode < 0 or "Stack dump" in r.stderr or "PLEASE submit" in r.stderr:
-        return [("crash", seeds[0])]
-    if "internal error" in r.stderr or "verif" in r.stderr.lower():
-        return [("invalid", seeds[0])]
-    return [("diagnosed", seeds[0])]
+    return [(compiler_failure(r.returncode, r.stderr) or "diagnosed", seeds[0])]
 
 
 def main():
@@ -106,13 +105,13 @@ def main():
     a = ap.parse_args()
     seeds = list(range(a.start, a.start + a.count))
     batches = [seeds[i:i + a.batch] for i in range(0, len(seeds), a.batch)]
-    results = {"ok": [], "diagnosed": [], "invalid": [], "crash": []}
+    results = {"ok": [], "diagnosed": [], "invalid-ir": [], "crash": []}
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         for outcomes in pool.map(lambda b: classify(b, a, tmp), batches):
             for kind, seed in outcomes:
                 results[kind].append(seed)
-    crashes, invalid = sorted(results["crash"]), sorted(results["invalid"])
+    crashes, invalid = sorted(results["crash"]), sorted(results["invalid-ir"])
     print(f"llvm-stress {a.mode} seeds {a.start}..{a.start + a.count - 1} "
           f"(width {a.width}): {len(results['ok'])} differentiated, "
           f"{len(results['diagnosed'])} diagnosed, {len(invalid)} invalid "
