@@ -332,7 +332,7 @@ static void deallocate(IRBuilderBase &B, TargetHooks &Target, CallBase &Alloc,
     Function &Fn = *Alloc.getCalledFunction();
     Function *Dealloc = userDeallocator(Fn);
     SmallVector<Value *, 4> Args;
-    for (auto [K, A] : enumerate(userDeallocatorArguments(Fn)))
+    for (int A : userDeallocatorArguments(Fn))
       Args.push_back(A < 0 ? P : Lookup(Alloc.getArgOperand(A)));
     B.CreateCall(Dealloc, Args)->setCallingConv(Dealloc->getCallingConv());
     return;

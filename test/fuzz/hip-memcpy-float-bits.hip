@@ -1,9 +1,9 @@
-// Found by the numeric fuzzer (tools/fuzz, hip seed 4 at -O0, reduced): a
+// From the numeric fuzzer (tools/fuzz, hip seed 4 at -O0, reduced): a
 // double passed through integer bits with memcpy.  HIP's device headers
-// define memcpy as a byte loop, which reverse mode dropped (a zero
-// gradient); calls of a memcpy, memmove or memset the headers define are
-// now the intrinsics, kept calls until gpuad runs (at -O1 the inlined loop
-// was refused as a copy of part of a float's bits).
+// define memcpy as a byte loop, through which reverse mode cannot move an
+// adjoint; calls of a memcpy, memmove or memset the headers define are
+// differentiated as the intrinsics, and stay calls until gpuad runs (at -O1
+// too, where the loop would otherwise be inlined first).
 // REQUIRES: hip
 // RUN: %gpuad-cc --emulate -O0 -I%fuzz-dir %s -o %t -lm && %t
 // RUN: %gpuad-cc --emulate -O1 -I%fuzz-dir %s -o %t.O1 -lm && %t.O1

@@ -1,10 +1,10 @@
-// Found by the numeric fuzzer (tools/fuzz, cuda seed 7 at -O0, reduced):
-// a struct passed by value to a callee inside a loop, in a block function
-// with a barrier, so reverse mode at width 4 runs the per-thread function in
-// split form.  Each lane's shadow of the by-value copy is an address into
-// the stack; a chain that long was cached per iteration, which split form
-// cannot keep ("needs pointers into its stack kept per loop iteration").
-// Addresses are now rebuilt however long their chain.
+// From the numeric fuzzer (tools/fuzz, cuda seed 7 at -O0, reduced): a
+// struct passed by value to a callee inside a loop, in a block function with
+// a barrier, so reverse mode at width 4 runs the per-thread function in split
+// form.  Each lane's shadow of the by-value copy is an address into the
+// stack, built by a long chain per iteration: it must be rebuilt, not cached
+// per iteration (split form cannot keep pointers into the finished forward
+// half's stack).
 // REQUIRES: cuda
 // RUN: %gpuad-cc --emulate -O0 -I%fuzz-dir %s -o %t -lm && %t
 /* A gpuad fuzz program (tools/fuzz/progen.py), cuda seed 7: bits inline nonsmooth return select structs switch while.

@@ -1,7 +1,8 @@
 ; A shuffle of integer lanes that hold floats' bits (two floats loaded as
 ; <2 x i32>, swapped, stored back): each lane's adjoint is added as a float
-; of its width, not with an integer fadd (invalid IR, found by llvm-stress
-; through tools/fuzz/stress.py).  At width 2 the same holds lane by lane.
+; of its width, never with an integer fadd (invalid IR; the case comes from
+; llvm-stress through tools/fuzz/stress.py).  At width 2 the same holds lane
+; by lane.
 ; RUN: %opt -passes=gpuad -S %s | FileCheck %s
 ; RUN: %opt -passes=gpuad -S %s | lli | FileCheck %s --check-prefix=EXEC --match-full-lines
 ; p = {a, b} becomes {b, a + a*a}: with both adjoints 1, dp = {1 + 2a, 1}
