@@ -6,6 +6,7 @@
 
 #include "GpuadPass.h"
 
+#include "Batch/LaneMapping.h"
 #include "Core/DerivativeContext.h"
 #include "Core/RuleFunctionGuard.h"
 #include "Rules/LibraryAliases.h"
@@ -34,7 +35,7 @@ namespace gpuad {
 /// The optimisation remark (-Rpass=gpuad) for a lowered request.
 static void remarkLowered(Function &Caller, const DebugLoc &Loc,
                           BasicBlock *Block, const DerivativeKey &Key,
-                          const Function &D) {
+                          const Function &D, StringRef Mapping) {
   OptimizationRemarkEmitter ORE(&Caller);
   ORE.emit([&] {
     OptimizationRemark R(DEBUG_TYPE, "Differentiated", Loc, Block);
@@ -44,7 +45,10 @@ static void remarkLowered(Function &Caller, const DebugLoc &Loc,
       R << "' at width " << ore::NV("Width", Key.Width) << ": '";
     else
       R << "': '";
-    return R << ore::NV("Derivative", D.getName()) << "'";
+    R << ore::NV("Derivative", D.getName()) << "'";
+    if (!Mapping.empty())
+      R << "; directions on " << ore::NV("Mapping", Mapping);
+    return R;
   });
 }
 
@@ -83,10 +87,14 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   }
   DebugLoc Loc = Call.getDebugLoc();
   BasicBlock *Block = Call.getParent();
-  if (!D || !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Ctx.target(), Diags))
+  BatchMapping Mapping;
+  if (D)
+    Mapping = planBatchMapping(*Req, *D, Ctx);
+  if (!D || !lowerRequest(*Req, *D, Ctx.signatureOf(*D), Ctx.target(), Diags,
+                          Mapping.Plan ? &*Mapping.Plan : nullptr))
     return eraseRequestCall(Call);
   ++NumRequests;
-  remarkLowered(Caller, Loc, Block, Req->Key, *D);
+  remarkLowered(Caller, Loc, Block, Req->Key, *D, Mapping.Why);
 }
 
 /// The function \p Call asks to differentiate, if it can be told cheaply.

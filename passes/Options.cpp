@@ -52,6 +52,26 @@ static cl::opt<TapePlacementChoice> TapePlacementOpt(
                clEnumValN(TapePlacementChoice::Heap, "heap",
                           "heap arrays (device malloc) for every loop")));
 
+static cl::opt<BatchMappingChoice> BatchMappingOpt(
+    "gpuad-batch-mapping", cl::init(BatchMappingChoice::Auto),
+    cl::desc("How a width-N derivative in device code carries its N "
+             "directions"),
+    cl::values(clEnumValN(BatchMappingChoice::Auto, "auto",
+                          "lanes where vectors would exceed the register "
+                          "budget, else vectors"),
+               clEnumValN(BatchMappingChoice::Lanes, "lanes",
+                          "the N lanes of a lane group, wherever they can"),
+               clEnumValN(BatchMappingChoice::Vector, "vector",
+                          "N shadows per thread")));
+
+static std::optional<BatchMappingChoice> parseMapping(StringRef Name) {
+  return StringSwitch<std::optional<BatchMappingChoice>>(Name)
+      .Case("auto", BatchMappingChoice::Auto)
+      .Case("lanes", BatchMappingChoice::Lanes)
+      .Case("vector", BatchMappingChoice::Vector)
+      .Default(std::nullopt);
+}
+
 /// The value of `tape-placement=`, if it names one.
 static std::optional<TapePlacementChoice> parsePlacement(StringRef Name) {
   return StringSwitch<std::optional<TapePlacementChoice>>(Name)
@@ -72,6 +92,7 @@ GpuadOptions GpuadOptions::fromCommandLine() {
   O.LibDevice = LibDeviceOpt;
   O.RocmDeviceLibs = RocmLibsOpt;
   O.TapePlacement = TapePlacementOpt;
+  O.BatchMapping = BatchMappingOpt;
   return O;
 }
 
@@ -90,6 +111,8 @@ Expected<GpuadOptions> GpuadOptions::parse(StringRef Params) {
       O.LastIterationCache = Key == "last-iteration-cache";
     } else if (Key == "tape-placement" && parsePlacement(Value)) {
       O.TapePlacement = *parsePlacement(Value);
+    } else if (Key == "batch-mapping" && parseMapping(Value)) {
+      O.BatchMapping = *parseMapping(Value);
     } else if (Key == "libdevice") {
       O.LibDevice = Value.str();
     } else if (Key == "rocm-device-libs") {

@@ -31,6 +31,13 @@ namespace gpuad {
 /// regions at all, every loop's frames on the heap -- device malloc).
 enum class TapePlacementChoice { Auto, Local, Shared, Pool, Heap };
 
+/// How a width-N derivative in device code carries its N directions
+/// (Batch/LaneMapping.h): N shadows per thread (Vector), or the N lanes of a
+/// lane group, one direction each (Lanes, where the function allows it).
+/// Auto: lanes where the vector form would exceed the target's register
+/// budget for full occupancy.  Host code always uses vectors.
+enum class BatchMappingChoice { Auto, Lanes, Vector };
+
 struct GpuadOptions {
   /// Run gpuad's own clean-up pipeline (SROA, EarlyCSE, InstCombine,
   /// SimplifyCFG) on every generated function.
@@ -56,6 +63,7 @@ struct GpuadOptions {
   /// are linked in; the emulator's runtime supplies them.
   bool Emulation = false;
   TapePlacementChoice TapePlacement = TapePlacementChoice::Auto;
+  BatchMappingChoice BatchMapping = BatchMappingChoice::Auto;
   /// Where print<gpuad-tape> wants each reverse-mode tape's layout (null:
   /// nowhere).
   llvm::raw_ostream *TapeLayout = nullptr;

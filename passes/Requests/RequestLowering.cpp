@@ -6,6 +6,7 @@
 
 #include "Requests/RequestLowering.h"
 
+#include "Batch/LaneMapping.h"
 #include "Batch/Lanes.h"
 #include "Core/DerivativeSignature.h"
 #include "Requests/DiffRequest.h"
@@ -146,7 +147,7 @@ std::string typeName(Type *Ty) {
 
 bool lowerRequest(const DiffRequest &Req, Function &Derivative,
                   const DerivativeSignature &Sig, TargetHooks &Target,
-                  Diagnostics &Diags) {
+                  Diagnostics &Diags, const LanePlan *Plan) {
   CallBase &Call = *Req.Call;
   Function &Caller = *Call.getFunction();
   const DataLayout &DL = Caller.getParent()->getDataLayout();
@@ -228,8 +229,10 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     Parts.push_back({RetTy, L.width()});
   for (unsigned ArgNo : Sig.AdjointArgs)
     Parts.push_back({Req.Key.Fn->getArg(ArgNo)->getType(), L.width()});
-  auto Leaves = [&](IRBuilderBase &RB, Value *Result) {
-    SmallVector<Value *, 8> Out;
+  // The parts of the derivative's \p Result (Parts' order); the augmented
+  // half sends its tape first, into \p Out.
+  auto PartValues = [&](IRBuilderBase &RB, Value *Result,
+                        SmallVectorImpl<Value *> &Out) {
     SmallVector<Value *, 4> Values;
     if (Mode == DiffMode::ReverseAugmented) {
       if (UserTapeTy)
@@ -252,6 +255,11 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
       for (unsigned K = 0; K < Sig.AdjointArgs.size(); ++K)
         Values.push_back(Sig.adjointOf(RB, Result, K));
     }
+    return Values;
+  };
+  // Every part's scalars, direction by direction, after \p Out's.
+  auto Flatten = [&](IRBuilderBase &RB, ArrayRef<Value *> Values,
+                     SmallVectorImpl<Value *> &Out) {
     for (unsigned I = 0; I < Parts.size(); ++I)
       for (unsigned Lane = 0; Lane < Parts[I].second; ++Lane)
         flattenValue(RB,
@@ -259,7 +267,6 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
                          ? Values[I]
                          : L.extract(RB, Values[I], Parts[I].first, Lane),
                      Out);
-    return Out;
   };
 
   // Check the result shape before changing anything.
@@ -300,29 +307,52 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     }
   }
 
-  CallBase *New;
-  BasicBlock *ResultBlock = nullptr;
-  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
-    BasicBlock *Normal = Inv->getNormalDest();
-    ResultBlock = BasicBlock::Create(Call.getContext(), "request.cont",
-                                     &Caller, Normal);
-    BranchInst::Create(Normal, ResultBlock);
-    Normal->replacePhiUsesWith(Inv->getParent(), ResultBlock);
-    New = B.CreateInvoke(&Derivative, ResultBlock, Inv->getUnwindDest(), Args);
-    B.SetInsertPoint(ResultBlock->getTerminator());
+  auto CallDerivative = [&](IRBuilderBase &CB) {
+    CallInst *New = CB.CreateCall(&Derivative, Args);
+    New->setCallingConv(Derivative.getCallingConv());
+    New->setDebugLoc(Call.getDebugLoc());
+    return New;
+  };
+  bool ReadsResult = WantsResult && resultIsRead(Call, Req.ReturnSlot);
+  SmallVector<Value *, 8> Out;
+  if (Plan) {
+    // A lane group computes the directions (the vector form as fallback).
+    SmallVector<Value *, 4> Values = emitLaneMapped(
+        B, Req, *Plan, Parts,
+        [&](IRBuilderBase &VB) {
+          SmallVector<Value *, 8> NoTape;
+          return PartValues(VB, CallDerivative(VB), NoTape);
+        },
+        Target);
+    if (ReadsResult && !Parts.empty())
+      Flatten(B, Values, Out);
   } else {
-    New = B.CreateCall(&Derivative, Args);
+    CallBase *New;
+    if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
+      BasicBlock *Normal = Inv->getNormalDest();
+      BasicBlock *ResultBlock = BasicBlock::Create(
+          Call.getContext(), "request.cont", &Caller, Normal);
+      BranchInst::Create(Normal, ResultBlock);
+      Normal->replacePhiUsesWith(Inv->getParent(), ResultBlock);
+      New = B.CreateInvoke(&Derivative, ResultBlock, Inv->getUnwindDest(),
+                           Args);
+      New->setCallingConv(Derivative.getCallingConv());
+      New->setDebugLoc(Call.getDebugLoc());
+      B.SetInsertPoint(ResultBlock->getTerminator());
+    } else {
+      New = CallDerivative(B);
+    }
+    if (Mode == DiffMode::ReverseAugmented && Req.Tape == TapeTransport::Memory)
+      sendTape(B, Req, Sig.field(B, New, Sig.TapeField), nullptr,
+               Target); // stores it; the result holds no tape
+    if (ReadsResult && !New->getType()->isVoidTy()) {
+      SmallVector<Value *, 4> Values = PartValues(B, New, Out);
+      Flatten(B, Values, Out);
+    }
   }
-  New->setCallingConv(Derivative.getCallingConv());
-  New->setDebugLoc(Call.getDebugLoc());
 
   Value *Replacement = nullptr;
-  if (Mode == DiffMode::ReverseAugmented && Req.Tape == TapeTransport::Memory)
-    sendTape(B, Req, Sig.field(B, New, Sig.TapeField), nullptr,
-             Target); // stores it; the result holds no tape
-  if (WantsResult && !New->getType()->isVoidTy() &&
-      resultIsRead(Call, Req.ReturnSlot)) {
-    SmallVector<Value *, 8> Out = Leaves(B, New);
+  if (ReadsResult && !Out.empty()) {
     ArrayRef<Value *> Rest = Out;
     Replacement = buildValue(B, Declared, Rest);
     if (Req.ReturnSlot)

@@ -27,12 +27,14 @@ class Diagnostics;
 class TargetHooks;
 struct DerivativeSignature;
 struct DiffRequest;
+struct LanePlan;
 
-/// Replaces \p Req's call by a call to \p Derivative.  Returns false after
-/// reporting an error (the call is then left for eraseRequestCall).
+/// Replaces \p Req's call by a call to \p Derivative, or with \p Plan by
+/// the lane-mapped computation (Derivative its fallback).  Returns false
+/// after reporting an error (the call is then left for eraseRequestCall).
 bool lowerRequest(const DiffRequest &Req, llvm::Function &Derivative,
                   const DerivativeSignature &Sig, TargetHooks &Target,
-                  Diagnostics &Diags);
+                  Diagnostics &Diags, const LanePlan *Plan = nullptr);
 
 /// Replaces an `__enzyme_augmentsize` call by the byte count of the tape
 /// the augmented half with signature \p AugSig returns.

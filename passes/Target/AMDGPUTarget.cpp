@@ -268,6 +268,29 @@ public:
         B, Args, [&](ArrayRef<Value *> S) { return emitScalar(B, Fn, S); });
   }
 
+  unsigned warpSize() const override { return 64; }
+  /// 512 VGPRs per SIMD lane for 8 resident wavefronts (gfx90a).
+  unsigned fullOccupancyRegisters() const override { return 64; }
+  bool communicatesAcrossThreads(const CallBase &Call) const override {
+    return amdgpuCommunicates(Call) || isBlockBarrier(Call) ||
+           shuffledOperand(Call).has_value();
+  }
+  bool readsThreadIndex(const CallBase &Call) const override {
+    return amdgpuReadsThreadIndex(Call);
+  }
+  Value *emitLaneIndex(IRBuilderBase &B) override { return amdgpuLaneIndex(B); }
+  Value *emitActiveLanes(IRBuilderBase &B) override {
+    return amdgpuActiveLanes(B);
+  }
+  Value *emitAnyLane(IRBuilderBase &B, Value *Pred, Value *Mask) override {
+    return amdgpuAnyLane(B, Pred, Mask);
+  }
+  Value *emitIsPrivate(IRBuilderBase &B, Value *P) override {
+    return amdgpuIsPrivate(B, P);
+  }
+  void emitLaneSync(IRBuilderBase &B, Value *Mask) override {
+    amdgpuLaneSync(B);
+  }
   Value *emitWholeWarpActive(IRBuilderBase &B) override {
     return amdgpuWholeWarpActive(B);
   }
@@ -328,6 +351,12 @@ public:
     if (!Lib.finalize(Diags))
       return false;
     return linkControlConstants();
+  }
+
+protected:
+  Value *emitReadLaneWord(IRBuilderBase &B, Value *V, Value *Lane,
+                          Value *Mask) override {
+    return amdgpuReadLane(B, V, Lane);
   }
 
 private:

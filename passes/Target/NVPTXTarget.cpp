@@ -254,6 +254,31 @@ public:
 
   bool finalize() override { return Lib.finalize(Diags); }
   // Device malloc/free are the defaults; atomics at GPU scope.
+  unsigned warpSize() const override { return 32; }
+  /// 64K registers for 2048 resident threads (sm_70 to sm_90).
+  unsigned fullOccupancyRegisters() const override { return 32; }
+  bool communicatesAcrossThreads(const CallBase &Call) const override {
+    return nvptxCommunicates(Call) || isBlockBarrier(Call) ||
+           shuffledOperand(Call).has_value();
+  }
+  bool readsThreadIndex(const CallBase &Call) const override {
+    return nvptxReadsThreadIndex(Call);
+  }
+  Value *emitLaneIndex(IRBuilderBase &B) override {
+    return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+  }
+  Value *emitActiveLanes(IRBuilderBase &B) override {
+    return nvptxActiveLanes(B);
+  }
+  Value *emitAnyLane(IRBuilderBase &B, Value *Pred, Value *Mask) override {
+    return nvptxAnyLane(B, Pred, Mask);
+  }
+  Value *emitIsPrivate(IRBuilderBase &B, Value *P) override {
+    return nvptxIsPrivate(B, P);
+  }
+  void emitLaneSync(IRBuilderBase &B, Value *Mask) override {
+    nvptxLaneSync(B, Mask);
+  }
   Value *emitWholeWarpActive(IRBuilderBase &B) override {
     return nvptxWholeWarpActive(B);
   }
@@ -268,6 +293,12 @@ public:
   }
   StringRef deviceScope() const override { return "device"; }
   StringRef blockScope() const override { return "block"; }
+
+protected:
+  Value *emitReadLaneWord(IRBuilderBase &B, Value *V, Value *Lane,
+                          Value *Mask) override {
+    return nvptxReadLane(B, V, Lane, Mask);
+  }
 
 private:
   Value *emitScalar(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) {

@@ -37,6 +37,25 @@ void TargetHooks::emitFree(IRBuilderBase &B, Value *Ptr) {
   B.CreateCall(Free, {Ptr});
 }
 
+Value *TargetHooks::emitReadLane(IRBuilderBase &B, Value *V, Value *Lane,
+                                 Value *Mask) {
+  // The target reads 32- and 64-bit words; others travel as integers.
+  Type *Ty = V->getType();
+  if (Ty->isFloatTy() || Ty->isDoubleTy() || Ty->isIntegerTy(32) ||
+      Ty->isIntegerTy(64))
+    return emitReadLaneWord(B, V, Lane, Mask);
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  unsigned Bits = DL.getTypeSizeInBits(Ty);
+  Type *Word = Bits > 32 ? B.getInt64Ty() : B.getInt32Ty();
+  Type *Same = B.getIntNTy(Bits);
+  Value *AsInt = Ty->isPointerTy() ? B.CreatePtrToInt(V, Same)
+                                   : B.CreateBitCast(V, Same);
+  Value *Read = emitReadLaneWord(B, B.CreateZExt(AsInt, Word), Lane, Mask);
+  Value *Back = B.CreateTrunc(Read, Same);
+  return Ty->isPointerTy() ? B.CreateIntToPtr(Back, Ty)
+                           : B.CreateBitCast(Back, Ty);
+}
+
 Value *TargetHooks::emitGlobalThreadId(IRBuilderBase &B) {
   Value *Threads = B.CreateZExt(emitBlockThreadCount(B), B.getInt64Ty());
   Value *Local = B.CreateZExt(emitLinearThreadId(B), B.getInt64Ty());

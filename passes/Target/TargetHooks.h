@@ -196,6 +196,48 @@ public:
     return nullptr;
   }
 
+  // Lane batching (Batch/LaneMapping.h): the N directions of a calling
+  // thread's width-N derivative computed by the N lanes of its lane group.
+  /// Lanes per warp (wavefront); 0 where the target has no warps.
+  virtual unsigned warpSize() const { return 0; }
+  /// The 32-bit registers a thread may hold with its multiprocessor fully
+  /// occupied (0: no such budget).
+  virtual unsigned fullOccupancyRegisters() const { return 0; }
+  /// Whether \p Call exchanges data with, or waits for, other threads or
+  /// lanes: barriers, shuffles, votes, the active mask.
+  virtual bool communicatesAcrossThreads(const llvm::CallBase &Call) const {
+    return false;
+  }
+  /// Whether \p Call reads which thread or lane runs it (thread index, lane
+  /// index); the block and grid coordinates are the same in a whole warp.
+  virtual bool readsThreadIndex(const llvm::CallBase &Call) const {
+    return false;
+  }
+  /// This lane's index in its warp (i32), and the mask (i64, bit l for lane
+  /// l) of the warp's lanes active here.
+  virtual llvm::Value *emitLaneIndex(llvm::IRBuilderBase &B) { return nullptr; }
+  virtual llvm::Value *emitActiveLanes(llvm::IRBuilderBase &B) {
+    return nullptr;
+  }
+  /// The lanes of \p Mask (i64) meet; each one's memory operations before
+  /// are visible to all of them after (CUDA's __syncwarp).
+  virtual void emitLaneSync(llvm::IRBuilderBase &B, llvm::Value *Mask) {}
+  /// Whether some lane of \p Mask (i64) has \p Pred (i1) true; every lane
+  /// of Mask runs this together.
+  virtual llvm::Value *emitAnyLane(llvm::IRBuilderBase &B, llvm::Value *Pred,
+                                   llvm::Value *Mask) {
+    return Pred;
+  }
+  /// Whether pointer \p P addresses the thread's own private (local,
+  /// stack) memory, which no other lane can read.
+  virtual llvm::Value *emitIsPrivate(llvm::IRBuilderBase &B, llvm::Value *P) {
+    return nullptr;
+  }
+  /// \p V (an int, float or pointer of at most 64 bits) as lane \p Lane
+  /// (i32) holds it.  Every lane of \p Mask (i64) runs this together.
+  llvm::Value *emitReadLane(llvm::IRBuilderBase &B, llvm::Value *V,
+                            llvm::Value *Lane, llvm::Value *Mask);
+
   /// The sync scope of device-wide atomics ("" on the host).
   virtual llvm::StringRef deviceScope() const { return ""; }
   /// The sync scope of atomics among the threads of one block.
@@ -206,6 +248,13 @@ public:
   /// `__nv_cos` for the derivative of `__nv_sin`).  Returns false after
   /// reporting an error.
   virtual bool finalize() { return true; }
+
+protected:
+  /// emitReadLane of a 32-bit integer or float, or a 64-bit integer or double.
+  virtual llvm::Value *emitReadLaneWord(llvm::IRBuilderBase &B, llvm::Value *V,
+                                        llvm::Value *Lane, llvm::Value *Mask) {
+    return V;
+  }
 
 private:
   /// An atomic add of \p V to \p P, summed in the warp first when every

@@ -73,6 +73,28 @@ llvm::Value *amdgpuWarpSum(llvm::IRBuilderBase &B, llvm::Value *V);
 llvm::Value *amdgpuIsWarpLeader(llvm::IRBuilderBase &B);
 llvm::Value *amdgpuWarpAllSame(llvm::IRBuilderBase &B, llvm::Value *V);
 
+/// Lane batching (LaneOps.cpp; the lane reads in WarpShuffles.cpp): see
+/// TargetHooks::emitLaneIndex and the hooks after it.
+bool nvptxCommunicates(const llvm::CallBase &Call);
+bool nvptxReadsThreadIndex(const llvm::CallBase &Call);
+llvm::Value *nvptxActiveLanes(llvm::IRBuilderBase &B);
+void nvptxLaneSync(llvm::IRBuilderBase &B, llvm::Value *Mask);
+llvm::Value *nvptxAnyLane(llvm::IRBuilderBase &B, llvm::Value *Pred,
+                          llvm::Value *Mask);
+llvm::Value *nvptxIsPrivate(llvm::IRBuilderBase &B, llvm::Value *P);
+llvm::Value *nvptxReadLane(llvm::IRBuilderBase &B, llvm::Value *V,
+                           llvm::Value *Lane, llvm::Value *Mask);
+bool amdgpuCommunicates(const llvm::CallBase &Call);
+bool amdgpuReadsThreadIndex(const llvm::CallBase &Call);
+llvm::Value *amdgpuLaneIndex(llvm::IRBuilderBase &B);
+llvm::Value *amdgpuActiveLanes(llvm::IRBuilderBase &B);
+void amdgpuLaneSync(llvm::IRBuilderBase &B);
+llvm::Value *amdgpuAnyLane(llvm::IRBuilderBase &B, llvm::Value *Pred,
+                           llvm::Value *Mask);
+llvm::Value *amdgpuIsPrivate(llvm::IRBuilderBase &B, llvm::Value *P);
+llvm::Value *amdgpuReadLane(llvm::IRBuilderBase &B, llvm::Value *V,
+                            llvm::Value *Lane);
+
 /// The base name of a MathFn in C libraries ("sin", "pow", ...).
 llvm::StringRef libraryBaseName(MathFn Fn);
 

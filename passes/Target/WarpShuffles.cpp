@@ -481,4 +481,17 @@ Value *amdgpuIsWarpLeader(IRBuilderBase &B) {
   return B.CreateICmpEQ(amdgpuLane(B), B.getInt32(0));
 }
 
+Value *nvptxReadLane(IRBuilderBase &B, Value *V, Value *Lane, Value *Mask) {
+  return nvptxShuffle(B, NVPTXShuffle::Idx,
+                      B.CreateTrunc(Mask, B.getInt32Ty()), V, Lane,
+                      B.getInt32(0x1f))
+      .first;
+}
+
+Value *amdgpuLaneIndex(IRBuilderBase &B) { return amdgpuLane(B); }
+
+Value *amdgpuReadLane(IRBuilderBase &B, Value *V, Value *Lane) {
+  return bpermute(B, B.CreateShl(Lane, 2), V);
+}
+
 } // namespace gpuad

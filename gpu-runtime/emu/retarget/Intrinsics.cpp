@@ -357,7 +357,20 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     runtime(B, "__gpuad_emu_syncthreads", B.getVoidTy(), {B.getInt32(site())});
     return nullptr;
   }
-  if (Name == "llvm.amdgcn.wave.barrier" || Name == "llvm.amdgcn.s.waitcnt" ||
+  if (Name == "llvm.amdgcn.wave.barrier") {
+    // The lanes run in step on the hardware: here the active ones meet.
+    runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
+            {B.getInt32(3), B.getInt32(1)});
+    return nullptr;
+  }
+  if (Name == "llvm.amdgcn.is.private" || Name == "llvm.amdgcn.is.shared") {
+    Value *P = B.CreateAddrSpaceCast(Call.getArgOperand(0), B.getPtrTy());
+    int Space = Name.ends_with("private") ? 2 : 1;
+    return B.CreateICmpNE(runtime(B, "__gpuad_emu_isspacep", B.getInt32Ty(),
+                                  {B.getInt32(Space), P}),
+                          B.getInt32(0));
+  }
+  if (Name == "llvm.amdgcn.s.waitcnt" ||
       Name.starts_with("llvm.amdgcn.sched.") || Name == "llvm.amdgcn.s.sleep")
     return nullptr;
   if (Name.starts_with("llvm.read_register")) {

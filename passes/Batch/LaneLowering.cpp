@@ -1,0 +1,261 @@
+//===- LaneLowering.cpp - A width-N request computed by a lane group ------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The code at a lane-mapped request (Batch/LaneMapping.h).  A group is the
+/// P lanes (N rounded up to a power of two) from lane `lane & ~(P-1)`; its
+/// first N lanes are its workers.  One loop serves two forms:
+///   - lanes: round r serves the group's thread r; every lane reads thread
+///     r's arguments, worker l computes direction l, thread r reads the N
+///     results back;
+///   - one after another: a thread alone computes direction r in round r.
+/// A group all active at the request whose pointers are not private memory
+/// takes the first; the others the second if the plan is replayable, else
+/// the vector form.
+//===----------------------------------------------------------------------===//
+
+#include "Batch/LaneMapping.h"
+
+#include "Batch/Lanes.h"
+#include "Core/DerivativeSignature.h"
+#include "Requests/DiffRequest.h"
+#include "Requests/RequestParser.h"
+#include "Target/TargetHooks.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+namespace {
+
+/// The values one loop round works with.
+struct Round {
+  Value *InLanes, *Lane, *Base, *InGroup;
+  Value *Src, *Dir, *ReadMask;
+};
+
+/// Direction Dir of thread Src's shadow of argument \p AR (type \p Ty).
+Value *shadowFor(IRBuilderBase &B, const ArgRequest &AR, Type *Ty,
+                 const Round &R, unsigned Width, TargetHooks &Target) {
+  auto Read = [&](Value *V) {
+    return Target.emitReadLane(B, V, R.Src, R.ReadMask);
+  };
+  if (AR.DupVBase) {
+    Value *Base = Read(coerceArgument(B, AR.DupVBase, Ty));
+    Value *Stride = Read(B.CreateSExtOrTrunc(AR.DupVStride, B.getInt64Ty()));
+    return B.CreateGEP(B.getInt8Ty(), Base,
+                       B.CreateMul(Stride, B.CreateZExt(R.Dir, B.getInt64Ty())),
+                       "lanes.dupv");
+  }
+  Value *S = Read(coerceArgument(B, AR.Shadows[0], Ty));
+  for (unsigned K = 1; K < Width; ++K)
+    S = B.CreateSelect(B.CreateICmpEQ(R.Dir, B.getInt32(K)),
+                       Read(coerceArgument(B, AR.Shadows[K], Ty)), S);
+  return S;
+}
+
+/// The parts of a width-1 derivative's result \p Res, in ResultParts order.
+SmallVector<Value *, 4> partsOf(IRBuilderBase &B, const DerivativeSignature &Sig,
+                                DiffMode Mode, Value *Res) {
+  SmallVector<Value *, 4> Out;
+  if (Mode == DiffMode::Forward) {
+    if (Value *P = Sig.primalOf(B, Res))
+      Out.push_back(P);
+    if (Value *S = Sig.shadowOf(B, Res))
+      Out.push_back(S);
+    return Out;
+  }
+  if (Sig.ReturnsPrimal)
+    Out.push_back(Sig.AdjointArgs.empty() ? Res : B.CreateExtractValue(Res, 0));
+  for (unsigned K = 0; K < Sig.AdjointArgs.size(); ++K)
+    Out.push_back(Sig.adjointOf(B, Res, K));
+  return Out;
+}
+
+/// Whether some pointer the request passes is private memory in some lane of
+/// the group (then no other lane can read it).
+Value *anyPrivate(IRBuilderBase &B, const DiffRequest &Req, Value *GroupMask,
+                  TargetHooks &Target) {
+  Value *Any = B.getFalse();
+  for (const ArgRequest &AR : Req.Args) {
+    SmallVector<Value *, 6> Pointers = {AR.Primal, AR.DupVBase};
+    Pointers.append(AR.Shadows.begin(), AR.Shadows.end());
+    for (Value *P : Pointers)
+      if (P && P->getType()->isPointerTy())
+        Any = B.CreateOr(Any, Target.emitIsPrivate(B, P));
+  }
+  if (isa<Constant>(Any) && cast<Constant>(Any)->isNullValue())
+    return nullptr;
+  return Target.emitAnyLane(B, Any, GroupMask);
+}
+
+} // namespace
+
+SmallVector<Value *, 4>
+emitLaneMapped(IRBuilderBase &B, const DiffRequest &Req, const LanePlan &Plan,
+               ResultParts Parts,
+               function_ref<SmallVector<Value *, 4>(IRBuilderBase &)> VectorForm,
+               TargetHooks &Target) {
+  LLVMContext &C = B.getContext();
+  const unsigned N = Plan.Width, P = Plan.GroupSize;
+  BasicBlock *Pre = B.GetInsertBlock();
+  Function *Caller = Pre->getParent();
+  BasicBlock *Join = Pre->splitBasicBlock(B.GetInsertPoint(), "lanes.join");
+  Pre->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Pre);
+
+  Value *Lane = Target.emitLaneIndex(B);
+  Value *InGroup = B.CreateAnd(Lane, B.getInt32(P - 1), "lanes.l");
+  Value *Base = B.CreateSub(Lane, InGroup, "lanes.base");
+  Value *Base64 = B.CreateZExt(Base, B.getInt64Ty());
+  auto MaskOf = [&](unsigned Count) {
+    uint64_t Bits = Count >= 64 ? ~uint64_t(0) : (uint64_t(1) << Count) - 1;
+    return B.CreateShl(B.getInt64(Bits), Base64);
+  };
+  Value *GroupMask = MaskOf(P), *WorkerMask = MaskOf(N);
+  Value *SelfMask =
+      B.CreateShl(B.getInt64(1), B.CreateZExt(Lane, B.getInt64Ty()));
+
+  auto *LoopPre = BasicBlock::Create(C, "lanes.pre", Caller, Join);
+  auto *NotConverged = BasicBlock::Create(C, "lanes.alone", Caller, LoopPre);
+  SmallVector<std::pair<BasicBlock *, bool>, 3> Entries; // (block, in lanes)
+  if (Plan.SerialOnly) {
+    B.CreateBr(LoopPre);
+    Entries.push_back({Pre, false});
+  } else {
+    Value *Active = Target.emitActiveLanes(B);
+    Value *Converged =
+        B.CreateICmpEQ(B.CreateAnd(Active, GroupMask), GroupMask);
+    auto *Check = BasicBlock::Create(C, "lanes.check", Caller, NotConverged);
+    B.CreateCondBr(Converged, Check, NotConverged);
+    B.SetInsertPoint(Check);
+    if (Value *Private = anyPrivate(B, Req, GroupMask, Target))
+      B.CreateCondBr(Private, NotConverged, LoopPre);
+    else
+      B.CreateBr(LoopPre);
+    Entries.push_back({Check, true});
+  }
+
+  // The fallback of a group that lanes cannot serve.
+  SmallVector<Value *, 4> VectorParts;
+  B.SetInsertPoint(NotConverged);
+  if (Plan.SerialOnly) {
+    B.CreateUnreachable();
+  } else if (Plan.Replayable) {
+    B.CreateBr(LoopPre);
+    Entries.push_back({NotConverged, false});
+  } else {
+    VectorParts = VectorForm(B);
+    B.CreateBr(Join);
+  }
+  if (Plan.SerialOnly)
+    NotConverged->eraseFromParent();
+
+  B.SetInsertPoint(LoopPre);
+  PHINode *InLanes = B.CreatePHI(B.getInt1Ty(), Entries.size(), "lanes.on");
+  for (auto [From, On] : Entries)
+    InLanes->addIncoming(B.getInt1(On), From);
+  Value *Count = B.CreateSelect(InLanes, B.getInt32(P), B.getInt32(N));
+  Value *ReadMask = B.CreateSelect(InLanes, GroupMask, SelfMask);
+  Value *CallMask = B.CreateSelect(InLanes, WorkerMask, SelfMask);
+  Value *Leader = B.CreateSelect(InLanes, Base, Lane);
+  auto *Loop = BasicBlock::Create(C, "lanes.round", Caller, Join);
+  auto *Work = BasicBlock::Create(C, "lanes.work", Caller, Join);
+  auto *Collect = BasicBlock::Create(C, "lanes.collect", Caller, Join);
+  auto *Exit = BasicBlock::Create(C, "lanes.done", Caller, Join);
+  B.CreateBr(Loop);
+
+  // The round: thread Src's arguments, direction Dir.
+  B.SetInsertPoint(Loop);
+  PHINode *It = B.CreatePHI(B.getInt32Ty(), 2, "lanes.r");
+  SmallVector<SmallVector<PHINode *, 8>, 4> Res(Parts.size());
+  for (unsigned I = 0; I < Parts.size(); ++I)
+    for (unsigned K = 0; K < Parts[I].second; ++K)
+      Res[I].push_back(B.CreatePHI(Parts[I].first, 2));
+  Round R{InLanes, Lane, Base, InGroup,
+          B.CreateSelect(InLanes, B.CreateAdd(Base, It), Lane, "lanes.src"),
+          B.CreateSelect(InLanes, InGroup, It, "lanes.dir"), ReadMask};
+  const DerivativeSignature &Sig = *Plan.Sig;
+  SmallVector<Value *, 16> Args(Plan.Variant->arg_size());
+  for (unsigned I = 0; I < Req.Args.size(); ++I) {
+    const ArgRequest &AR = Req.Args[I];
+    Type *Ty = Req.Key.Fn->getArg(I)->getType();
+    Args[Sig.PrimalParam[I]] = Target.emitReadLane(
+        B, coerceArgument(B, AR.Primal, Ty), R.Src, ReadMask);
+    if (Sig.ShadowParam[I] >= 0)
+      Args[Sig.ShadowParam[I]] = shadowFor(B, AR, Ty, R, N, Target);
+  }
+  Args[Args.size() - 2] = CallMask;
+  Args[Args.size() - 1] = Leader;
+  Value *Worker =
+      B.CreateSelect(InLanes, B.CreateICmpULT(InGroup, B.getInt32(N)),
+                     B.getTrue());
+  B.CreateCondBr(Worker, Work, Collect);
+
+  B.SetInsertPoint(Work);
+  Value *Result = B.CreateCall(Plan.Variant, Args);
+  SmallVector<Value *, 4> One = partsOf(B, Sig, Req.Key.Mode, Result);
+  B.CreateBr(Collect);
+
+  // Thread Src keeps what the round computed for it.
+  B.SetInsertPoint(Collect);
+  SmallVector<SmallVector<Value *, 8>, 4> Next(Parts.size());
+  SmallVector<PHINode *, 4> Computed;
+  for (unsigned I = 0; I < Parts.size(); ++I) {
+    Computed.push_back(B.CreatePHI(Parts[I].first, 2));
+    Computed[I]->addIncoming(One[I], Work);
+    Computed[I]->addIncoming(PoisonValue::get(Parts[I].first), Loop);
+  }
+  Value *Mine = B.CreateICmpEQ(Lane, R.Src);
+  for (unsigned I = 0; I < Parts.size(); ++I) {
+    Value *V = Computed[I];
+    for (unsigned K = 0; K < Parts[I].second; ++K) {
+      bool Primal = Parts[I].second == 1;
+      Value *From = B.CreateSelect(
+          InLanes, B.CreateAdd(Base, B.getInt32(Primal ? 0 : K)), Lane);
+      Value *Got = Target.emitReadLane(B, V, From, ReadMask);
+      Value *Keep = B.CreateSelect(
+          InLanes, Mine,
+          Primal ? B.getTrue() : B.CreateICmpEQ(R.Dir, B.getInt32(K)));
+      Next[I].push_back(B.CreateSelect(Keep, Got, Res[I][K]));
+    }
+  }
+  Value *NextIt = B.CreateAdd(It, B.getInt32(1));
+  B.CreateCondBr(B.CreateICmpULT(NextIt, Count), Loop, Exit);
+  It->addIncoming(B.getInt32(0), LoopPre);
+  It->addIncoming(NextIt, Collect);
+  for (unsigned I = 0; I < Parts.size(); ++I)
+    for (unsigned K = 0; K < Parts[I].second; ++K) {
+      Res[I][K]->addIncoming(PoisonValue::get(Parts[I].first), LoopPre);
+      Res[I][K]->addIncoming(Next[I][K], Collect);
+    }
+
+  B.SetInsertPoint(Exit);
+  SmallVector<Value *, 4> LaneParts;
+  for (unsigned I = 0; I < Parts.size(); ++I) {
+    SmallVector<Value *, 8> PerDir(Next[I].begin(), Next[I].end());
+    LaneParts.push_back(Parts[I].second == 1
+                            ? PerDir[0]
+                            : Lanes(N).pack(B, Parts[I].first, PerDir));
+  }
+  B.CreateBr(Join);
+
+  B.SetInsertPoint(Join, Join->getFirstInsertionPt());
+  if (VectorParts.empty())
+    return LaneParts;
+  SmallVector<Value *, 4> Out;
+  for (unsigned I = 0; I < Parts.size(); ++I) {
+    PHINode *Phi = B.CreatePHI(LaneParts[I]->getType(), 2);
+    Phi->addIncoming(LaneParts[I], Exit);
+    Phi->addIncoming(VectorParts[I], NotConverged);
+    Out.push_back(Phi);
+  }
+  return Out;
+}
+
+} // namespace gpuad
