@@ -33,30 +33,53 @@ namespace gpuad {
 
 namespace {
 
-/// The values one loop round works with.
-struct Round {
-  Value *InLanes, *Lane, *Base, *InGroup;
-  Value *Src, *Dir, *ReadMask;
-};
-
-/// Direction Dir of thread Src's shadow of argument \p AR (type \p Ty).
-Value *shadowFor(IRBuilderBase &B, const ArgRequest &AR, Type *Ty,
-                 const Round &R, unsigned Width, TargetHooks &Target) {
-  auto Read = [&](Value *V) {
-    return Target.emitReadLane(B, V, R.Src, R.ReadMask);
-  };
+/// Direction \p Dir's shadow of argument \p AR (type \p Ty) as the thread
+/// \p Read takes values from holds it.
+Value *shadowFor(IRBuilderBase &B, const ArgRequest &AR, Type *Ty, Value *Dir,
+                 unsigned Width, function_ref<Value *(Value *)> Read) {
   if (AR.DupVBase) {
     Value *Base = Read(coerceArgument(B, AR.DupVBase, Ty));
     Value *Stride = Read(B.CreateSExtOrTrunc(AR.DupVStride, B.getInt64Ty()));
     return B.CreateGEP(B.getInt8Ty(), Base,
-                       B.CreateMul(Stride, B.CreateZExt(R.Dir, B.getInt64Ty())),
+                       B.CreateMul(Stride, B.CreateZExt(Dir, B.getInt64Ty())),
                        "lanes.dupv");
   }
   Value *S = Read(coerceArgument(B, AR.Shadows[0], Ty));
   for (unsigned K = 1; K < Width; ++K)
-    S = B.CreateSelect(B.CreateICmpEQ(R.Dir, B.getInt32(K)),
+    S = B.CreateSelect(B.CreateICmpEQ(Dir, B.getInt32(K)),
                        Read(coerceArgument(B, AR.Shadows[K], Ty)), S);
   return S;
+}
+
+/// Emits \p Read where \p InLanes holds (the warp reads of the lane form)
+/// and \p Own otherwise (a thread alone has its values); returns the
+/// merged values.
+SmallVector<Value *, 16>
+onlyInLanes(IRBuilderBase &B, Value *InLanes,
+            function_ref<SmallVector<Value *, 16>(IRBuilderBase &, bool)> Emit) {
+  LLVMContext &C = B.getContext();
+  Function *F = B.GetInsertBlock()->getParent();
+  auto *Read = BasicBlock::Create(C, "lanes.read", F);
+  auto *Own = BasicBlock::Create(C, "lanes.own", F);
+  auto *Merge = BasicBlock::Create(C, "lanes.merged", F);
+  B.CreateCondBr(InLanes, Read, Own);
+  SmallVector<SmallVector<Value *, 16>, 2> Values;
+  SmallVector<BasicBlock *, 2> Ends;
+  for (auto [Block, Lanes] : {std::pair(Read, true), std::pair(Own, false)}) {
+    B.SetInsertPoint(Block);
+    Values.push_back(Emit(B, Lanes));
+    Ends.push_back(B.GetInsertBlock());
+    B.CreateBr(Merge);
+  }
+  B.SetInsertPoint(Merge);
+  SmallVector<Value *, 16> Out;
+  for (unsigned I = 0; I < Values[0].size(); ++I) {
+    PHINode *Phi = B.CreatePHI(Values[0][I]->getType(), 2);
+    Phi->addIncoming(Values[0][I], Ends[0]);
+    Phi->addIncoming(Values[1][I], Ends[1]);
+    Out.push_back(Phi);
+  }
+  return Out;
 }
 
 /// The parts of a width-1 derivative's result \p Res, in ResultParts order.
@@ -177,30 +200,45 @@ emitLaneMapped(IRBuilderBase &B, const DiffRequest &Req, const LanePlan &Plan,
   for (unsigned I = 0; I < Parts.size(); ++I)
     for (unsigned K = 0; K < Parts[I].second; ++K)
       Res[I].push_back(B.CreatePHI(Parts[I].first, 2));
-  Round R{InLanes, Lane, Base, InGroup,
-          B.CreateSelect(InLanes, B.CreateAdd(Base, It), Lane, "lanes.src"),
-          B.CreateSelect(InLanes, InGroup, It, "lanes.dir"), ReadMask};
+  Value *Src = B.CreateSelect(InLanes, B.CreateAdd(Base, It), Lane, "lanes.src");
+  Value *Dir = B.CreateSelect(InLanes, InGroup, It, "lanes.dir");
   const DerivativeSignature &Sig = *Plan.Sig;
   SmallVector<Value *, 16> Args(Plan.Variant->arg_size());
-  for (unsigned I = 0; I < Req.Args.size(); ++I) {
-    const ArgRequest &AR = Req.Args[I];
-    Type *Ty = Req.Key.Fn->getArg(I)->getType();
-    Args[Sig.PrimalParam[I]] = Target.emitReadLane(
-        B, coerceArgument(B, AR.Primal, Ty), R.Src, ReadMask);
-    if (Sig.ShadowParam[I] >= 0)
-      Args[Sig.ShadowParam[I]] = shadowFor(B, AR, Ty, R, N, Target);
-  }
+  SmallVector<unsigned, 16> Slots;
+  SmallVector<Value *, 16> Read =
+      onlyInLanes(B, InLanes, [&](IRBuilderBase &RB, bool InGroupLanes) {
+        auto From = [&](Value *V) {
+          return InGroupLanes ? Target.emitReadLane(RB, V, Src, ReadMask) : V;
+        };
+        SmallVector<Value *, 16> Values;
+        Slots.clear();
+        for (unsigned I = 0; I < Req.Args.size(); ++I) {
+          const ArgRequest &AR = Req.Args[I];
+          Type *Ty = Req.Key.Fn->getArg(I)->getType();
+          Values.push_back(From(coerceArgument(RB, AR.Primal, Ty)));
+          Slots.push_back(Sig.PrimalParam[I]);
+          if (Sig.ShadowParam[I] < 0)
+            continue;
+          Values.push_back(shadowFor(RB, AR, Ty, Dir, N, From));
+          Slots.push_back(Sig.ShadowParam[I]);
+        }
+        return Values;
+      });
+  for (unsigned I = 0; I < Read.size(); ++I)
+    Args[Slots[I]] = Read[I];
   Args[Args.size() - 2] = CallMask;
   Args[Args.size() - 1] = Leader;
   Value *Worker =
       B.CreateSelect(InLanes, B.CreateICmpULT(InGroup, B.getInt32(N)),
                      B.getTrue());
+  BasicBlock *Idle = B.GetInsertBlock();
   B.CreateCondBr(Worker, Work, Collect);
 
   B.SetInsertPoint(Work);
   Value *Result = B.CreateCall(Plan.Variant, Args);
   SmallVector<Value *, 4> One = partsOf(B, Sig, Req.Key.Mode, Result);
   B.CreateBr(Collect);
+  BasicBlock *Worked = B.GetInsertBlock();
 
   // Thread Src keeps what the round computed for it.
   B.SetInsertPoint(Collect);
@@ -208,31 +246,42 @@ emitLaneMapped(IRBuilderBase &B, const DiffRequest &Req, const LanePlan &Plan,
   SmallVector<PHINode *, 4> Computed;
   for (unsigned I = 0; I < Parts.size(); ++I) {
     Computed.push_back(B.CreatePHI(Parts[I].first, 2));
-    Computed[I]->addIncoming(One[I], Work);
-    Computed[I]->addIncoming(PoisonValue::get(Parts[I].first), Loop);
+    Computed[I]->addIncoming(One[I], Worked);
+    Computed[I]->addIncoming(PoisonValue::get(Parts[I].first), Idle);
   }
-  Value *Mine = B.CreateICmpEQ(Lane, R.Src);
-  for (unsigned I = 0; I < Parts.size(); ++I) {
-    Value *V = Computed[I];
-    for (unsigned K = 0; K < Parts[I].second; ++K) {
-      bool Primal = Parts[I].second == 1;
-      Value *From = B.CreateSelect(
-          InLanes, B.CreateAdd(Base, B.getInt32(Primal ? 0 : K)), Lane);
-      Value *Got = Target.emitReadLane(B, V, From, ReadMask);
-      Value *Keep = B.CreateSelect(
-          InLanes, Mine,
-          Primal ? B.getTrue() : B.CreateICmpEQ(R.Dir, B.getInt32(K)));
-      Next[I].push_back(B.CreateSelect(Keep, Got, Res[I][K]));
-    }
-  }
+  // Per part and direction: the value, and whether this thread keeps it.
+  SmallVector<Value *, 16> Got =
+      onlyInLanes(B, InLanes, [&](IRBuilderBase &RB, bool InGroupLanes) {
+        SmallVector<Value *, 16> Values;
+        Value *Mine = RB.CreateICmpEQ(Lane, Src);
+        for (unsigned I = 0; I < Parts.size(); ++I)
+          for (unsigned K = 0; K < Parts[I].second; ++K) {
+            bool Primal = Parts[I].second == 1;
+            if (InGroupLanes) {
+              Value *From = RB.CreateAdd(Base, RB.getInt32(Primal ? 0 : K));
+              Values.push_back(
+                  Target.emitReadLane(RB, Computed[I], From, ReadMask));
+              Values.push_back(Mine);
+            } else {
+              Values.push_back(Computed[I]);
+              Values.push_back(Primal ? RB.getTrue()
+                                      : RB.CreateICmpEQ(Dir, RB.getInt32(K)));
+            }
+          }
+        return Values;
+      });
+  for (unsigned I = 0, At = 0; I < Parts.size(); ++I)
+    for (unsigned K = 0; K < Parts[I].second; ++K, At += 2)
+      Next[I].push_back(B.CreateSelect(Got[At + 1], Got[At], Res[I][K]));
   Value *NextIt = B.CreateAdd(It, B.getInt32(1));
   B.CreateCondBr(B.CreateICmpULT(NextIt, Count), Loop, Exit);
   It->addIncoming(B.getInt32(0), LoopPre);
-  It->addIncoming(NextIt, Collect);
+  BasicBlock *Latch = B.GetInsertBlock();
+  It->addIncoming(NextIt, Latch);
   for (unsigned I = 0; I < Parts.size(); ++I)
     for (unsigned K = 0; K < Parts[I].second; ++K) {
       Res[I][K]->addIncoming(PoisonValue::get(Parts[I].first), LoopPre);
-      Res[I][K]->addIncoming(Next[I][K], Collect);
+      Res[I][K]->addIncoming(Next[I][K], Latch);
     }
 
   B.SetInsertPoint(Exit);

@@ -15,6 +15,7 @@
 
 #include "Core/DerivativeContext.h"
 #include "Core/DerivativeSignature.h"
+#include "Core/Preprocess.h"
 #include "Options.h"
 #include "Requests/DiffRequest.h"
 #include "Rules/KnownFunctions.h"
@@ -55,9 +56,6 @@ std::string refusalOfCall(const CallBase &Call, const Function &F,
   if (!Callee)
     return "'" + F.getName().str() + "' calls through a function pointer";
   StringRef Name = Callee->getName();
-  if (Target.communicatesAcrossThreads(Call))
-    return "'" + F.getName().str() + "' communicates with other threads ('" +
-           Name.str() + "')";
   if (Target.readsThreadIndex(Call))
     return "'" + F.getName().str() + "' reads its thread's index ('" +
            Name.str() + "')";
@@ -76,45 +74,57 @@ std::string refusalOfCall(const CallBase &Call, const Function &F,
 }
 
 /// Why \p Root, or a function it calls, cannot run on a lane group, or "".
+/// Talking to other threads is named before reading the thread index (a
+/// function that exchanges values usually computes where from its index).
 std::string staticRefusal(Function &Root, const TargetHooks &Target) {
   SmallPtrSet<Function *, 16> Seen;
   SmallVector<Function *, 16> Work = {&Root};
   unsigned Shared = Target.sharedAddressSpace();
+  std::string Other;
   while (!Work.empty()) {
     Function *F = Work.pop_back_val();
     if (!Seen.insert(F).second)
       continue;
     for (Instruction &I : instructions(*F)) {
-      for (const Value *Op : I.operands())
-        if (Op->getType()->isPointerTy() && Shared &&
-            Op->getType()->getPointerAddressSpace() == Shared)
+      for (const Value *Op : I.operands()) {
+        const auto *GV = dyn_cast<GlobalVariable>(Op->stripPointerCasts());
+        if ((GV && Target.isBlockShared(*GV)) ||
+            (Op->getType()->isPointerTy() && Shared &&
+             Op->getType()->getPointerAddressSpace() == Shared))
           return "'" + F->getName().str() + "' uses block-shared memory";
+      }
       auto *Call = dyn_cast<CallBase>(&I);
       if (!Call)
         continue;
-      std::string Why = refusalOfCall(*Call, *F, Target);
-      if (!Why.empty())
-        return Why;
+      if (Target.communicatesAcrossThreads(*Call))
+        return "'" + F->getName().str() +
+               "' communicates with other threads ('" +
+               Call->getCalledOperand()->getName().str() + "')";
+      if (Other.empty())
+        Other = refusalOfCall(*Call, *F, Target);
       if (Function *Callee = Call->getCalledFunction();
           Callee && !Callee->isDeclaration() && !isDeviceMath(*Callee))
         Work.push_back(Callee);
     }
   }
-  return "";
+  return Other;
 }
 
-/// The request's argument values (primals and shadows) that are pointers.
-SmallVector<Value *, 8> pointerArguments(const DiffRequest &Req) {
-  SmallVector<Value *, 8> Out;
-  for (const ArgRequest &AR : Req.Args) {
-    for (Value *V : {AR.Primal, AR.DupVBase})
-      if (V && V->getType()->isPointerTy())
-        Out.push_back(V);
-    for (Value *S : AR.Shadows)
-      if (S->getType()->isPointerTy())
-        Out.push_back(S);
+/// The first argument of \p Req whose value or shadow is the caller's own
+/// (stack) memory at every call, named for a message; "" if none.
+std::string privateArgument(const DiffRequest &Req) {
+  for (unsigned I = 0; I < Req.Args.size(); ++I) {
+    const ArgRequest &AR = Req.Args[I];
+    SmallVector<Value *, 6> Values = {AR.Primal, AR.DupVBase};
+    Values.append(AR.Shadows.begin(), AR.Shadows.end());
+    for (Value *V : Values)
+      if (V && V->getType()->isPointerTy() &&
+          isa<AllocaInst>(getUnderlyingObject(V)))
+        return "argument " + std::to_string(I + 1) + " of '" +
+               Req.Key.Fn->getName().str() + "'" +
+               (V == AR.Primal ? "" : " (its shadow)");
   }
-  return Out;
+  return "";
 }
 
 bool isScalar(Type *Ty) {
@@ -142,6 +152,27 @@ std::string registerNote(unsigned Vector, unsigned One, unsigned Budget) {
   return "about " + std::to_string(Vector) +
          " registers as vectors, " + std::to_string(One) +
          " per lane, budget " + std::to_string(Budget);
+}
+
+/// The lane variant of width-1 derivative \p One of \p Primal, made once
+/// per module; whether it is replayable travels as an attribute.
+LaneVariant laneVariantOf(Function &One, Function &Primal,
+                          DerivativeContext &Ctx) {
+  static constexpr const char *Attr = "gpuad-lane-variant";
+  std::string Name = (One.getName() + ".lanes").str();
+  LaneVariant Out;
+  if (Function *Made = Ctx.module().getFunction(Name)) {
+    Out.F = Made;
+    Out.Replayable =
+        Made->getFnAttribute(Attr).getValueAsString() == "replayable";
+    return Out;
+  }
+  Out = makeLaneVariant(
+      One, Ctx.signatureOf(One), &Primal, Ctx.options().AssumeNoAliasArgs,
+      Ctx.target(), [&](Function &F) { Ctx.preprocessor().cleanup(F); });
+  if (Out.F)
+    Out.F->addFnAttr(Attr, Out.Replayable ? "replayable" : "once");
+  return Out;
 }
 
 } // namespace
@@ -184,9 +215,7 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
     return Out;
   }
 
-  LaneVariant Variant = makeLaneVariant(*One, Ctx.signatureOf(*One), Key.Fn,
-                                        Ctx.options().AssumeNoAliasArgs,
-                                        Target);
+  LaneVariant Variant = laneVariantOf(*One, *Key.Fn, Ctx);
   if (!Variant.F) {
     Out.Why = "vectors, not lanes: " + Variant.Refusal;
     return Out;
@@ -197,14 +226,10 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
   Plan.Width = Key.Width;
   Plan.GroupSize = PowerOf2Ceil(Key.Width);
   Plan.Replayable = Variant.Replayable;
-  std::string Private;
-  for (Value *P : pointerArguments(Req))
-    if (isa<AllocaInst>(getUnderlyingObject(P)))
-      Private = P->getName().str();
+  std::string Private = privateArgument(Req);
   if (!Private.empty() && !Plan.Replayable) {
-    Variant.F->eraseFromParent();
-    Out.Why = "vectors, not lanes: '" + Private +
-              "' is the caller's private memory, which other lanes cannot "
+    Out.Why = "vectors, not lanes: " + Private +
+              " is the caller's private memory, which other lanes cannot "
               "read, and '" + Key.Fn->getName().str() +
               "' cannot compute its directions one after another";
     return Out;
@@ -212,7 +237,7 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
   Plan.SerialOnly = !Private.empty();
   if (Plan.SerialOnly)
     Out.Why = "one direction after another on each thread with the width-1 "
-              "derivative ('" + Private + "' is the caller's private memory, "
+              "derivative (" + Private + " is the caller's private memory, "
               "which other lanes cannot read)";
   else
     Out.Why = "lanes: " + std::to_string(Key.Width) +

@@ -40,9 +40,19 @@ namespace gpuad {
 
 namespace {
 
-enum class Origin { Private, Primal, Shadow, Unknown };
+/// Own: gpuad's state (the tape pool, warn-once flags), per lane as it is
+/// per thread.
+enum class Origin { Private, Own, Primal, Shadow, Unknown };
 
-Origin merge(Origin A, Origin B) { return A == B ? A : Origin::Unknown; }
+Origin merge(Origin A, Origin B) {
+  if (A == B)
+    return A;
+  // A tape in a local region or in the heap: the lane's either way.
+  auto LanesOwn = [](Origin O) {
+    return O == Origin::Private || O == Origin::Own;
+  };
+  return LanesOwn(A) && LanesOwn(B) ? Origin::Own : Origin::Unknown;
+}
 
 /// The memory a pointer in the lane variant addresses.
 class Origins {
@@ -103,18 +113,24 @@ private:
       auto It = Args.find(A);
       return It == Args.end() ? Origin::Unknown : It->second;
     }
-    if (auto *GV = dyn_cast<GlobalVariable>(P))
+    if (auto *GV = dyn_cast<GlobalVariable>(P)) {
+      if (GV->getName().starts_with("gpuad.") ||
+          GV->getName().starts_with("__gpuad_"))
+        return Origin::Own;
       return GV->isConstant() || PrimalGlobals.count(GV) ? Origin::Primal
                                                          : Origin::Unknown;
+    }
     if (auto *Call = dyn_cast<CallBase>(P)) {
       // The derivative's own heap tapes: one per lane.
+      // (The planner refuses a primal that allocates.)
       std::optional<HeapFn> Heap = classifyHeapCall(*Call);
       if ((Heap && *Heap == HeapFn::Malloc) || Call->returnDoesNotAlias())
-        return Origin::Private;
+        return Origin::Own;
       return Origin::Unknown;
     }
     if (auto *Load = dyn_cast<LoadInst>(P)) {
-      // A pointer read from primal memory is primal, from a shadow a shadow.
+      // A pointer read from primal memory is primal, from a shadow a
+      // shadow, from a tape the tape's; what a local holds is not known.
       if (Depth > 4)
         return Origin::Unknown;
       Origin From = of(Load->getPointerOperand(), Depth + 1);
@@ -155,6 +171,14 @@ bool isDeviceMath(const Function &F) {
   return F.getName().starts_with("__nv_") || F.getName().starts_with("__ocml_");
 }
 
+/// ockl's heap and printf, which gpuad's own code calls (a lane's tape, its
+/// messages); the program's calls to them keep the vector form (the
+/// planner refuses them).
+bool isDeviceRuntime(const Function &F) {
+  return F.getName().starts_with("__ockl_dm_") ||
+         F.getName().starts_with("__ockl_printf");
+}
+
 /// A copy of \p One with the lane parameters, everything it calls inlined.
 Function *cloneWithLaneParams(Function &One, std::string &Refusal) {
   LLVMContext &C = One.getContext();
@@ -178,7 +202,8 @@ Function *cloneWithLaneParams(Function &One, std::string &Refusal) {
     for (Instruction &I : instructions(*V))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction();
-            Callee && !Callee->isDeclaration() && !isDeviceMath(*Callee))
+            Callee && !Callee->isDeclaration() && !isDeviceMath(*Callee) &&
+            !isDeviceRuntime(*Callee))
           Calls.push_back(Call);
     if (Calls.empty())
       return V;
@@ -204,6 +229,11 @@ struct Rewrites {
   SmallVector<const Value *, 8> WriteRoots, ReadRoots; ///< primal memory
 };
 
+bool isGpuadMessage(const Value *Format) {
+  const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Format));
+  return GV && GV->getName().starts_with("gpuad.");
+}
+
 bool isPrintOrFailure(const Function &F) {
   StringRef N = F.getName();
   return N == "vprintf" || N == "__assertfail" || N == "__assert_fail" ||
@@ -214,6 +244,9 @@ bool isPrintOrFailure(const Function &F) {
 std::string classify(Instruction &I, Origins &O, Rewrites &R) {
   auto Named = [&](const Value *P) {
     return P->hasName() ? "'" + P->getName().str() + "'" : std::string("memory");
+  };
+  auto Mine = [](Origin Of) {
+    return Of == Origin::Private || Of == Origin::Own || Of == Origin::Shadow;
   };
   auto Note = [&](const Value *P, Origin Of, bool Write) {
     if (Of == Origin::Primal || Of == Origin::Unknown)
@@ -232,7 +265,7 @@ std::string classify(Instruction &I, Origins &O, Rewrites &R) {
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     Origin Of = O.of(Store->getPointerOperand());
     Note(Store->getPointerOperand(), Of, true);
-    if (Of == Origin::Private || Of == Origin::Shadow)
+    if (Mine(Of))
       return "";
     if (Store->isSimple())
       R.SyncBefore.push_back(Store);
@@ -275,12 +308,15 @@ std::string classify(Instruction &I, Origins &O, Rewrites &R) {
   if (!Callee)
     return "a call through a function pointer";
   if (Callee->getName() == "vprintf") {
-    R.Once.push_back(Call);
+    // gpuad's own messages (a lane's heap, its tape) are the lane's; the
+    // program's output is the calling thread's.
+    if (!isGpuadMessage(Call->getArgOperand(0)))
+      R.Once.push_back(Call);
     return "";
   }
   if (Callee->isIntrinsic() || Callee->onlyReadsMemory() ||
       isPrintOrFailure(*Callee) || classifyHeapCall(*Call) ||
-      isDeviceMath(*Callee) || Callee->getName().starts_with("__ockl_dm_"))
+      isDeviceMath(*Callee) || isDeviceRuntime(*Callee))
     return "";
   return "a call to '" + Callee->getName().str() +
          "', whose effects a lane cannot make once";
@@ -361,11 +397,15 @@ void makeOnce(Instruction &I, Value *Mask, Value *Leader, TargetHooks &Target) {
 
 LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
                             const Function *Primal, bool AssumeNoAlias,
-                            TargetHooks &Target) {
+                            TargetHooks &Target,
+                            function_ref<void(Function &)> Simplify) {
   LaneVariant Out;
   Function *V = cloneWithLaneParams(One, Out.Refusal);
   if (!V)
     return Out;
+  // What the inlined calls passed through memory, in registers again: the
+  // origins below follow values, not stack slots.
+  Simplify(*V);
   SmallPtrSet<const GlobalVariable *, 8> PrimalGlobals;
   collectPrimalGlobals(*Primal, PrimalGlobals);
   Origins O(*V, Sig, PrimalGlobals);
@@ -373,6 +413,7 @@ LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
   for (Instruction &I : instructions(*V)) {
     std::string Why = classify(I, O, R);
     if (!Why.empty()) {
+      if (getenv("GPUAD_LANES_DEBUG")) { errs() << I << "\n"; V->print(errs()); }
       Out.Refusal = "its derivative has " + Why;
       V->eraseFromParent();
       return Out;
@@ -380,6 +421,11 @@ LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
   }
   Out.Replayable = R.Once.empty() &&
                    writesAreUnseen(R, *V, Sig, Primal, AssumeNoAlias);
+  if (getenv("GPUAD_LANES_DEBUG")) {
+    errs() << V->getName() << " once " << R.Once.size() << "\n";
+    for (auto *W : R.WriteRoots) errs() << " W " << *W << "\n";
+    for (auto *W : R.ReadRoots) errs() << " R " << *W << "\n";
+  }
   Value *Mask = V->getArg(V->arg_size() - 2);
   Value *Leader = V->getArg(V->arg_size() - 1);
   for (Instruction *I : R.SyncBefore) {

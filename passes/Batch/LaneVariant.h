@@ -13,6 +13,8 @@
 #ifndef GPUAD_BATCH_LANEVARIANT_H
 #define GPUAD_BATCH_LANEVARIANT_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <string>
 
 namespace llvm {
@@ -36,10 +38,12 @@ struct LaneVariant {
 
 /// Makes the lane variant of \p One, the width-1 derivative (signature
 /// \p Sig) of \p Primal.  \p AssumeNoAlias: the primal's pointer arguments
-/// do not overlap (gpuad's assume-noalias-args).
+/// do not overlap (gpuad's assume-noalias-args).  \p Simplify cleans up
+/// the copy after inlining (SROA and the like).
 LaneVariant makeLaneVariant(llvm::Function &One, const DerivativeSignature &Sig,
                             const llvm::Function *Primal, bool AssumeNoAlias,
-                            TargetHooks &Target);
+                            TargetHooks &Target,
+                            llvm::function_ref<void(llvm::Function &)> Simplify);
 
 } // namespace gpuad
 

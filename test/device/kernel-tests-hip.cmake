@@ -17,6 +17,16 @@ gpuad_add_device_test(kernel-hip-custom-derivatives-O0 custom-derivatives.hip
 gpuad_add_device_test(kernel-hip-reverse reverse.hip)
 gpuad_add_device_test(kernel-hip-reverse-O0 reverse.hip FLAGS -O0)
 gpuad_add_device_test(kernel-hip-width-atomics width-atomics.hip)
+# The emulator's wavefront operations are slow under concurrent threads.
+gpuad_add_device_test(kernel-hip-lanes lanes.hip
+                      FLAGS -O2 -mllvm -gpuad-batch-mapping=lanes
+                      SCHEDULES ordered shuffled)
+gpuad_add_device_test(kernel-hip-lanes-O0 lanes.hip
+                      FLAGS -O0 -mllvm -gpuad-batch-mapping=lanes
+                      SCHEDULES ordered)
+gpuad_add_device_test(kernel-hip-lanes-vector lanes.hip
+                      FLAGS -O2 -mllvm -gpuad-batch-mapping=vector
+                      SCHEDULES ordered)
 gpuad_add_device_test(kernel-hip-warp-shuffles warp-shuffles.hip)
 gpuad_add_device_test(kernel-hip-warp-shuffles-O0 warp-shuffles.hip FLAGS -O0)
 gpuad_add_device_test(kernel-hip-shared-barriers shared-barriers.hip)

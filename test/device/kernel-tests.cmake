@@ -37,6 +37,18 @@ gpuad_add_device_test(kernel-shared-sync shared-sync.cu)
 gpuad_add_device_test(kernel-shared-sync-O0 shared-sync.cu FLAGS -O0)
 gpuad_add_device_test(kernel-structs structs.cu)
 gpuad_add_device_test(kernel-thread-ids thread-ids.cu)
+gpuad_add_device_test(kernel-lanes lanes.cu
+                      FLAGS -O2 -mllvm -gpuad-batch-mapping=lanes
+                      SCHEDULES ordered shuffled)
+gpuad_add_device_test(kernel-lanes-concurrent lanes.cu
+                      FLAGS -O2 -mllvm -gpuad-batch-mapping=lanes -DLANES_QUICK
+                      SCHEDULES concurrent)
+gpuad_add_device_test(kernel-lanes-O0 lanes.cu
+                      FLAGS -O0 -mllvm -gpuad-batch-mapping=lanes
+                      SCHEDULES ordered)
+gpuad_add_device_test(kernel-lanes-vector lanes.cu
+                      FLAGS -O2 -mllvm -gpuad-batch-mapping=vector
+                      SCHEDULES ordered)
 gpuad_add_device_test(kernel-width2 width2.cu)
 gpuad_add_device_test(kernel-width2-O0 width2.cu FLAGS -O0)
 gpuad_add_device_test(kernel-warp-shuffles warp-shuffles.cu)
