@@ -16,9 +16,9 @@
 // RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S %s -o /dev/null \
 // RUN:   -Rpass=gpuad 2>&1 | FileCheck %s --check-prefix=AUTO
 // RUN: %gpuad-cc --emulate -O2 -mllvm -gpuad-batch-mapping=lanes %s -o %t
-// RUN: %t | FileCheck %s --check-prefix=RUN
+// RUN: %t | FileCheck %s --check-prefix=OUT
 // RUN: %gpuad-cc --emulate -O0 -mllvm -gpuad-batch-mapping=lanes %s -o %t.O0
-// RUN: %t.O0 | FileCheck %s --check-prefix=RUN
+// RUN: %t.O0 | FileCheck %s --check-prefix=OUT
 //
 // CHECK-DAG: remark: fwd derivative of '_Z10blockShiftPKdPd' at width 4: {{.*}}; directions on vectors, not lanes: '_Z10blockShiftPKdPd' uses block-shared memory
 // CHECK-DAG: remark: fwd derivative of '_Z10warpRotatePKdPd' at width 4: {{.*}}; directions on vectors, not lanes: '_Z10warpRotatePKdPd' communicates with other threads ('llvm.nvvm.shfl.sync.idx.i32')
@@ -30,9 +30,9 @@
 // AUTO-DAG: remark: fwd derivative of '_Z6squarePKdPd' at width 2: {{.*}}; directions on vectors (about {{[0-9]+}} registers as vectors, {{[0-9]+}} per lane, budget 32)
 //
 // Four calling threads print once each (lanes would print 16 lines).
-// RUN-COUNT-4: noisy x=
-// RUN-NOT: noisy x=
-// RUN: lanes-fallback.cu: PASS
+// OUT-COUNT-4: noisy x=
+// OUT-NOT: noisy x=
+// OUT: lanes-fallback.cu: PASS
 
 #include <gpuad/gpuad.h>
 
