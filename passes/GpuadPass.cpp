@@ -35,7 +35,7 @@ namespace gpuad {
 /// The optimisation remark (-Rpass=gpuad) for a lowered request.
 static void remarkLowered(Function &Caller, const DebugLoc &Loc,
                           BasicBlock *Block, const DerivativeKey &Key,
-                          const Function &D, StringRef Mapping) {
+                          const Function &D, const BatchMapping &Mapping) {
   OptimizationRemarkEmitter ORE(&Caller);
   ORE.emit([&] {
     OptimizationRemark R(DEBUG_TYPE, "Differentiated", Loc, Block);
@@ -46,8 +46,8 @@ static void remarkLowered(Function &Caller, const DebugLoc &Loc,
     else
       R << "': '";
     R << ore::NV("Derivative", D.getName()) << "'";
-    if (!Mapping.empty())
-      R << "; directions on " << ore::NV("Mapping", Mapping);
+    if (!Mapping.Kind.empty())
+      R << "; directions: " << ore::NV("Mapping", Mapping.Kind) << Mapping.Why;
     return R;
   });
 }
@@ -94,7 +94,7 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
                           Mapping.Plan ? &*Mapping.Plan : nullptr))
     return eraseRequestCall(Call);
   ++NumRequests;
-  remarkLowered(Caller, Loc, Block, Req->Key, *D, Mapping.Why);
+  remarkLowered(Caller, Loc, Block, Req->Key, *D, Mapping);
 }
 
 /// The function \p Call asks to differentiate, if it can be told cheaply.

@@ -66,3 +66,12 @@ if [ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ]; then
       grep -E "^(NVPTX|AMDGPU)|derivative kernels|targets"
   done
 fi
+
+# Lane batching: registers and spills of width-N derivatives as lanes and as
+# vectors, next to the width-1 derivative's (kernels/cuda/bench/lane_jacobian.cu).
+if [ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ]; then
+  echo
+  echo "== lanes: kernels/cuda/bench/lane_jacobian.cu"
+  python3 "$root/tools/lanes_report.py" --cc "$cc" \
+    "$root/kernels/cuda/bench/lane_jacobian.cu"
+fi

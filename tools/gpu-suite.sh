@@ -49,20 +49,27 @@ bundle() {
   done
   # The benchmark programs: run without arguments, or once per
   # "// gpu-suite-args: ARGS" line of the source (the benchmark suite's
-  # --time runs; their checks are device tests above).
+  # --time runs; their checks are device tests above).  A
+  # "// gpu-suite-build: SUFFIX FLAGS" line builds and runs the program
+  # once more as bench-NAME-SUFFIX with FLAGS (lane_jacobian's vector form).
   local timed=()
   for src in "$root"/kernels/cuda/bench/*.cu; do
-    local name runs
-    name=bench-$(basename "$src" .cu)
-    # shellcheck disable=SC2086
-    "$cc" -O2 "$src" -o "$dir/bin/$name" $link
+    local base runs builds
+    base=bench-$(basename "$src" .cu)
     runs=$(sed -n 's|^// gpu-suite-args: ||p' "$src")
-    if [ -z "$runs" ]; then
-      echo "$name" >> "$dir/programs.txt"
-    else
-      timed+=("$src")
-      while read -r args; do echo "$name $args"; done <<< "$runs" >> "$dir/programs.txt"
-    fi
+    builds=$(printf -- '-\n'; sed -n 's|^// gpu-suite-build: ||p' "$src")
+    [ -z "$runs" ] || timed+=("$src")
+    while read -r suffix flags; do
+      local name=$base
+      [ "$suffix" = "-" ] || name=$base-$suffix
+      # shellcheck disable=SC2086
+      "$cc" -O2 $flags "$src" -o "$dir/bin/$name" $link
+      if [ -z "$runs" ]; then
+        echo "$name" >> "$dir/programs.txt"
+      else
+        while read -r args; do echo "$name $args"; done <<< "$runs" >> "$dir/programs.txt"
+      fi
+    done <<< "$builds"
   done
   for src in "$root"/kernels/cuda/*.cu "$root"/test/device/gradient-suite.cu \
     "${timed[@]}"; do

@@ -48,10 +48,11 @@ def record_flags(path):
             f"-foptimization-record-file={path}"]
 
 
-def nvptx(cc, src, arch, ptxas, tmp):
+def nvptx(cc, src, arch, ptxas, tmp, extra=()):
     ptx = os.path.join(tmp, f"k-{arch}.ptx")
     r = run([cc, "--cuda-device-only", f"--cuda-gpu-arch={arch}", "-O2", "-S",
-             src, "-o", ptx] + record_flags(os.path.join(tmp, f"{arch}.yaml")))
+             src, "-o", ptx] + list(extra) +
+            record_flags(os.path.join(tmp, f"{arch}.yaml")))
     if r.returncode:
         return None, r.stderr
     calls = calls_by_function(open(ptx).read(), r"^\.(?:visible \.)?(?:entry|func)"
@@ -81,11 +82,12 @@ def nvptx(cc, src, arch, ptxas, tmp):
     return rows, None
 
 
-def amdgpu(cc, src, arch, tmp):
+def amdgpu(cc, src, arch, tmp, extra=()):
     asm = os.path.join(tmp, f"k-{arch}.s")
     r = run([cc, "-x", "hip", "-include", "hip/hip_runtime.h",
              f"--offload-arch={arch}", "--cuda-device-only", "-O2", "-S", src,
-             "-o", asm] + record_flags(os.path.join(tmp, f"{arch}.yaml")))
+             "-o", asm] + list(extra) +
+            record_flags(os.path.join(tmp, f"{arch}.yaml")))
     if r.returncode:
         return None, r.stderr
     # Per function, the "Kernel info" comment after its body: the registers
@@ -106,6 +108,17 @@ def amdgpu(cc, src, arch, tmp):
         m = re.match(r"\s+\.amdhsa_kernel (\S+)", line)
         if m:
             rows[m.group(1)] = None
+    # The code object's metadata: each kernel's spilled registers.
+    name = None
+    for line in open(asm):
+        m = re.match(r"\s+\.name:\s+(\S+)", line)
+        if m:
+            name = m.group(1)
+        m = re.match(r"\s+\.([sv]gpr)_spill_count:\s+(\d+)", line)
+        if m and name in rows:
+            entry = info.setdefault(name, {})
+            entry["spills"] = str(int(entry.get("spills", "0")) +
+                                  int(m.group(2)))
     calls = calls_by_function(open(asm).read(), r"^([\w$.]+):\s+; @",
                               "__ockl_dm_alloc")
     return {k: dict(info.get(k, {}), malloc=calls.get(k, False))
@@ -195,14 +208,14 @@ def gradient_info(recs):
             shared.setdefault(r["Function"], []).append(int(a["Bytes"]))
         elif r["Pass"] == "gpuad" and r["Name"] == "Differentiated":
             requests.setdefault(r["Function"], []).append(
-                (a.get("Function"), a.get("Derivative")))
+                (a.get("Function"), a.get("Derivative"), a.get("Mapping")))
         elif r["Pass"] == "inline" and "Callee" in a and "Caller" in a:
             inlined.setdefault(a["Callee"], set()).add(a["Caller"])
     info = {}
     for k, reqs in requests.items():
         parts, malloc = [], False
         moved = list(shared.get(k, []))
-        for _, d in reqs:
+        for _, d, _ in reqs:
             t = tapes.get(d, {})
             if int(t.get("SlotBytes", 0)):
                 parts.append(f"{t['SlotBytes']} reg")
@@ -224,10 +237,13 @@ def gradient_info(recs):
         # Gradient kernels make reverse-mode requests (rev, or the split
         # halves aug and bwd); tangent kernels forward ones only.
         reverse = any(re.search(r"\.(rev|aug|bwd)\.", d or "")
-                      for _, d in reqs)
+                      for _, d, _ in reqs)
+        # How width-N requests carry their directions (lanes, vectors,
+        # serial); "-" for width 1.
+        mapping = ",".join(sorted({m for _, _, m in reqs if m})) or "-"
         info[k] = dict(tape=" + ".join(parts) or "0",
-                       functions=[f for f, _ in reqs], malloc=malloc,
-                       reverse=reverse)
+                       functions=[f for f, _, _ in reqs], malloc=malloc,
+                       reverse=reverse, mapping=mapping)
     return info, inlined
 
 
@@ -254,7 +270,7 @@ def report(title, rows, cols, ratio_col, info, inlined):
         print("  (python3-yaml missing: no tape or primal columns)")
         info, inlined = {}, {}
     head = "".join(f"{c:>9}" for _, c in cols)
-    print(f"  {'kernel':34}{head}  {'tape B/thread':26} primal")
+    print(f"  {'kernel':34}{head}  {'tape B/thread':26} {'mapping':9} primal")
     worst, worst16, spills, mallocs = None, None, 0, []
     missed = []  # gradient kernels over the targets
     for k, r in rows.items():
@@ -275,11 +291,12 @@ def report(title, rows, cols, ratio_col, info, inlined):
                 if info[k]["reverse"] and ratio > TARGET_RATIO and \
                         int(rows[p][ratio_col]) >= 16:
                     missed.append(f"{short(names[k])} x{ratio:.2f}")
-            line += f"  {info[k]['tape'][:26]:26} {pr or '-'}"
-            for key in ("spill_st", "spill_ld"):
+            line += (f"  {info[k]['tape'][:26]:26} {info[k]['mapping'][:9]:9} "
+                     f"{pr or '-'}")
+            for key in ("spill_st", "spill_ld", "spills"):
                 if r.get(key, "0").isdigit():
                     spills += int(r.get(key, "0"))
-            for key in ("spill_st", "spill_ld", "scratch"):
+            for key in ("spill_st", "spill_ld", "spills", "scratch"):
                 if info[k]["reverse"] and r.get(key, "0").isdigit() and \
                         int(r.get(key, "0")):
                     missed.append(f"{short(names[k])} {key} {r[key]} B")
@@ -335,7 +352,7 @@ def main():
             info, inlined = gradient_info(
                 remarks(os.path.join(tmp, f"{a.amdgpu_arch}.yaml")))
             report(f"AMDGPU {a.amdgpu_arch}", rows,
-                   [("vgpr", "vgpr"), ("sgpr", "sgpr"),
+                   [("vgpr", "vgpr"), ("sgpr", "sgpr"), ("spills", "spills"),
                     ("scratch", "scratch"), ("lds", "lds")], "vgpr", info,
                    inlined)
     return 0

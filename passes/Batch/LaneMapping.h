@@ -79,7 +79,15 @@ struct LanePlan {
 /// How a request's directions run, and why (for the remark).
 struct BatchMapping {
   std::optional<LanePlan> Plan; ///< none: the vector form
+  /// "lanes", "serial" (each thread alone, one direction after another),
+  /// "vectors"; empty where the request has one direction or is host code.
+  std::string Kind;
+  /// Why, as the rest of the remark's sentence.
   std::string Why;
+  void set(std::string K, std::string W) {
+    Kind = std::move(K);
+    Why = std::move(W);
+  }
 };
 
 /// Decides the mapping of width-N request \p Req, whose vector-form

@@ -187,14 +187,14 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
       !Target.warpSize())
     return Out;
   if (Choice == BatchMappingChoice::Vector) {
-    Out.Why = "vectors (-gpuad-batch-mapping=vector)";
+    Out.set("vectors", " (-gpuad-batch-mapping=vector)");
     return Out;
   }
   std::string Why = shapeRefusal(Req, Target.warpSize());
   if (Why.empty())
     Why = staticRefusal(*Key.Fn, Target);
   if (!Why.empty()) {
-    Out.Why = "vectors, not lanes: " + Why;
+    Out.set("vectors", ", not lanes: " + Why);
     return Out;
   }
 
@@ -202,22 +202,25 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
   OneKey.Width = 1;
   Function *One = Ctx.getOrCreate(OneKey);
   if (!One) {
-    Out.Why = "vectors, not lanes: no width-1 derivative";
+    Out.set("vectors", ", not lanes: no width-1 derivative");
     return Out;
   }
   unsigned VectorRegs = estimateRegisters(Derivative);
   unsigned OneRegs = estimateRegisters(*One);
   unsigned Budget = Target.fullOccupancyRegisters();
   std::string Note = registerNote(VectorRegs, OneRegs, Budget);
+  // A lane holds the width-1 derivative's registers and the round's loop
+  // (about a third more, measured with ptxas on element kernels): lanes
+  // when the vector form exceeds both that and the occupancy budget.
   if (Choice == BatchMappingChoice::Auto &&
-      (VectorRegs <= Budget || OneRegs >= VectorRegs)) {
-    Out.Why = "vectors (" + Note + ")";
+      (VectorRegs <= Budget || 2 * VectorRegs <= 3 * OneRegs)) {
+    Out.set("vectors", " (" + Note + ")");
     return Out;
   }
 
   LaneVariant Variant = laneVariantOf(*One, *Key.Fn, Ctx);
   if (!Variant.F) {
-    Out.Why = "vectors, not lanes: " + Variant.Refusal;
+    Out.set("vectors", ", not lanes: " + Variant.Refusal);
     return Out;
   }
   LanePlan Plan;
@@ -228,23 +231,29 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
   Plan.Replayable = Variant.Replayable;
   std::string Private = privateArgument(Req);
   if (!Private.empty() && !Plan.Replayable) {
-    Out.Why = "vectors, not lanes: " + Private +
-              " is the caller's private memory, which other lanes cannot "
-              "read, and '" + Key.Fn->getName().str() +
-              "' cannot compute its directions one after another";
+    Out.set("vectors", ", not lanes: " + Private +
+                           " is the caller's private memory, which other "
+                           "lanes cannot read, and '" +
+                           Key.Fn->getName().str() +
+                           "' cannot compute its directions one after "
+                           "another");
     return Out;
   }
   Plan.SerialOnly = !Private.empty();
   if (Plan.SerialOnly)
-    Out.Why = "one direction after another on each thread with the width-1 "
-              "derivative (" + Private + " is the caller's private memory, "
-              "which other lanes cannot read)";
+    Out.set("serial", " (each thread computes its directions one after "
+                      "another with the width-1 derivative: " +
+                          Private +
+                          " is the caller's private memory, which other "
+                          "lanes cannot read)");
   else
-    Out.Why = "lanes: " + std::to_string(Key.Width) +
-              " lanes per calling thread (" + Note +
-              "); a lane group not all active " +
-              (Plan.Replayable ? "computes its directions one after another"
-                               : "uses vectors");
+    Out.set("lanes", " (" + std::to_string(Key.Width) +
+                         " lanes per calling thread; " + Note +
+                         "; a lane group not all active " +
+                         (Plan.Replayable
+                              ? "computes its directions one after another"
+                              : "uses vectors") +
+                         ")");
   Out.Plan = Plan;
   return Out;
 }

@@ -413,7 +413,6 @@ LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
   for (Instruction &I : instructions(*V)) {
     std::string Why = classify(I, O, R);
     if (!Why.empty()) {
-      if (getenv("GPUAD_LANES_DEBUG")) { errs() << I << "\n"; V->print(errs()); }
       Out.Refusal = "its derivative has " + Why;
       V->eraseFromParent();
       return Out;
@@ -421,11 +420,6 @@ LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
   }
   Out.Replayable = R.Once.empty() &&
                    writesAreUnseen(R, *V, Sig, Primal, AssumeNoAlias);
-  if (getenv("GPUAD_LANES_DEBUG")) {
-    errs() << V->getName() << " once " << R.Once.size() << "\n";
-    for (auto *W : R.WriteRoots) errs() << " W " << *W << "\n";
-    for (auto *W : R.ReadRoots) errs() << " R " << *W << "\n";
-  }
   Value *Mask = V->getArg(V->arg_size() - 2);
   Value *Leader = V->getArg(V->arg_size() - 1);
   for (Instruction *I : R.SyncBefore) {

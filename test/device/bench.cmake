@@ -27,3 +27,9 @@ gpuad_add_device_test(bench-rs-lookup-std-complex ${bench}/rs_lookup.cu
                       FLAGS -O2 -DRS_STD_COMPLEX)
 gpuad_add_device_test(bench-hip-rs-lookup-std-complex ${hip_bench}/rs_lookup.hip
                       FLAGS -O2 -DRS_STD_COMPLEX)
+# Lane batching: a forward Jacobian and reverse rows at widths 4..32 with
+# the default mapping (auto: lanes), against width-1 requests.
+gpuad_add_device_test(bench-lane-jacobian ${bench}/lane_jacobian.cu
+                      SCHEDULES ordered)
+gpuad_add_device_test(bench-hip-lane-jacobian ${hip_bench}/lane_jacobian.hip
+                      SCHEDULES ordered)

@@ -20,14 +20,14 @@
 // RUN: %gpuad-cc --emulate -O0 -mllvm -gpuad-batch-mapping=lanes %s -o %t.O0
 // RUN: %t.O0 | FileCheck %s --check-prefix=OUT
 //
-// CHECK-DAG: remark: fwd derivative of '_Z10blockShiftPKdPd' at width 4: {{.*}}; directions on vectors, not lanes: '_Z10blockShiftPKdPd' uses block-shared memory
-// CHECK-DAG: remark: fwd derivative of '_Z10warpRotatePKdPd' at width 4: {{.*}}; directions on vectors, not lanes: '_Z10warpRotatePKdPd' communicates with other threads ('llvm.nvvm.shfl.sync.idx.i32')
-// CHECK-DAG: remark: fwd derivative of '_Z10byThreadIdPKdPd' at width 4: {{.*}}; directions on vectors, not lanes: '_Z10byThreadIdPKdPd' reads its thread's index ('llvm.nvvm.read.ptx.sreg.tid.x')
-// CHECK-DAG: remark: fwd derivative of '_Z7squareRPKdPd' at width 4: {{.*}}; directions on one direction after another on each thread with the width-1 derivative (argument 1 of '_Z7squareRPKdPd' is the caller's private memory, which other lanes cannot read)
-// CHECK-DAG: remark: fwd derivative of '_Z6squarePKdPd' at width 64: {{.*}}; directions on vectors, not lanes: width 64 exceeds the 32 lanes of a warp
-// CHECK-DAG: remark: fwd derivative of '_Z5noisyPKdPd' at width 4: {{.*}}; directions on lanes: 4 lanes per calling thread
+// CHECK-DAG: remark: fwd derivative of '_Z10blockShiftPKdPd' at width 4: {{.*}}; directions: vectors, not lanes: '_Z10blockShiftPKdPd' uses block-shared memory
+// CHECK-DAG: remark: fwd derivative of '_Z10warpRotatePKdPd' at width 4: {{.*}}; directions: vectors, not lanes: '_Z10warpRotatePKdPd' communicates with other threads ('llvm.nvvm.shfl.sync.idx.i32')
+// CHECK-DAG: remark: fwd derivative of '_Z10byThreadIdPKdPd' at width 4: {{.*}}; directions: vectors, not lanes: '_Z10byThreadIdPKdPd' reads its thread's index ('llvm.nvvm.read.ptx.sreg.tid.x')
+// CHECK-DAG: remark: fwd derivative of '_Z7squareRPKdPd' at width 4: {{.*}}; directions: serial (each thread computes its directions one after another with the width-1 derivative: argument 1 of '_Z7squareRPKdPd' is the caller's private memory, which other lanes cannot read)
+// CHECK-DAG: remark: fwd derivative of '_Z6squarePKdPd' at width 64: {{.*}}; directions: vectors, not lanes: width 64 exceeds the 32 lanes of a warp
+// CHECK-DAG: remark: fwd derivative of '_Z5noisyPKdPd' at width 4: {{.*}}; directions: lanes (4 lanes per calling thread
 //
-// AUTO-DAG: remark: fwd derivative of '_Z6squarePKdPd' at width 2: {{.*}}; directions on vectors (about {{[0-9]+}} registers as vectors, {{[0-9]+}} per lane, budget 32)
+// AUTO-DAG: remark: fwd derivative of '_Z6squarePKdPd' at width 2: {{.*}}; directions: vectors (about {{[0-9]+}} registers as vectors, {{[0-9]+}} per lane, budget 32)
 //
 // Four calling threads print once each (lanes would print 16 lines).
 // OUT-COUNT-4: noisy x=

@@ -24,10 +24,10 @@
 //
 // The replayable element function: groups not all active compute their
 // directions one after another; tally's atomics are not: those use vectors.
-// CHECK-DAG: remark: fwd derivative of '_Z4elemIdEvPKT_PS0_ii' at width 32: {{.*}}; directions on lanes: 32 lanes per calling thread {{.*}} a lane group not all active computes its directions one after another
-// CHECK-DAG: remark: rev derivative of '_Z4elemIdEvPKT_PS0_ii' at width 16: {{.*}}; directions on lanes: 16 lanes per calling thread
-// CHECK-DAG: remark: fwd derivative of '_Z5tallyPKdPdPi' at width 4: {{.*}}; directions on lanes: {{.*}} a lane group not all active uses vectors
-// VECTOR: remark: fwd derivative of '_Z4elemIdEvPKT_PS0_ii' at width 32: {{.*}}; directions on vectors (-gpuad-batch-mapping=vector)
+// CHECK-DAG: remark: fwd derivative of '_Z4elemIdEvPKT_PS0_ii' at width 32: {{.*}}; directions: lanes (32 lanes per calling thread; {{.*}}; a lane group not all active computes its directions one after another
+// CHECK-DAG: remark: rev derivative of '_Z4elemIdEvPKT_PS0_ii' at width 16: {{.*}}; directions: lanes (16 lanes per calling thread
+// CHECK-DAG: remark: fwd derivative of '_Z5tallyPKdPdPi' at width 4: {{.*}}; directions: lanes ({{.*}}; a lane group not all active uses vectors)
+// VECTOR: remark: fwd derivative of '_Z4elemIdEvPKT_PS0_ii' at width 32: {{.*}}; directions: vectors (-gpuad-batch-mapping=vector)
 
 #ifdef __HIP__
 #include <hip/hip_runtime.h>
