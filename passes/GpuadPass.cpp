@@ -9,11 +9,11 @@
 #include "Batch/LaneMapping.h"
 #include "Core/DerivativeContext.h"
 #include "Core/RuleFunctionGuard.h"
-#include "Rules/LibraryAliases.h"
 #include "Requests/Markers.h"
-#include "Requests/RequestLowering.h"
 #include "Requests/Registrations.h"
+#include "Requests/RequestLowering.h"
 #include "Requests/RequestParser.h"
+#include "Rules/LibraryAliases.h"
 #include "Tape/TapePlacement.h"
 
 #include "llvm/ADT/Statistic.h"

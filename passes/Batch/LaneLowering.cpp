@@ -54,9 +54,9 @@ Value *shadowFor(IRBuilderBase &B, const ArgRequest &AR, Type *Ty, Value *Dir,
 /// Emits \p Read where \p InLanes holds (the warp reads of the lane form)
 /// and \p Own otherwise (a thread alone has its values); returns the
 /// merged values.
-SmallVector<Value *, 16>
-onlyInLanes(IRBuilderBase &B, Value *InLanes,
-            function_ref<SmallVector<Value *, 16>(IRBuilderBase &, bool)> Emit) {
+SmallVector<Value *, 16> onlyInLanes(
+    IRBuilderBase &B, Value *InLanes,
+    function_ref<SmallVector<Value *, 16>(IRBuilderBase &, bool)> Emit) {
   LLVMContext &C = B.getContext();
   Function *F = B.GetInsertBlock()->getParent();
   auto *Read = BasicBlock::Create(C, "lanes.read", F);
@@ -83,8 +83,9 @@ onlyInLanes(IRBuilderBase &B, Value *InLanes,
 }
 
 /// The parts of a width-1 derivative's result \p Res, in ResultParts order.
-SmallVector<Value *, 4> partsOf(IRBuilderBase &B, const DerivativeSignature &Sig,
-                                DiffMode Mode, Value *Res) {
+SmallVector<Value *, 4> partsOf(IRBuilderBase &B,
+                                const DerivativeSignature &Sig, DiffMode Mode,
+                                Value *Res) {
   SmallVector<Value *, 4> Out;
   if (Mode == DiffMode::Forward) {
     if (Value *P = Sig.primalOf(B, Res))
@@ -119,11 +120,11 @@ Value *anyPrivate(IRBuilderBase &B, const DiffRequest &Req, Value *GroupMask,
 
 } // namespace
 
-SmallVector<Value *, 4>
-emitLaneMapped(IRBuilderBase &B, const DiffRequest &Req, const LanePlan &Plan,
-               ResultParts Parts,
-               function_ref<SmallVector<Value *, 4>(IRBuilderBase &)> VectorForm,
-               TargetHooks &Target) {
+SmallVector<Value *, 4> emitLaneMapped(
+    IRBuilderBase &B, const DiffRequest &Req, const LanePlan &Plan,
+    ResultParts Parts,
+    function_ref<SmallVector<Value *, 4>(IRBuilderBase &)> VectorForm,
+    TargetHooks &Target) {
   LLVMContext &C = B.getContext();
   const unsigned N = Plan.Width, P = Plan.GroupSize;
   BasicBlock *Pre = B.GetInsertBlock();
@@ -200,7 +201,8 @@ emitLaneMapped(IRBuilderBase &B, const DiffRequest &Req, const LanePlan &Plan,
   for (unsigned I = 0; I < Parts.size(); ++I)
     for (unsigned K = 0; K < Parts[I].second; ++K)
       Res[I].push_back(B.CreatePHI(Parts[I].first, 2));
-  Value *Src = B.CreateSelect(InLanes, B.CreateAdd(Base, It), Lane, "lanes.src");
+  Value *Src =
+      B.CreateSelect(InLanes, B.CreateAdd(Base, It), Lane, "lanes.src");
   Value *Dir = B.CreateSelect(InLanes, InGroup, It, "lanes.dir");
   const DerivativeSignature &Sig = *Plan.Sig;
   SmallVector<Value *, 16> Args(Plan.Variant->arg_size());
@@ -228,9 +230,8 @@ emitLaneMapped(IRBuilderBase &B, const DiffRequest &Req, const LanePlan &Plan,
     Args[Slots[I]] = Read[I];
   Args[Args.size() - 2] = CallMask;
   Args[Args.size() - 1] = Leader;
-  Value *Worker =
-      B.CreateSelect(InLanes, B.CreateICmpULT(InGroup, B.getInt32(N)),
-                     B.getTrue());
+  Value *Worker = B.CreateSelect(
+      InLanes, B.CreateICmpULT(InGroup, B.getInt32(N)), B.getTrue());
   BasicBlock *Idle = B.GetInsertBlock();
   B.CreateCondBr(Worker, Work, Collect);
 

@@ -1,4 +1,5 @@
-//===- LaneMapping.h - Width-N device derivatives on a lane group -*- C++ -*-===//
+//===- LaneMapping.h - Width-N device derivatives on a lane group -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //
@@ -109,8 +110,8 @@ using ResultParts = llvm::ArrayRef<std::pair<llvm::Type *, unsigned>>;
 llvm::SmallVector<llvm::Value *, 4>
 emitLaneMapped(llvm::IRBuilderBase &B, const DiffRequest &Req,
                const LanePlan &Plan, ResultParts Parts,
-               llvm::function_ref<llvm::SmallVector<llvm::Value *, 4>(
-                   llvm::IRBuilderBase &)>
+               llvm::function_ref<
+                   llvm::SmallVector<llvm::Value *, 4>(llvm::IRBuilderBase &)>
                    VectorForm,
                TargetHooks &Target);
 

@@ -149,9 +149,8 @@ std::string shapeRefusal(const DiffRequest &Req, unsigned WarpSize) {
 }
 
 std::string registerNote(unsigned Vector, unsigned One, unsigned Budget) {
-  return "about " + std::to_string(Vector) +
-         " registers as vectors, " + std::to_string(One) +
-         " per lane, budget " + std::to_string(Budget);
+  return "about " + std::to_string(Vector) + " registers as vectors, " +
+         std::to_string(One) + " per lane, budget " + std::to_string(Budget);
 }
 
 /// The lane variant of width-1 derivative \p One of \p Primal, made once
@@ -167,9 +166,9 @@ LaneVariant laneVariantOf(Function &One, Function &Primal,
         Made->getFnAttribute(Attr).getValueAsString() == "replayable";
     return Out;
   }
-  Out = makeLaneVariant(
-      One, Ctx.signatureOf(One), &Primal, Ctx.options().AssumeNoAliasArgs,
-      Ctx.target(), [&](Function &F) { Ctx.preprocessor().cleanup(F); });
+  Out = makeLaneVariant(One, Ctx.signatureOf(One), &Primal,
+                        Ctx.options().AssumeNoAliasArgs, Ctx.target(),
+                        [&](Function &F) { Ctx.preprocessor().cleanup(F); });
   if (Out.F)
     Out.F->addFnAttr(Attr, Out.Replayable ? "replayable" : "once");
   return Out;
@@ -247,13 +246,12 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
                           " is the caller's private memory, which other "
                           "lanes cannot read)");
   else
-    Out.set("lanes", " (" + std::to_string(Key.Width) +
-                         " lanes per calling thread; " + Note +
-                         "; a lane group not all active " +
-                         (Plan.Replayable
-                              ? "computes its directions one after another"
-                              : "uses vectors") +
-                         ")");
+    Out.set("lanes",
+            " (" + std::to_string(Key.Width) + " lanes per calling thread; " +
+                Note + "; a lane group not all active " +
+                (Plan.Replayable ? "computes its directions one after another"
+                                 : "uses vectors") +
+                ")");
   Out.Plan = Plan;
   return Out;
 }

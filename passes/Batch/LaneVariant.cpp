@@ -79,9 +79,8 @@ public:
 
 private:
   /// The merged origin of the roots \p P comes from (none: only cycles).
-  std::optional<Origin> walk(const Value *P,
-                             SmallPtrSetImpl<const Value *> &Seen,
-                             unsigned Depth) {
+  std::optional<Origin>
+  walk(const Value *P, SmallPtrSetImpl<const Value *> &Seen, unsigned Depth) {
     P = P->stripPointerCasts();
     if (!Seen.insert(P).second)
       return std::nullopt;
@@ -243,7 +242,8 @@ bool isPrintOrFailure(const Function &F) {
 /// Classifies \p I; returns why it cannot be made once-only, or "".
 std::string classify(Instruction &I, Origins &O, Rewrites &R) {
   auto Named = [&](const Value *P) {
-    return P->hasName() ? "'" + P->getName().str() + "'" : std::string("memory");
+    return P->hasName() ? "'" + P->getName().str() + "'"
+                        : std::string("memory");
   };
   auto Mine = [](Origin Of) {
     return Of == Origin::Private || Of == Origin::Own || Of == Origin::Shadow;
@@ -418,8 +418,8 @@ LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
       return Out;
     }
   }
-  Out.Replayable = R.Once.empty() &&
-                   writesAreUnseen(R, *V, Sig, Primal, AssumeNoAlias);
+  Out.Replayable =
+      R.Once.empty() && writesAreUnseen(R, *V, Sig, Primal, AssumeNoAlias);
   Value *Mask = V->getArg(V->arg_size() - 2);
   Value *Leader = V->getArg(V->arg_size() - 1);
   for (Instruction *I : R.SyncBefore) {

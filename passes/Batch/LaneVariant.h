@@ -40,10 +40,11 @@ struct LaneVariant {
 /// \p Sig) of \p Primal.  \p AssumeNoAlias: the primal's pointer arguments
 /// do not overlap (gpuad's assume-noalias-args).  \p Simplify cleans up
 /// the copy after inlining (SROA and the like).
-LaneVariant makeLaneVariant(llvm::Function &One, const DerivativeSignature &Sig,
-                            const llvm::Function *Primal, bool AssumeNoAlias,
-                            TargetHooks &Target,
-                            llvm::function_ref<void(llvm::Function &)> Simplify);
+LaneVariant
+makeLaneVariant(llvm::Function &One, const DerivativeSignature &Sig,
+                const llvm::Function *Primal, bool AssumeNoAlias,
+                TargetHooks &Target,
+                llvm::function_ref<void(llvm::Function &)> Simplify);
 
 } // namespace gpuad
 

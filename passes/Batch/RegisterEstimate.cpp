@@ -98,7 +98,8 @@ unsigned estimateRegisters(const Function &F) {
     Most = std::max(Most, weight(Live, DL));
     for (const Instruction &I : reverse(BB)) {
       Step(Live, I);
-      Most = std::max(Most, weight(Live, DL) + (occupies(&I) ? words(&I, DL) : 0));
+      Most =
+          std::max(Most, weight(Live, DL) + (occupies(&I) ? words(&I, DL) : 0));
     }
   }
   return Most;

@@ -334,8 +334,8 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
           Call.getContext(), "request.cont", &Caller, Normal);
       BranchInst::Create(Normal, ResultBlock);
       Normal->replacePhiUsesWith(Inv->getParent(), ResultBlock);
-      New = B.CreateInvoke(&Derivative, ResultBlock, Inv->getUnwindDest(),
-                           Args);
+      New =
+          B.CreateInvoke(&Derivative, ResultBlock, Inv->getUnwindDest(), Args);
       New->setCallingConv(Derivative.getCallingConv());
       New->setDebugLoc(Call.getDebugLoc());
       B.SetInsertPoint(ResultBlock->getTerminator());

@@ -23,11 +23,11 @@ using namespace llvm;
 namespace gpuad {
 
 bool nvptxCommunicates(const CallBase &Call) {
-  return calleeHasPrefix(
-      Call, {"llvm.nvvm.shfl.", "llvm.nvvm.vote.", "llvm.nvvm.activemask",
-             "llvm.nvvm.bar.", "llvm.nvvm.barrier", "llvm.nvvm.match.",
-             "llvm.nvvm.redux.", "llvm.nvvm.mbarrier.", "llvm.nvvm.cp.async",
-             "llvm.nvvm.elect."});
+  return calleeHasPrefix(Call, {"llvm.nvvm.shfl.", "llvm.nvvm.vote.",
+                                "llvm.nvvm.activemask", "llvm.nvvm.bar.",
+                                "llvm.nvvm.barrier", "llvm.nvvm.match.",
+                                "llvm.nvvm.redux.", "llvm.nvvm.mbarrier.",
+                                "llvm.nvvm.cp.async", "llvm.nvvm.elect."});
 }
 
 bool nvptxReadsThreadIndex(const CallBase &Call) {
@@ -68,21 +68,20 @@ Value *nvptxIsPrivate(IRBuilderBase &B, Value *P) {
 
 bool amdgpuCommunicates(const CallBase &Call) {
   return calleeHasPrefix(
-      Call, {"llvm.amdgcn.s.barrier", "llvm.amdgcn.ds.bpermute",
-             "llvm.amdgcn.ds.permute", "llvm.amdgcn.ds.swizzle",
-             "llvm.amdgcn.ballot", "llvm.amdgcn.icmp", "llvm.amdgcn.fcmp",
-             "llvm.amdgcn.readlane", "llvm.amdgcn.readfirstlane",
-             "llvm.amdgcn.writelane", "llvm.amdgcn.mov.dpp",
-             "llvm.amdgcn.update.dpp", "llvm.amdgcn.permlane",
-             "llvm.amdgcn.wave.barrier", "llvm.amdgcn.wave.reduce",
-             "llvm.amdgcn.wwm", "llvm.amdgcn.set.inactive",
-             "llvm.read_register"});
+      Call,
+      {"llvm.amdgcn.s.barrier", "llvm.amdgcn.ds.bpermute",
+       "llvm.amdgcn.ds.permute", "llvm.amdgcn.ds.swizzle", "llvm.amdgcn.ballot",
+       "llvm.amdgcn.icmp", "llvm.amdgcn.fcmp", "llvm.amdgcn.readlane",
+       "llvm.amdgcn.readfirstlane", "llvm.amdgcn.writelane",
+       "llvm.amdgcn.mov.dpp", "llvm.amdgcn.update.dpp", "llvm.amdgcn.permlane",
+       "llvm.amdgcn.wave.barrier", "llvm.amdgcn.wave.reduce", "llvm.amdgcn.wwm",
+       "llvm.amdgcn.set.inactive", "llvm.read_register"});
 }
 
 bool amdgpuReadsThreadIndex(const CallBase &Call) {
-  return calleeHasPrefix(Call, {"llvm.amdgcn.workitem.id.",
-                                "llvm.amdgcn.mbcnt.", "__ockl_get_local_id",
-                                "__ockl_get_global_id"});
+  return calleeHasPrefix(Call,
+                         {"llvm.amdgcn.workitem.id.", "llvm.amdgcn.mbcnt.",
+                          "__ockl_get_local_id", "__ockl_get_global_id"});
 }
 
 Value *amdgpuActiveLanes(IRBuilderBase &B) {

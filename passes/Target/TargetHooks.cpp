@@ -48,8 +48,8 @@ Value *TargetHooks::emitReadLane(IRBuilderBase &B, Value *V, Value *Lane,
   unsigned Bits = DL.getTypeSizeInBits(Ty);
   Type *Word = Bits > 32 ? B.getInt64Ty() : B.getInt32Ty();
   Type *Same = B.getIntNTy(Bits);
-  Value *AsInt = Ty->isPointerTy() ? B.CreatePtrToInt(V, Same)
-                                   : B.CreateBitCast(V, Same);
+  Value *AsInt =
+      Ty->isPointerTy() ? B.CreatePtrToInt(V, Same) : B.CreateBitCast(V, Same);
   Value *Read = emitReadLaneWord(B, B.CreateZExt(AsInt, Word), Lane, Mask);
   Value *Back = B.CreateTrunc(Read, Same);
   return Ty->isPointerTy() ? B.CreateIntToPtr(Back, Ty)

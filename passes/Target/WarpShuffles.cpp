@@ -482,9 +482,8 @@ Value *amdgpuIsWarpLeader(IRBuilderBase &B) {
 }
 
 Value *nvptxReadLane(IRBuilderBase &B, Value *V, Value *Lane, Value *Mask) {
-  return nvptxShuffle(B, NVPTXShuffle::Idx,
-                      B.CreateTrunc(Mask, B.getInt32Ty()), V, Lane,
-                      B.getInt32(0x1f))
+  return nvptxShuffle(B, NVPTXShuffle::Idx, B.CreateTrunc(Mask, B.getInt32Ty()),
+                      V, Lane, B.getInt32(0x1f))
       .first;
 }
 

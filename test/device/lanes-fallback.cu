@@ -70,38 +70,26 @@ __device__ void noisy(const double *x, double *y) {
 
 using Fn = void (*)(const double *, double *);
 
+// The function kernel K differentiates (5: squareR, on a local copy).
+template <int K>
+constexpr Fn Pick = K == 1   ? blockShift
+                    : K == 2 ? warpRotate
+                    : K == 3 ? byThreadId
+                    : K == 4 ? noisy
+                    : K == 5 ? squareR
+                             : square;
+
 // dy[t][l] = direction l's tangent of f at thread t's x; dx[l] = direction l.
 template <int K>
 __global__ void atWidth(const double *x, const double *dx, double *y,
                         double *dy) {
   int t = threadIdx.x;
-  if constexpr (K == 0)
-    __enzyme_fwddiff<void>((void *)square, enzyme_width, W, enzyme_dupv,
-                           (long)(2 * sizeof(double)), x + 2 * t, dx,
-                           enzyme_dupv, (long)sizeof(double), y + t, dy + W * t);
-  if constexpr (K == 1)
-    __enzyme_fwddiff<void>((void *)blockShift, enzyme_width, W, enzyme_dupv,
-                           (long)(2 * sizeof(double)), x + 2 * t, dx,
-                           enzyme_dupv, (long)sizeof(double), y + t, dy + W * t);
-  if constexpr (K == 2)
-    __enzyme_fwddiff<void>((void *)warpRotate, enzyme_width, W, enzyme_dupv,
-                           (long)(2 * sizeof(double)), x + 2 * t, dx,
-                           enzyme_dupv, (long)sizeof(double), y + t, dy + W * t);
-  if constexpr (K == 3)
-    __enzyme_fwddiff<void>((void *)byThreadId, enzyme_width, W, enzyme_dupv,
-                           (long)(2 * sizeof(double)), x + 2 * t, dx,
-                           enzyme_dupv, (long)sizeof(double), y + t, dy + W * t);
-  if constexpr (K == 4)
-    __enzyme_fwddiff<void>((void *)noisy, enzyme_width, W, enzyme_dupv,
-                           (long)(2 * sizeof(double)), x + 2 * t, dx,
-                           enzyme_dupv, (long)sizeof(double), y + t, dy + W * t);
-  if constexpr (K == 5) {
-    // x in the thread's own memory.
-    double local[2] = {x[2 * t], x[2 * t + 1]};
-    __enzyme_fwddiff<void>((void *)squareR, enzyme_width, W, enzyme_dupv,
-                           (long)(2 * sizeof(double)), local, dx, enzyme_dupv,
-                           (long)sizeof(double), y + t, dy + W * t);
-  }
+  // Kernel 5's x is in the thread's own memory.
+  double local[2] = {x[2 * t], x[2 * t + 1]};
+  __enzyme_fwddiff<void>((void *)Pick<K>, enzyme_width, W, enzyme_dupv,
+                         (long)(2 * sizeof(double)), K == 5 ? local : x + 2 * t,
+                         dx, enzyme_dupv, (long)sizeof(double), y + t,
+                         dy + W * t);
 }
 
 // Width 64 (more than a warp's lanes) and width 2 (small: auto keeps
@@ -120,13 +108,8 @@ __global__ void wide(const double *x, const double *dx, double *y,
 template <int K>
 __global__ void one(const double *x, const double *dx, double *y, double *dy) {
   int t = threadIdx.x;
-  Fn f = K == 1   ? blockShift
-         : K == 2 ? warpRotate
-         : K == 3 ? byThreadId
-         : K == 5 ? squareR
-                  : square;
-  __enzyme_fwddiff<void>((void *)f, enzyme_dup, x + 2 * t, dx, enzyme_dup,
-                         y + t, dy + t);
+  __enzyme_fwddiff<void>((void *)Pick<K>, enzyme_dup, x + 2 * t, dx,
+                         enzyme_dup, y + t, dy + t);
 }
 
 #include "include/devcheck.h"

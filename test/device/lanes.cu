@@ -8,6 +8,9 @@
 //     enzyme_dupv and with N shadow arguments, in double and float;
 //   - reverse mode: Jacobian rows by seeding each direction's output
 //     (per-lane tapes for the loops), checked against forward mode;
+//   - a returned tangent per direction (forward) and an active scalar's
+//     adjoint per direction (reverse, enzyme_out);
+//   - widths that are not powers of two (3, 12: padded groups);
 //   - a function with primal atomics: the count and the sum are done once
 //     per calling thread, not once per lane;
 //   - callers that leave groups partly inactive: a partial last warp
@@ -57,6 +60,51 @@ __device__ void elem(const T *__restrict__ x, T *__restrict__ y, int k,
     for (int i = 0; i < k; ++i)
       acc += term(x[i], x[(i + j) % k]);
     y[j] = acc * x[j % k];
+  }
+}
+
+// A returned value (forward: W tangents returned) and an active scalar
+// argument (reverse: W adjoints returned).
+__device__ double norm3(const double *__restrict__ x) {
+  return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + sin(x[0] * x[2]);
+}
+
+__device__ void scaled(double s, const double *__restrict__ x,
+                       double *__restrict__ y) {
+  for (int j = 0; j < 3; ++j)
+    y[j] = s * sin(x[j]) + s * s * x[(j + 1) % 3];
+}
+
+template <int W> struct Many {
+  double d[W];
+};
+
+// T[e][l] = direction l's tangent of norm3 at x[e] (dx[e][l]: 3 values).
+template <int W>
+__global__ void fwdReturn(const double *x, const double *dx, double *T,
+                          int n) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < n) {
+    Many<W> t = __enzyme_fwddiff<Many<W>>(
+        (void *)norm3, enzyme_width, W, enzyme_dupv,
+        (long)(3 * sizeof(double)), x + 3 * e, dx + 3 * W * e);
+    for (int l = 0; l < W; ++l)
+      T[e * W + l] = t.d[l];
+  }
+}
+
+// A[e][l] = d/ds of <seed_l, y> at thread e, seed_l = (l + 1, 1, -1)/W.
+template <int W>
+__global__ void revScalar(const double *s, const double *x, double *y,
+                          double *seeds, double *A, int n) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < n) {
+    Many<W> a = __enzyme_autodiff<Many<W>>(
+        (void *)scaled, enzyme_width, W, enzyme_out, s[e], enzyme_const,
+        x + 3 * e, enzyme_dupv, (long)(3 * sizeof(double)), y + 3 * e,
+        seeds + 3 * W * e);
+    for (int l = 0; l < W; ++l)
+      A[e * W + l] = a.d[l];
   }
 }
 
@@ -412,6 +460,49 @@ template <int W> void checkTally(int pick) {
     }
 }
 
+// A returned tangent per direction (forward) and an active scalar's adjoint
+// per direction (reverse), against their analytic derivatives.
+template <int W> void checkReturns() {
+  std::vector<double> x = inputs(3 * N, 5), dx = inputs(3 * W * N, 9);
+  double *dX = deviceCopy(x), *dDx = deviceCopy(dx);
+  double *dT = deviceCopy(std::vector<double>(W * N, 0.0));
+  fwdReturn<W><<<Grid, Block>>>(dX, dDx, dT, N);
+  CHECK(DEVCHECK_API(DeviceSynchronize)());
+  std::vector<double> t = hostCopy(dT, W * N);
+  for (int e = 0; e < N; ++e) {
+    const double *v = &x[3 * e];
+    double r = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double c = std::cos(v[0] * v[2]);
+    double g[3] = {v[0] / r + c * v[2], v[1] / r, v[2] / r + c * v[0]};
+    for (int l = 0; l < W; ++l) {
+      const double *d = &dx[3 * (W * e + l)];
+      expectNear(lane, "returned tangent", e, t[W * e + l],
+                 g[0] * d[0] + g[1] * d[1] + g[2] * d[2]);
+    }
+  }
+  std::vector<double> sv = inputs(N, 13), seeds(3 * W * N);
+  for (int e = 0; e < N; ++e)
+    for (int l = 0; l < W; ++l) {
+      seeds[3 * (W * e + l)] = (l + 1.0) / W;
+      seeds[3 * (W * e + l) + 1] = 1.0 / W;
+      seeds[3 * (W * e + l) + 2] = -1.0 / W;
+    }
+  double *dS = deviceCopy(sv), *dSeeds = deviceCopy(seeds);
+  double *dY = deviceCopy(std::vector<double>(3 * N, 0.0));
+  double *dA = deviceCopy(std::vector<double>(W * N, 0.0));
+  revScalar<W><<<Grid, Block>>>(dS, dX, dY, dSeeds, dA, N);
+  CHECK(DEVCHECK_API(DeviceSynchronize)());
+  std::vector<double> a = hostCopy(dA, W * N);
+  for (int e = 0; e < N; ++e)
+    for (int l = 0; l < W; ++l) {
+      double want = 0;
+      for (int j = 0; j < 3; ++j)
+        want += seeds[3 * (W * e + l) + j] *
+                (std::sin(x[3 * e + j]) + 2 * sv[e] * x[3 * e + (j + 1) % 3]);
+      expectNear(lane, "active scalar's adjoint", e, a[W * e + l], want);
+    }
+}
+
 template <int W> void checkWidth() {
   for (int pick = 0; pick < 3; ++pick) {
     checkForward<W, double>(pick, false);
@@ -438,14 +529,23 @@ int main() {
 #ifndef LANES_QUICK
   checkForward<8, float>(0, false);
   checkForward<32, float>(2, false);
+  // Widths that are not powers of two: groups of 4 and 16 lanes, 3 and 12
+  // of them working.
+  for (int pick = 0; pick < 3; ++pick) {
+    checkForward<3, double>(pick, false);
+    checkReverse<12>(pick);
+  }
+  checkReturns<4>();
+  checkReturns<32>();
 #endif
   for (int pick = 0; pick < 3; ++pick)
     checkTally<4>(pick);
   checkTally<32>(0);
-  return finish("widths 2..32 (64 on AMDGPU) of a forward Jacobian "
-                "(dupv and shadow arguments, double and float) and reverse "
-                "rows of an element function vs width-1 requests, forward "
-                "mode and central FD; primal atomics once per thread; all, "
+  return finish("widths 2..32 (64 on AMDGPU), 3 and 12 of a forward "
+                "Jacobian (dupv and shadow arguments, double and float) and "
+                "reverse rows of an element function vs width-1 requests, "
+                "forward mode and central FD; returned tangents and active "
+                "scalars' adjoints; primal atomics once per thread; all, "
                 "half-warp and every-other-thread callers; a partial last "
                 "warp",
                 {&lane, &floatLane, &fd, &floatFd, &dual, &primal});
