@@ -5,15 +5,16 @@
 //===----------------------------------------------------------------------===//
 /// \file
 /// The code at a lane-mapped request (Batch/LaneMapping.h).  A group is the
-/// P lanes (N rounded up to a power of two) from lane `lane & ~(P-1)`; its
-/// first N lanes are its workers.  One loop serves two forms:
+/// N lanes from a multiple of N (a width that does not divide the warp
+/// leaves its last lanes without one).  One loop serves two forms:
 ///   - lanes: round r serves the group's thread r; every lane reads thread
-///     r's arguments, worker l computes direction l, thread r reads the N
+///     r's arguments, lane l computes direction l, thread r reads the N
 ///     results back;
 ///   - one after another: a thread alone computes direction r in round r.
-/// A group all active at the request whose pointers are not private memory
-/// takes the first; the others the second if the plan is replayable, else
-/// the vector form.
+/// A whole group all active at the request whose pointers are not private
+/// memory takes the first; the others the second if the plan is
+/// replayable, else the vector form.  Every lane of a group runs the same
+/// code: no lane idles while the others compute.
 //===----------------------------------------------------------------------===//
 
 #include "Batch/LaneMapping.h"
@@ -126,24 +127,26 @@ SmallVector<Value *, 4> emitLaneMapped(
     function_ref<SmallVector<Value *, 4>(IRBuilderBase &)> VectorForm,
     TargetHooks &Target) {
   LLVMContext &C = B.getContext();
-  const unsigned N = Plan.Width, P = Plan.GroupSize;
+  const unsigned N = Plan.Width;
   BasicBlock *Pre = B.GetInsertBlock();
   Function *Caller = Pre->getParent();
   BasicBlock *Join = Pre->splitBasicBlock(B.GetInsertPoint(), "lanes.join");
   Pre->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Pre);
 
+  // The group: N lanes from a multiple of N; the lanes after the warp's
+  // last whole group have none.
   Value *Lane = Target.emitLaneIndex(B);
-  Value *InGroup = B.CreateAnd(Lane, B.getInt32(P - 1), "lanes.l");
-  Value *Base = B.CreateSub(Lane, InGroup, "lanes.base");
-  Value *Base64 = B.CreateZExt(Base, B.getInt64Ty());
-  auto MaskOf = [&](unsigned Count) {
-    uint64_t Bits = Count >= 64 ? ~uint64_t(0) : (uint64_t(1) << Count) - 1;
-    return B.CreateShl(B.getInt64(Bits), Base64);
-  };
-  Value *GroupMask = MaskOf(P), *WorkerMask = MaskOf(N);
+  Value *Base =
+      B.CreateMul(B.CreateUDiv(Lane, B.getInt32(N)), B.getInt32(N), "lanes.base");
+  Value *InGroup = B.CreateSub(Lane, Base, "lanes.l");
+  uint64_t Bits = N >= 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
+  Value *GroupMask =
+      B.CreateShl(B.getInt64(Bits), B.CreateZExt(Base, B.getInt64Ty()));
   Value *SelfMask =
       B.CreateShl(B.getInt64(1), B.CreateZExt(Lane, B.getInt64Ty()));
+  Value *Whole = B.CreateICmpULE(B.CreateAdd(Base, B.getInt32(N)),
+                                 B.getInt32(Target.warpSize()));
 
   auto *LoopPre = BasicBlock::Create(C, "lanes.pre", Caller, Join);
   auto *NotConverged = BasicBlock::Create(C, "lanes.alone", Caller, LoopPre);
@@ -153,8 +156,8 @@ SmallVector<Value *, 4> emitLaneMapped(
     Entries.push_back({Pre, false});
   } else {
     Value *Active = Target.emitActiveLanes(B);
-    Value *Converged =
-        B.CreateICmpEQ(B.CreateAnd(Active, GroupMask), GroupMask);
+    Value *Converged = B.CreateAnd(
+        Whole, B.CreateICmpEQ(B.CreateAnd(Active, GroupMask), GroupMask));
     auto *Check = BasicBlock::Create(C, "lanes.check", Caller, NotConverged);
     B.CreateCondBr(Converged, Check, NotConverged);
     B.SetInsertPoint(Check);
@@ -184,13 +187,9 @@ SmallVector<Value *, 4> emitLaneMapped(
   PHINode *InLanes = B.CreatePHI(B.getInt1Ty(), Entries.size(), "lanes.on");
   for (auto [From, On] : Entries)
     InLanes->addIncoming(B.getInt1(On), From);
-  Value *Count = B.CreateSelect(InLanes, B.getInt32(P), B.getInt32(N));
-  Value *ReadMask = B.CreateSelect(InLanes, GroupMask, SelfMask);
-  Value *CallMask = B.CreateSelect(InLanes, WorkerMask, SelfMask);
+  Value *Mask = B.CreateSelect(InLanes, GroupMask, SelfMask);
   Value *Leader = B.CreateSelect(InLanes, Base, Lane);
   auto *Loop = BasicBlock::Create(C, "lanes.round", Caller, Join);
-  auto *Work = BasicBlock::Create(C, "lanes.work", Caller, Join);
-  auto *Collect = BasicBlock::Create(C, "lanes.collect", Caller, Join);
   auto *Exit = BasicBlock::Create(C, "lanes.done", Caller, Join);
   B.CreateBr(Loop);
 
@@ -210,7 +209,7 @@ SmallVector<Value *, 4> emitLaneMapped(
   SmallVector<Value *, 16> Read =
       onlyInLanes(B, InLanes, [&](IRBuilderBase &RB, bool InGroupLanes) {
         auto From = [&](Value *V) {
-          return InGroupLanes ? Target.emitReadLane(RB, V, Src, ReadMask) : V;
+          return InGroupLanes ? Target.emitReadLane(RB, V, Src, Mask) : V;
         };
         SmallVector<Value *, 16> Values;
         Slots.clear();
@@ -228,29 +227,14 @@ SmallVector<Value *, 4> emitLaneMapped(
       });
   for (unsigned I = 0; I < Read.size(); ++I)
     Args[Slots[I]] = Read[I];
-  Args[Args.size() - 2] = CallMask;
+  Args[Args.size() - 2] = Mask;
   Args[Args.size() - 1] = Leader;
-  Value *Worker = B.CreateSelect(
-      InLanes, B.CreateICmpULT(InGroup, B.getInt32(N)), B.getTrue());
-  BasicBlock *Idle = B.GetInsertBlock();
-  B.CreateCondBr(Worker, Work, Collect);
-
-  B.SetInsertPoint(Work);
   Value *Result = B.CreateCall(Plan.Variant, Args);
-  SmallVector<Value *, 4> One = partsOf(B, Sig, Req.Key.Mode, Result);
-  B.CreateBr(Collect);
-  BasicBlock *Worked = B.GetInsertBlock();
+  SmallVector<Value *, 4> Computed = partsOf(B, Sig, Req.Key.Mode, Result);
 
-  // Thread Src keeps what the round computed for it.
-  B.SetInsertPoint(Collect);
+  // Thread Src keeps what the round computed for it: per part and
+  // direction, the value and whether this thread keeps it.
   SmallVector<SmallVector<Value *, 8>, 4> Next(Parts.size());
-  SmallVector<PHINode *, 4> Computed;
-  for (unsigned I = 0; I < Parts.size(); ++I) {
-    Computed.push_back(B.CreatePHI(Parts[I].first, 2));
-    Computed[I]->addIncoming(One[I], Worked);
-    Computed[I]->addIncoming(PoisonValue::get(Parts[I].first), Idle);
-  }
-  // Per part and direction: the value, and whether this thread keeps it.
   SmallVector<Value *, 16> Got =
       onlyInLanes(B, InLanes, [&](IRBuilderBase &RB, bool InGroupLanes) {
         SmallVector<Value *, 16> Values;
@@ -261,7 +245,7 @@ SmallVector<Value *, 4> emitLaneMapped(
             if (InGroupLanes) {
               Value *From = RB.CreateAdd(Base, RB.getInt32(Primal ? 0 : K));
               Values.push_back(
-                  Target.emitReadLane(RB, Computed[I], From, ReadMask));
+                  Target.emitReadLane(RB, Computed[I], From, Mask));
               Values.push_back(Mine);
             } else {
               Values.push_back(Computed[I]);
@@ -275,7 +259,7 @@ SmallVector<Value *, 4> emitLaneMapped(
     for (unsigned K = 0; K < Parts[I].second; ++K, At += 2)
       Next[I].push_back(B.CreateSelect(Got[At + 1], Got[At], Res[I][K]));
   Value *NextIt = B.CreateAdd(It, B.getInt32(1));
-  B.CreateCondBr(B.CreateICmpULT(NextIt, Count), Loop, Exit);
+  B.CreateCondBr(B.CreateICmpULT(NextIt, B.getInt32(N)), Loop, Exit);
   It->addIncoming(B.getInt32(0), LoopPre);
   BasicBlock *Latch = B.GetInsertBlock();
   It->addIncoming(NextIt, Latch);

@@ -66,9 +66,8 @@ struct LanePlan {
   llvm::Function *Variant = nullptr;
   /// The width-1 derivative's signature (Variant's first parameters).
   const DerivativeSignature *Sig = nullptr;
-  /// N, and the lanes of a group: N rounded up to a power of two.
+  /// N: the lanes of a group.
   unsigned Width = 0;
-  unsigned GroupSize = 0;
   /// A thread may compute its directions one after another (see the file
   /// comment); otherwise the vector form is the run-time fallback.
   bool Replayable = false;

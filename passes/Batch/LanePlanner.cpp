@@ -226,7 +226,6 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
   Plan.Variant = Variant.F;
   Plan.Sig = &Ctx.signatureOf(*One);
   Plan.Width = Key.Width;
-  Plan.GroupSize = PowerOf2Ceil(Key.Width);
   Plan.Replayable = Variant.Replayable;
   std::string Private = privateArgument(Req);
   if (!Private.empty() && !Plan.Replayable) {

@@ -10,7 +10,8 @@
 //     (per-lane tapes for the loops), checked against forward mode;
 //   - a returned tangent per direction (forward) and an active scalar's
 //     adjoint per direction (reverse, enzyme_out);
-//   - widths that are not powers of two (3, 12: padded groups);
+//   - widths that do not divide the warp (3, 12: lanes left without a
+//     group compute alone);
 //   - a function with primal atomics: the count and the sum are done once
 //     per calling thread, not once per lane;
 //   - callers that leave groups partly inactive: a partial last warp
@@ -529,8 +530,8 @@ int main() {
 #ifndef LANES_QUICK
   checkForward<8, float>(0, false);
   checkForward<32, float>(2, false);
-  // Widths that are not powers of two: groups of 4 and 16 lanes, 3 and 12
-  // of them working.
+  // Widths that do not divide the warp: groups of 3 and 12 lanes, and lanes
+  // left over that compute their directions alone.
   for (int pick = 0; pick < 3; ++pick) {
     checkForward<3, double>(pick, false);
     checkReverse<12>(pick);

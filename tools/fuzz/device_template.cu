@@ -35,6 +35,8 @@
 #define NX __NX__
 #define NY __NY__
 #define B __BLOCK__
+/* The threads do not talk (g only calls f). */
+#define INDEPENDENT __INDEPENDENT__
 #define W __W__
 #define NIN (B * NX + B * NY + 2)
 #define NOUT (B * NX + B * NY + 1 + B)
@@ -91,11 +93,21 @@ __global__ void forward(real *x, real *dx, real *y, real *dy, real s, real ds,
 __global__ void forward_lanes(real *x, real *dx, real *y, real *dy, real s,
                               lanes ds, real *acc, real *dacc, real *dret,
                               int n) {
+#if INDEPENDENT
+  // Threads that do not talk: each differentiates f on its own part (a
+  // function lanes can carry; g reads the thread index).
+  int t = threadIdx.x;
+  lanes d = __enzyme_fwddiff<lanes>(
+      (void *)f, enzyme_width, W, enzyme_dupv, (int)(sizeof(real) * B * NX),
+      x + t * NX, dx + t * NX, enzyme_dupv, (int)(sizeof(real) * B * NY),
+      y + t * NY, dy + t * NY, enzyme_dup, s, __DS_D_LANES__, enzyme_const, n);
+#else
   lanes d = __enzyme_fwddiff<lanes>(
       (void *)g, enzyme_width, W, enzyme_dupv, (int)(sizeof(real) * B * NX),
       x, dx, enzyme_dupv, (int)(sizeof(real) * B * NY), y, dy, enzyme_dup, s,
       __DS_D_LANES__, enzyme_dupv, (int)sizeof(real), acc, dacc, enzyme_const,
       n);
+#endif
   for (int l = 0; l < W; ++l)
     dret[l * B + threadIdx.x] = d.d[l];
 }
@@ -112,10 +124,18 @@ __global__ void reverse(real *x, real *dx, real *y, real *dy, real s, real *ds,
 #if FZ_MODE(4)
 __global__ void reverse_lanes(real *x, real *dx, real *y, real *dy, real s,
                               real *ds, real *acc, real *dacc, int n) {
+#if INDEPENDENT
+  int t = threadIdx.x;
+  lanes d = __enzyme_autodiff<lanes>(
+      (void *)f, enzyme_width, W, enzyme_dupv, (int)(sizeof(real) * B * NX),
+      x + t * NX, dx + t * NX, enzyme_dupv, (int)(sizeof(real) * B * NY),
+      y + t * NY, dy + t * NY, enzyme_out, s, enzyme_const, n);
+#else
   lanes d = __enzyme_autodiff<lanes>(
       (void *)g, enzyme_width, W, enzyme_dupv, (int)(sizeof(real) * B * NX),
       x, dx, enzyme_dupv, (int)(sizeof(real) * B * NY), y, dy, enzyme_out, s,
       enzyme_dupv, (int)sizeof(real), acc, dacc, enzyme_const, n);
+#endif
   for (int l = 0; l < W; ++l)
     atomicAdd(&ds[l], d.d[l]);
 }

@@ -691,6 +691,8 @@ class Program:
             .replace("__ISFLOAT__", "1" if self.real == "float" else "0") \
             .replace("__U0__", ", ".join(repr(v) for v in self.u0)) \
             .replace("__MIX__", MIXES[self.shared_mix]) \
+            .replace("__INDEPENDENT__",
+                     "1" if self.shared_mix == "none" else "0") \
             .replace("__DS_D_LANES__", ", ".join(
                 "ds.d[%d]" % l for l in range(self.width))) \
             .replace("__DS_LANES__", ", ".join(
