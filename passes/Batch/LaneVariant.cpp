@@ -188,14 +188,19 @@ Function *cloneWithLaneParams(Function &One, std::string &Refusal) {
   Function *V = Function::Create(Ty, GlobalValue::InternalLinkage,
                                  One.getName() + ".lanes", One.getParent());
   ValueToValueMapTy VMap;
-  for (unsigned I = 0; I < One.arg_size(); ++I)
+  for (unsigned I = 0; I < One.arg_size(); ++I) {
     VMap[One.getArg(I)] = V->getArg(I);
+    V->getArg(I)->setName(One.getArg(I)->getName());
+  }
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(V, &One, VMap, CloneFunctionChangeType::LocalChangesOnly,
                     Returns);
   V->getArg(One.arg_size())->setName("lanes.mask");
   V->getArg(One.arg_size() + 1)->setName("lanes.leader");
   V->setLinkage(GlobalValue::InternalLinkage);
+  // It meets the other lanes of its group: no call to it may move under a
+  // condition.
+  V->addFnAttr(Attribute::Convergent);
   for (unsigned Round = 0; Round < 16; ++Round) {
     SmallVector<CallBase *, 8> Calls;
     for (Instruction &I : instructions(*V))
