@@ -737,7 +737,9 @@ static __DEV__$T pair_norm(const struct pair *p) {
 PUBLISH = "__shared__ T sh[B]; sh[t] = r; __syncthreads(); "
 MIXES = {
     # Threads independent: the per-thread function is differentiated as a
-    # whole (no barrier puts it in split form).
+    # whole (no barrier puts it in split form); the width-N requests
+    # differentiate f itself (INDEPENDENT in the template), which lanes can
+    # carry.
     "none": "",
     "neighbour": PUBLISH + "yt[0] += (T)0.5 * sh[(t + 1) % B] * sh[t];",
     "atomic": PUBLISH + "atomicAdd(&acc[0], sh[t] * sh[(t + B - 1) % B]);",
