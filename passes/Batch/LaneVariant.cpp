@@ -54,6 +54,12 @@ Origin merge(Origin A, Origin B) {
   return LanesOwn(A) && LanesOwn(B) ? Origin::Own : Origin::Unknown;
 }
 
+/// gpuad's state: the tape pool, warn-once flags, message texts.
+bool isGpuadOwned(const GlobalVariable &GV) {
+  return GV.getName().starts_with("gpuad.") ||
+         GV.getName().starts_with("__gpuad_");
+}
+
 /// The memory a pointer in the lane variant addresses.
 class Origins {
 public:
@@ -113,8 +119,7 @@ private:
       return It == Args.end() ? Origin::Unknown : It->second;
     }
     if (auto *GV = dyn_cast<GlobalVariable>(P)) {
-      if (GV->getName().starts_with("gpuad.") ||
-          GV->getName().starts_with("__gpuad_"))
+      if (isGpuadOwned(*GV))
         return Origin::Own;
       return GV->isConstant() || PrimalGlobals.count(GV) ? Origin::Primal
                                                          : Origin::Unknown;
@@ -398,6 +403,27 @@ void makeOnce(Instruction &I, Value *Mask, Value *Leader, TargetHooks &Target) {
   Target.emitLaneSync(B, Mask);
 }
 
+/// A mutable global \p I uses that the primal does not: a global's shadow,
+/// which the width-1 derivative keeps once for all directions.
+const GlobalVariable *
+foreignGlobal(const Instruction &I,
+              const SmallPtrSetImpl<const GlobalVariable *> &PrimalGlobals) {
+  SmallVector<const Value *, 8> Work(I.op_begin(), I.op_end());
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
+      if (!GV->isConstant() && !isGpuadOwned(*GV) && !PrimalGlobals.count(GV))
+        return GV;
+    } else if (const auto *CE = dyn_cast<ConstantExpr>(V)) {
+      Work.append(CE->op_begin(), CE->op_end());
+    }
+  }
+  return nullptr;
+}
+
 } // namespace
 
 LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
@@ -417,6 +443,10 @@ LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
   Rewrites R;
   for (Instruction &I : instructions(*V)) {
     std::string Why = classify(I, O, R);
+    if (const GlobalVariable *GV = foreignGlobal(I, PrimalGlobals))
+      Why = "'" + GV->getName().str() +
+            "', a global's shadow, which a lane would share with the other "
+            "directions";
     if (!Why.empty()) {
       Out.Refusal = "its derivative has " + Why;
       V->eraseFromParent();
