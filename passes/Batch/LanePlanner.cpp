@@ -35,18 +35,6 @@ namespace gpuad {
 
 namespace {
 
-/// Calls a lane may make for its calling thread: printing (done once) and
-/// failing.
-bool isOutputOrFailure(StringRef Name) {
-  return Name == "vprintf" || Name == "__assertfail" ||
-         Name == "__assert_fail" || Name == "abort";
-}
-
-/// The device math libraries (differentiated by rule, never entered).
-bool isDeviceMath(const Function &F) {
-  return F.getName().starts_with("__nv_") || F.getName().starts_with("__ocml_");
-}
-
 /// Why \p Call keeps \p F (a function the request reaches) off lanes, or "".
 std::string refusalOfCall(const CallBase &Call, const Function &F,
                           const TargetHooks &Target) {
@@ -66,7 +54,7 @@ std::string refusalOfCall(const CallBase &Call, const Function &F,
     return "'" + F.getName().str() + "' prints through a host call ('" +
            Name.str() + "')";
   if (!Callee->isDeclaration() || Callee->isIntrinsic() ||
-      Callee->onlyReadsMemory() || isOutputOrFailure(Name) ||
+      Callee->onlyReadsMemory() || isPrintOrFailure(*Callee) ||
       isDeviceMath(*Callee))
     return "";
   return "'" + F.getName().str() + "' calls '" + Name.str() +

@@ -170,11 +170,6 @@ void collectPrimalGlobals(const Function &Primal,
   }
 }
 
-/// The device math libraries: pure, kept as calls.
-bool isDeviceMath(const Function &F) {
-  return F.getName().starts_with("__nv_") || F.getName().starts_with("__ocml_");
-}
-
 /// ockl's heap and printf, which gpuad's own code calls (a lane's tape, its
 /// messages); the program's calls to them keep the vector form (the
 /// planner refuses them).
@@ -241,12 +236,6 @@ struct Rewrites {
 bool isGpuadMessage(const Value *Format) {
   const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Format));
   return GV && GV->getName().starts_with("gpuad.");
-}
-
-bool isPrintOrFailure(const Function &F) {
-  StringRef N = F.getName();
-  return N == "vprintf" || N == "__assertfail" || N == "__assert_fail" ||
-         N == "abort";
 }
 
 /// Classifies \p I; returns why it cannot be made once-only, or "".
@@ -324,9 +313,18 @@ std::string classify(Instruction &I, Origins &O, Rewrites &R) {
       R.Once.push_back(Call);
     return "";
   }
-  if (Callee->isIntrinsic() || Callee->onlyReadsMemory() ||
-      isPrintOrFailure(*Callee) || classifyHeapCall(*Call) ||
-      isDeviceMath(*Callee) || isDeviceRuntime(*Callee))
+  if (auto *II = dyn_cast<IntrinsicInst>(Call)) {
+    // Warp operations, fences and the like touch no memory a program sees;
+    // an intrinsic that writes memory (a target's atomic) is not known.
+    if (!II->mayWriteToMemory() || II->onlyAccessesInaccessibleMemory() ||
+        II->isAssumeLikeIntrinsic() || II->isLifetimeStartOrEnd())
+      return "";
+    return "a call to '" + Callee->getName().str() +
+           "', which writes memory a lane cannot tell is its own";
+  }
+  if (Callee->onlyReadsMemory() || isPrintOrFailure(*Callee) ||
+      classifyHeapCall(*Call) || isDeviceMath(*Callee) ||
+      isDeviceRuntime(*Callee))
     return "";
   return "a call to '" + Callee->getName().str() +
          "', whose effects a lane cannot make once";
@@ -425,6 +423,16 @@ foreignGlobal(const Instruction &I,
 }
 
 } // namespace
+
+bool isDeviceMath(const Function &F) {
+  return F.getName().starts_with("__nv_") || F.getName().starts_with("__ocml_");
+}
+
+bool isPrintOrFailure(const Function &F) {
+  StringRef N = F.getName();
+  return N == "vprintf" || N == "__assertfail" || N == "__assert_fail" ||
+         N == "abort";
+}
 
 LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
                             const Function *Primal, bool AssumeNoAlias,

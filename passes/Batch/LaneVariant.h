@@ -36,6 +36,13 @@ struct LaneVariant {
   bool Replayable = false;
 };
 
+/// The device math libraries (`__nv_*`, `__ocml_*`): differentiated by rule,
+/// pure, never entered or inlined.
+bool isDeviceMath(const llvm::Function &F);
+/// Device printf and the calls that stop a thread: a lane makes them for
+/// its calling thread (printf once).
+bool isPrintOrFailure(const llvm::Function &F);
+
 /// Makes the lane variant of \p One, the width-1 derivative (signature
 /// \p Sig) of \p Primal.  \p AssumeNoAlias: the primal's pointer arguments
 /// do not overlap (gpuad's assume-noalias-args).  \p Simplify cleans up
