@@ -41,7 +41,8 @@ def compile_both(compile_one, tmp):
 def table(title, forms, reg, spill_keys):
     print(f"\n{title}:")
     print(f"  {'request':20}{'W':>4}  {'lanes':>6}{'spills':>8}  "
-          f"{'vector':>7}{'spills':>8}  {'width 1':>8}  {'lanes/w1':>9}  target")
+          f"{'vector':>7}{'spills':>8}  {'width 1':>8}{'spills':>8}  "
+          f"{'lanes/w1':>9}  target")
     missed = []
     lanes, vector = forms["lanes"], forms["vector"]
     for kernel in sorted(lanes, key=lambda k: (k.split("<")[0],
@@ -62,7 +63,7 @@ def table(title, forms, reg, spill_keys):
             missed.append(f"{kernel} x{ratio:.2f}, {spills(lr)} B spilled")
         print(f"  {base:20}{width:>4}  {lr[reg]:>6}{spills(lr):>8}  "
               f"{vr.get(reg, '?'):>7}{spills(vr):>8}  {orr.get(reg, '?'):>8}"
-              f"  {ratio:>8.2f}x  {'met' if ok else 'MISSED'}")
+              f"{spills(orr):>8}  {ratio:>8.2f}x  {'met' if ok else 'MISSED'}")
     print(f"  lanes target (registers <= {TARGET}x width 1, no spills): "
           f"{'missed: ' + '; '.join(missed) if missed else 'met'}")
 
