@@ -286,10 +286,7 @@ int main() {
     sync();
     for (int l = 0; l < W; ++l) {
       b.result(l, r, b.ret + l * B, B);
-      fz_check_fwd("fwd-width", l % ndirs, r);
-      if (fz.have_jv[l % ndirs])
-        fz_check_same("fwd-width", "lane vs width 1", r, fz.jv[l % ndirs],
-                      NOUT);
+      fz_check_fwd_lane(l, r);
     }
   }
 #endif
@@ -321,9 +318,7 @@ int main() {
     sync();
     for (int l = 0; l < W; ++l) {
       b.result(l, r, b.ds + l, 1);
-      fz_check_rev("rev-width", l, r);
-      if (have_single)
-        fz_check_same("rev-width", "lane vs width 1", r, single[l], NIN);
+      fz_check_rev_lane(l, r, have_single ? single[l] : NULL);
     }
   }
 #endif

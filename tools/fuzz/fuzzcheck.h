@@ -27,6 +27,9 @@
  *                         a result that must equal another gpuad result
  *                         (width N lanes vs width-1 runs, split vs combined)
  *                         to rounding.
+ *   fz_check_fwd_lane(l, jv), fz_check_rev_lane(l, jtw, single)
+ *                         lane l of a width-N request: both of the above
+ *                         (single: lane l's width-1 run, or null).
  *   return fz_finish();   one line `FZ <mode> PASS|FAIL` per mode seen; exit
  *                         status 0 (all pass) or 1 (a wrong derivative).
  *
@@ -241,6 +244,23 @@ static void fz_check_same(const char *mode, const char *what,
   for (int i = 0; i < n; ++i)
     fz_compare(mode, what, i, got[i], want[i],
                rtol * fmax(1.0, fabs(want[i])));
+}
+
+/* Lane l of a width-N forward request: direction l (mod the directions
+ * checked) against finite differences and the width-1 run. */
+static void fz_check_fwd_lane(int l, const double *jv) {
+  int k = l % fz.ndirs;
+  fz_check_fwd("fwd-width", k, jv);
+  if (fz.have_jv[k])
+    fz_check_same("fwd-width", "lane vs width 1", jv, fz.jv[k], fz.nout);
+}
+
+/* Lane l of a width-N reverse request (weight l): against finite
+ * differences, forward mode, and the width-1 run (\p single; null: none). */
+static void fz_check_rev_lane(int l, const double *jtw, const double *single) {
+  fz_check_rev("rev-width", l, jtw);
+  if (single)
+    fz_check_same("rev-width", "lane vs width 1", jtw, single, fz.nin);
 }
 
 static int fz_finish(void) {

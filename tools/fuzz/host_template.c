@@ -135,10 +135,7 @@ int main(void) {
         (real)u[NX + NY], __DS_LANES__, enzyme_const, NX);
     for (int l = 0; l < W; ++l) {
       store_result(l, dr.d[l], r);
-      fz_check_fwd("fwd-width", l % ndirs, r);
-      if (fz.have_jv[l % ndirs])
-        fz_check_same("fwd-width", "lane vs width 1", r, fz.jv[l % ndirs],
-                      NOUT);
+      fz_check_fwd_lane(l, r);
     }
   }
 #endif
@@ -174,9 +171,7 @@ int main(void) {
         (real)u[NX + NY], enzyme_const, NX);
     for (int l = 0; l < W; ++l) {
       store_result(l, ds.d[l], r);
-      fz_check_rev("rev-width", l, r);
-      if (have_single)
-        fz_check_same("rev-width", "lane vs width 1", r, single[l], NIN);
+      fz_check_rev_lane(l, r, have_single ? single[l] : NULL);
     }
   }
 #endif
