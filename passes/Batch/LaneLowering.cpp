@@ -83,25 +83,6 @@ SmallVector<Value *, 16> onlyInLanes(
   return Out;
 }
 
-/// The parts of a width-1 derivative's result \p Res, in ResultParts order.
-SmallVector<Value *, 4> partsOf(IRBuilderBase &B,
-                                const DerivativeSignature &Sig, DiffMode Mode,
-                                Value *Res) {
-  SmallVector<Value *, 4> Out;
-  if (Mode == DiffMode::Forward) {
-    if (Value *P = Sig.primalOf(B, Res))
-      Out.push_back(P);
-    if (Value *S = Sig.shadowOf(B, Res))
-      Out.push_back(S);
-    return Out;
-  }
-  if (Sig.ReturnsPrimal)
-    Out.push_back(Sig.AdjointArgs.empty() ? Res : B.CreateExtractValue(Res, 0));
-  for (unsigned K = 0; K < Sig.AdjointArgs.size(); ++K)
-    Out.push_back(Sig.adjointOf(B, Res, K));
-  return Out;
-}
-
 /// Whether some pointer the request passes is private memory in some lane of
 /// the group (then no other lane can read it).
 Value *anyPrivate(IRBuilderBase &B, const DiffRequest &Req, Value *GroupMask,
@@ -230,7 +211,7 @@ private:
     Args.push_back(Leader);
     Value *Result = B.CreateCall(Plan.Variant, Args);
     SmallVector<Value *, 4> Computed =
-        partsOf(B, *Plan.Sig, Req.Key.Mode, Result);
+        Plan.Sig->resultsOf(B, Result, Req.Key.Mode == DiffMode::Forward);
 
     SmallVector<SmallVector<Value *, 8>, 4> Next = keep(Computed, Res);
     Value *NextIt = B.CreateAdd(It, B.getInt32(1));

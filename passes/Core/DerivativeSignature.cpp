@@ -201,4 +201,23 @@ Value *DerivativeSignature::shadowOf(IRBuilderBase &B, Value *Result) const {
   return ReturnsPrimal ? B.CreateExtractValue(Result, 1) : Result;
 }
 
+SmallVector<Value *, 4> DerivativeSignature::resultsOf(IRBuilderBase &B,
+                                                        Value *Result,
+                                                        bool Forward) const {
+  SmallVector<Value *, 4> Out;
+  if (Forward) {
+    if (Value *P = primalOf(B, Result))
+      Out.push_back(P);
+    if (Value *S = shadowOf(B, Result))
+      Out.push_back(S);
+    return Out;
+  }
+  if (ReturnsPrimal)
+    Out.push_back(AdjointArgs.empty() ? Result
+                                      : B.CreateExtractValue(Result, 0));
+  for (unsigned K = 0; K < AdjointArgs.size(); ++K)
+    Out.push_back(adjointOf(B, Result, K));
+  return Out;
+}
+
 } // namespace gpuad

@@ -83,6 +83,11 @@ struct DerivativeSignature {
   /// Unpacks the result of a call to the derivative.
   llvm::Value *primalOf(llvm::IRBuilderBase &B, llvm::Value *Result) const;
   llvm::Value *shadowOf(llvm::IRBuilderBase &B, llvm::Value *Result) const;
+  /// What a call to a forward (\p Forward) or combined reverse derivative
+  /// returns, in order: the primal if returned, then the tangent of the
+  /// return or each enzyme_out argument's adjoint.
+  llvm::SmallVector<llvm::Value *, 4>
+  resultsOf(llvm::IRBuilderBase &B, llvm::Value *Result, bool Forward) const;
 };
 
 /// Whether values of \p Ty hold a pointer (directly or as an element): a

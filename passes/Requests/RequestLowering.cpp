@@ -242,18 +242,8 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
         Values.push_back(P);
       if (Value *S = Sig.field(RB, Result, Sig.ShadowField))
         Values.push_back(S);
-    } else if (Mode == DiffMode::Forward) {
-      if (Value *P = Sig.primalOf(RB, Result))
-        Values.push_back(P);
-      if (Value *S = Sig.shadowOf(RB, Result))
-        Values.push_back(S);
     } else {
-      if (Sig.ReturnsPrimal)
-        Values.push_back(Sig.AdjointArgs.empty()
-                             ? Result
-                             : RB.CreateExtractValue(Result, 0));
-      for (unsigned K = 0; K < Sig.AdjointArgs.size(); ++K)
-        Values.push_back(Sig.adjointOf(RB, Result, K));
+      Values = Sig.resultsOf(RB, Result, Mode == DiffMode::Forward);
     }
     return Values;
   };
