@@ -6,6 +6,7 @@
 
 #include "GpuadPass.h"
 
+#include "Analysis/CallSiteAliasing.h"
 #include "Batch/LaneMapping.h"
 #include "Core/DerivativeContext.h"
 #include "Core/RuleFunctionGuard.h"
@@ -52,6 +53,41 @@ static void remarkLowered(Function &Caller, const DebugLoc &Loc,
   });
 }
 
+/// The remark (-Rpass=gpuad) naming the pointer arguments a request's call
+/// site proved disjoint, and why the others are not.
+static void remarkAliasing(CallBase &Call, const DerivativeKey &Key,
+                           const CallSiteAliasing &A) {
+  auto Name = [&](unsigned I) {
+    std::string S = "argument " + std::to_string(I + 1);
+    if (Key.Fn->getArg(I)->hasName())
+      S += " '" + Key.Fn->getArg(I)->getName().str() + "'";
+    return S;
+  };
+  std::string Proven, Unproven;
+  for (unsigned I = 0; I < A.Disjoint.size(); ++I) {
+    if (A.Disjoint[I])
+      Proven += (Proven.empty() ? "" : ", ") + Name(I);
+    else if (!A.Why[I].empty())
+      Unproven += (Unproven.empty() ? "" : "; ") + Name(I) + ": " + A.Why[I];
+  }
+  if (Proven.empty() && Unproven.empty())
+    return;
+  OptimizationRemarkEmitter ORE(Call.getFunction());
+  ORE.emit([&] {
+    OptimizationRemark R(DEBUG_TYPE, "CallSiteAliasing", Call.getDebugLoc(),
+                         Call.getParent());
+    R << "call site of the derivative of '"
+      << ore::NV("Function", Key.Fn->getName()) << "': ";
+    if (!Proven.empty())
+      R << "proven disjoint (treated as restrict): "
+        << ore::NV("Disjoint", Proven);
+    if (!Unproven.empty())
+      R << (Proven.empty() ? "" : "; ")
+        << "not proven disjoint: " << ore::NV("Unproven", Unproven);
+    return R;
+  });
+}
+
 /// Handles one call to an `__enzyme_*` entry point.
 static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   Diagnostics &Diags = Ctx.diags();
@@ -69,6 +105,15 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   std::optional<DiffRequest> Req = parseRequest(Call, EP.Mode, Diags);
   if (!Req)
     return eraseRequestCall(Call);
+  // A combined reverse derivative is specialised on the arguments its call
+  // site proves disjoint: the reverse sweep may then load them again instead
+  // of taping what it read.
+  if (EP.Mode == DiffMode::ReverseCombined && Ctx.options().CallSiteAliasing) {
+    CallSiteAliasing A = proveDisjointArguments(*Req);
+    if (A.anyDisjoint())
+      Req->Key.Disjoint = A.Disjoint;
+    remarkAliasing(Call, Req->Key, A);
+  }
   Function *D = nullptr;
   if (isSplit(EP.Mode)) {
     // The user's two calls name one split derivative (the tape travels

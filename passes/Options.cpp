@@ -30,6 +30,10 @@ static cl::opt<bool> AssumeNoAliasOpt(
     "gpuad-assume-noalias-args", cl::init(false),
     cl::desc("Treat pointer parameters of differentiated functions as "
              "restrict (reverse mode)"));
+static cl::opt<bool> CallSiteAliasingOpt(
+    "gpuad-call-site-aliasing", cl::init(true),
+    cl::desc("Specialise reverse derivatives on pointer arguments their call "
+             "site proves disjoint"));
 static cl::opt<bool> LastIterationOpt(
     "gpuad-last-iteration-cache", cl::init(true),
     cl::desc("Keep values loops leave behind once, not per iteration"));
@@ -89,6 +93,7 @@ GpuadOptions GpuadOptions::fromCommandLine() {
   O.Cleanup = CleanupOpt;
   O.AssumeNoAliasArgs = AssumeNoAliasOpt;
   O.LastIterationCache = LastIterationOpt;
+  O.CallSiteAliasing = CallSiteAliasingOpt;
   O.LibDevice = LibDeviceOpt;
   O.RocmDeviceLibs = RocmLibsOpt;
   O.TapePlacement = TapePlacementOpt;
@@ -109,6 +114,8 @@ Expected<GpuadOptions> GpuadOptions::parse(StringRef Params) {
     } else if (Key == "last-iteration-cache" ||
                Key == "no-last-iteration-cache") {
       O.LastIterationCache = Key == "last-iteration-cache";
+    } else if (Key == "call-site-aliasing" || Key == "no-call-site-aliasing") {
+      O.CallSiteAliasing = Key == "call-site-aliasing";
     } else if (Key == "tape-placement" && parsePlacement(Value)) {
       O.TapePlacement = *parsePlacement(Value);
     } else if (Key == "batch-mapping" && parseMapping(Value)) {

@@ -58,6 +58,9 @@ struct GpuadOptions {
   /// when the loop exits, not once per iteration (off: per iteration, read
   /// back at the exit iteration -- to show what the optimisation saves).
   bool LastIterationCache = true;
+  /// Specialise combined reverse derivatives on the pointer arguments
+  /// their call site proves disjoint (CallSiteAliasing.h).
+  bool CallSiteAliasing = true;
   /// The device module is for the CPU emulator (`-gpuad-emulation`, set by
   /// `gpuad-cc --emulate`): device library functions stay calls, and none
   /// are linked in; the emulator's runtime supplies them.

@@ -67,6 +67,12 @@ std::string DerivativeKey::suffix() const {
     for (bool B : Overwritten)
       S += B ? "n" : "y";
   }
+  // Specialised on arguments the call site proved disjoint.
+  if (any_of(Disjoint, [](bool B) { return B; })) {
+    S += ".noalias";
+    for (bool B : Disjoint)
+      S += B ? "y" : "n";
+  }
   return S;
 }
 

@@ -66,11 +66,16 @@ struct DerivativeKey {
   /// between the augmented and the backward half (then the backward half
   /// cannot load it again and the tape keeps what it needs).  Empty: all may.
   llvm::SmallVector<bool, 8> Overwritten;
+  /// Per argument, whether the request's call site proved the memory
+  /// behind it reachable through this argument alone during the call (as
+  /// `restrict` would promise; see CallSiteAliasing.h).  Empty: none.
+  llvm::SmallVector<bool, 8> Disjoint;
 
   bool operator<(const DerivativeKey &O) const {
-    return std::tie(Fn, Mode, Width, Args, Ret, ReturnPrimal, Overwritten) <
-           std::tie(O.Fn, O.Mode, O.Width, O.Args, O.Ret, O.ReturnPrimal,
-                    O.Overwritten);
+    return std::tie(Fn, Mode, Width, Args, Ret, ReturnPrimal, Overwritten,
+                    Disjoint) < std::tie(O.Fn, O.Mode, O.Width, O.Args, O.Ret,
+                                         O.ReturnPrimal, O.Overwritten,
+                                         O.Disjoint);
   }
   /// `f.fwd.w2.dup_const.ret` style suffix for generated names.
   std::string suffix() const;

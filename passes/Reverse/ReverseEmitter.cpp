@@ -49,10 +49,12 @@ ReverseEmitter::~ReverseEmitter() = default;
 
 bool ReverseEmitter::run() {
   SmallVector<SweepArg, 8> Args = sweepArguments(Sig);
-  // The primal's restrict parameters (the generated function keeps the
-  // attribute off: it also receives shadows).
+  // The primal's restrict parameters and those the call site proved
+  // disjoint (the generated function keeps the attribute off: it also
+  // receives shadows).
   for (unsigned I = 0; I < Key.Args.size(); ++I)
     if (Key.Fn->getArg(I)->hasNoAliasAttr() ||
+        (I < Key.Disjoint.size() && Key.Disjoint[I]) ||
         (Ctx.options().AssumeNoAliasArgs &&
          Key.Fn->getArg(I)->getType()->isPointerTy()))
       Restrict.insert(D.getArg(Sig.PrimalParam[I]));
