@@ -34,6 +34,10 @@ static cl::opt<bool> CallSiteAliasingOpt(
     "gpuad-call-site-aliasing", cl::init(true),
     cl::desc("Specialise reverse derivatives on pointer arguments their call "
              "site proves disjoint"));
+static cl::opt<bool> InvariantCallsOpt(
+    "gpuad-hoist-invariant-calls", cl::init(true),
+    cl::desc("Reverse mode: move pure calls with loop-invariant arguments out "
+             "of their loops before differentiating"));
 static cl::opt<bool> LastIterationOpt(
     "gpuad-last-iteration-cache", cl::init(true),
     cl::desc("Keep values loops leave behind once, not per iteration"));
@@ -94,6 +98,7 @@ GpuadOptions GpuadOptions::fromCommandLine() {
   O.AssumeNoAliasArgs = AssumeNoAliasOpt;
   O.LastIterationCache = LastIterationOpt;
   O.CallSiteAliasing = CallSiteAliasingOpt;
+  O.HoistInvariantCalls = InvariantCallsOpt;
   O.LibDevice = LibDeviceOpt;
   O.RocmDeviceLibs = RocmLibsOpt;
   O.TapePlacement = TapePlacementOpt;
@@ -114,6 +119,9 @@ Expected<GpuadOptions> GpuadOptions::parse(StringRef Params) {
     } else if (Key == "last-iteration-cache" ||
                Key == "no-last-iteration-cache") {
       O.LastIterationCache = Key == "last-iteration-cache";
+    } else if (Key == "hoist-invariant-calls" ||
+               Key == "no-hoist-invariant-calls") {
+      O.HoistInvariantCalls = Key == "hoist-invariant-calls";
     } else if (Key == "call-site-aliasing" || Key == "no-call-site-aliasing") {
       O.CallSiteAliasing = Key == "call-site-aliasing";
     } else if (Key == "tape-placement" && parsePlacement(Value)) {

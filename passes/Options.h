@@ -61,6 +61,9 @@ struct GpuadOptions {
   /// Specialise combined reverse derivatives on the pointer arguments
   /// their call site proves disjoint (CallSiteAliasing.h).
   bool CallSiteAliasing = true;
+  /// Reverse mode: move pure calls with loop-invariant arguments out of
+  /// their loops before differentiating (InvariantCalls.h).
+  bool HoistInvariantCalls = true;
   /// The device module is for the CPU emulator (`-gpuad-emulation`, set by
   /// `gpuad-cc --emulate`): device library functions stay calls, and none
   /// are linked in; the emulator's runtime supplies them.

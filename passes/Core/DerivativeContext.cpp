@@ -29,6 +29,7 @@ namespace gpuad {
 DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts)
     : M(M), Options(std::move(Opts)),
       Target(makeTargetHooks(M, Options, Diags)), Indirect(M, *Target, Diags) {
+  Pre.setHoistInvariantCalls(Options.HoistInvariantCalls);
   Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
   Regs = Registrations::read(M, &Diags);
   Pre.setIndirectCallRewriter([this](Function &Clone, const Function &F) {

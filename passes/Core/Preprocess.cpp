@@ -6,11 +6,14 @@
 
 #include "Core/Preprocess.h"
 
+#include "Core/InvariantCalls.h"
+
 #include "Rules/ComplexCalls.h"
 #include "Rules/KnownFunctions.h"
 #include "Support/Inlining.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -122,6 +125,45 @@ static bool useMemoryIntrinsics(Function &F) {
   return Changed;
 }
 
+/// Rewrites a scalar maxnum / minnum (`fmax`, `fmin`) as a select on a
+/// comparison, with the same result (NaN operands included; the first
+/// operand on ties, as the rule table's partials pick it).  The reverse
+/// sweep then needs only which operand was picked -- one byte a loop can
+/// keep per iteration -- instead of the running maximum itself.
+static bool selectFormMinMax(Function &F) {
+  bool Changed = false;
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || Call->arg_size() != 2 ||
+        !Call->getType()->isFloatingPointTy())
+      continue;
+    Intrinsic::ID ID = Callee->getIntrinsicID();
+    StringRef Name = Callee->getName();
+    bool Max = ID == Intrinsic::maxnum ||
+               (Callee->isDeclaration() && (Name == "fmax" || Name == "fmaxf"));
+    bool Min = ID == Intrinsic::minnum ||
+               (Callee->isDeclaration() && (Name == "fmin" || Name == "fminf"));
+    if (!Max && !Min)
+      continue;
+    Value *A = Call->getArgOperand(0), *B2 = Call->getArgOperand(1);
+    if (A->getType() != Call->getType() || B2->getType() != Call->getType())
+      continue;
+    IRBuilder<> B(Call);
+    // maxnum(a, b) = b if a is NaN, a if b is NaN, else the larger.
+    Value *Picks = B.CreateFCmp(Max ? CmpInst::FCMP_OGE : CmpInst::FCMP_OLE, A,
+                                B2, Call->getName() + ".pick");
+    Value *Pick = B.CreateOr(Picks, B.CreateFCmpUNO(B2, B2));
+    Value *Sel = B.CreateSelect(Pick, A, B2, Call->getName());
+    if (auto *SI = dyn_cast<Instruction>(Sel))
+      SI->setDebugLoc(Call->getDebugLoc());
+    Call->replaceAllUsesWith(Sel);
+    Call->eraseFromParent();
+    Changed = true;
+  }
+  return Changed;
+}
+
 Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
@@ -164,11 +206,20 @@ Function &Preprocessor::normalized(Function &F) {
   return Clone;
 }
 
-Function &Preprocessor::normalizedForReverse(Function &F) {
-  if (Function *Clone = ReverseClones.lookup(&F))
-    return *Clone;
+Function &Preprocessor::normalizedForReverse(Function &F,
+                                             ArrayRef<bool> Restrict) {
+  std::vector<bool> Mask(F.arg_size(), false);
+  for (unsigned I = 0; I < Mask.size() && I < Restrict.size(); ++I)
+    Mask[I] = Restrict[I] && F.getArg(I)->getType()->isPointerTy() &&
+              !F.getArg(I)->hasNoAliasAttr();
+  Function *&Slot = ReverseClones[{&F, Mask}];
+  if (Slot)
+    return *Slot;
   Function &Clone = makeClone(F, ".gpuad.rprimal");
-  ReverseClones[&F] = &Clone;
+  Slot = &Clone;
+  for (unsigned I = 0; I < Mask.size(); ++I)
+    if (Mask[I])
+      Clone.addParamAttr(I, Attribute::NoAlias);
   // The reverse sweep works on the forward sweep's memory after the primal
   // would have ended its lifetime (shadow stack slots, values it reads back).
   for (BasicBlock &BB : Clone)
@@ -176,10 +227,20 @@ Function &Preprocessor::normalizedForReverse(Function &F) {
       if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->isLifetimeStartOrEnd())
         II->eraseFromParent();
   FunctionPassManager FPM;
+  selectFormMinMax(Clone);
   FPM.addPass(UnifyFunctionExitNodesPass());
   FPM.addPass(LoopSimplifyPass());
   FPM.addPass(LCSSAPass());
   run(FPM, Clone);
+  if (HoistInvariantCalls &&
+      hoistInvariantCalls(Clone, FAM, [this](Function &G) -> Function & {
+        return normalized(G);
+      })) {
+    FunctionPassManager Again;
+    Again.addPass(LCSSAPass());
+    run(Again, Clone);
+  }
+  FAM.clear(Clone, Clone.getName());
   return Clone;
 }
 
@@ -198,15 +259,18 @@ void Preprocessor::cleanup(Function &F) {
 }
 
 void Preprocessor::eraseClones() {
-  for (auto *Map : {&Clones, &ReverseClones})
-    for (auto &[Orig, Clone] : *Map) {
-      FAM.clear(*Clone, Clone->getName());
-      Clone->dropAllReferences();
-    }
-  for (auto *Map : {&Clones, &ReverseClones})
-    for (auto &[Orig, Clone] : *Map)
-      if (Clone->use_empty())
-        Clone->eraseFromParent();
+  SmallVector<Function *, 16> All;
+  for (auto &[Orig, Clone] : Clones)
+    All.push_back(Clone);
+  for (auto &[Key, Clone] : ReverseClones)
+    All.push_back(Clone);
+  for (Function *Clone : All) {
+    FAM.clear(*Clone, Clone->getName());
+    Clone->dropAllReferences();
+  }
+  for (Function *Clone : All)
+    if (Clone->use_empty())
+      Clone->eraseFromParent();
   Clones.clear();
   ReverseClones.clear();
   Originals.clear();

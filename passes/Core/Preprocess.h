@@ -23,6 +23,8 @@
 #include "llvm/Passes/PassBuilder.h"
 
 #include <functional>
+#include <map>
+#include <vector>
 
 namespace gpuad {
 
@@ -37,6 +39,9 @@ public:
     TargetNormalizer = std::move(Fn);
   }
 
+  /// Whether normalizedForReverse() moves invariant calls out of loops.
+  void setHoistInvariantCalls(bool On) { HoistInvariantCalls = On; }
+
   /// Rewrites a clone's calls through function pointers (IndirectCalls;
   /// arguments: the clone and the user's function it copies).
   void setIndirectCallRewriter(
@@ -48,8 +53,12 @@ public:
   llvm::Function &normalized(llvm::Function &F);
   /// The clone reverse mode differentiates: normalised, then with a single
   /// return, loops in simplified form (preheader, one latch, dedicated
-  /// exits) and LCSSA, so values leave loops only through exit-block PHIs.
-  llvm::Function &normalizedForReverse(llvm::Function &F);
+  /// exits) and LCSSA, so values leave loops only through exit-block PHIs,
+  /// and pure loop-invariant calls moved out of their loops
+  /// (InvariantCalls.h).  \p Restrict: per parameter, whether to treat it
+  /// as restrict (it gets `noalias`); one clone per distinct \p Restrict.
+  llvm::Function &normalizedForReverse(llvm::Function &F,
+                                       llvm::ArrayRef<bool> Restrict = {});
   /// The user function a normalised clone was made from.
   llvm::Function *original(const llvm::Function &Clone) const;
 
@@ -71,9 +80,11 @@ private:
 
   llvm::DenseMap<llvm::Function *, llvm::Function *> Clones;
   std::function<bool(llvm::Function &)> TargetNormalizer;
+  bool HoistInvariantCalls = true;
   std::function<bool(llvm::Function &, const llvm::Function &)>
       IndirectCallRewriter;
-  llvm::DenseMap<llvm::Function *, llvm::Function *> ReverseClones;
+  std::map<std::pair<llvm::Function *, std::vector<bool>>, llvm::Function *>
+      ReverseClones;
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Originals;
 };
 

@@ -51,14 +51,19 @@ bool ReverseEmitter::run() {
   SmallVector<SweepArg, 8> Args = sweepArguments(Sig);
   // The primal's restrict parameters and those the call site proved
   // disjoint (the generated function keeps the attribute off: it also
-  // receives shadows).
-  for (unsigned I = 0; I < Key.Args.size(); ++I)
-    if (Key.Fn->getArg(I)->hasNoAliasAttr() ||
-        (I < Key.Disjoint.size() && Key.Disjoint[I]) ||
-        (Ctx.options().AssumeNoAliasArgs &&
-         Key.Fn->getArg(I)->getType()->isPointerTy()))
+  // receives shadows; the primal's clone carries them).
+  SmallVector<bool, 8> RestrictArgs;
+  for (unsigned I = 0; I < Key.Args.size(); ++I) {
+    bool R = Key.Fn->getArg(I)->hasNoAliasAttr() ||
+             (I < Key.Disjoint.size() && Key.Disjoint[I]) ||
+             (Ctx.options().AssumeNoAliasArgs &&
+              Key.Fn->getArg(I)->getType()->isPointerTy());
+    RestrictArgs.push_back(R);
+    if (R)
       Restrict.insert(D.getArg(Sig.PrimalParam[I]));
-  Function &PrimalFn = Ctx.preprocessor().normalizedForReverse(*Key.Fn);
+  }
+  Function &PrimalFn =
+      Ctx.preprocessor().normalizedForReverse(*Key.Fn, RestrictArgs);
   bool Ok = sweep(PrimalFn, Args, Key.Ret);
   if (Ok) {
     for (BasicBlock &BB : D)

@@ -130,6 +130,7 @@ static bool isCheapIntrinsic(Intrinsic::ID ID) {
   case Intrinsic::maximum:
   case Intrinsic::fma:
   case Intrinsic::fmuladd:
+  case Intrinsic::sqrt:
   case Intrinsic::floor:
   case Intrinsic::ceil:
   case Intrinsic::trunc:
@@ -186,8 +187,19 @@ Tape::Strategy Tape::strategy(const Value *V) const {
   // too: cached, it may point into this call's stack, which a split form's
   // backward half allocates again elsewhere.
   if (recomputable(I) && (!L || typeHoldsPointer(I->getType()) ||
-                          recomputeChain(I) <= MaxRecomputeChain))
+                          recomputeChain(I) <= MaxRecomputeChain)) {
+    // A condition rebuilt from a value the loop keeps per iteration would
+    // keep that value (8 bytes for a double); the condition itself is one.
+    if (L && I->getType()->isIntegerTy(1) &&
+        any_of(I->operands(), [&](const Value *Op) {
+          const auto *OpI = dyn_cast<Instruction>(Op);
+          return OpI && !OpI->getType()->isIntegerTy(1) &&
+                 FS.loops().getLoopFor(OpI->getParent()) == L &&
+                 strategy(OpI) == Strategy::Cache;
+        }))
+      return Strategy::Cache;
     return Strategy::Recompute;
+  }
   return Strategy::Cache;
 }
 

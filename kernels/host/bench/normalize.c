@@ -1,16 +1,23 @@
 // normalize(out, x): out[j] = x[j] / mag(x), with mag() a running sum in a
-// loop, called inside normalize's loop (n = 16000).  The reverse sweep of
-// each mag() call needs only the value its loop leaves behind; keeping the
-// running sum for every iteration instead makes the tape O(n^2) (2 GB).
-// Two magnitudes: sqrt(s) (whose derivative gpuad computes from its result,
-// so s itself is never needed) and s log s (which needs s).
-// At -O2 the loop arrives rotated, and what the code after it reads is a PHI
-// outside the loop either way; at -O0 (only gpuad's SROA before the pass) it
-// is the loop's own header PHI, where the last-iteration cache matters.
+// loop, called inside normalize's loop (n = 16000).  Two magnitudes:
+// sqrt(s) (whose derivative gpuad computes from its result, so s itself is
+// never needed) and s log s (which needs s).
+// mag(x, n) is pure and its arguments are the same in every iteration, and
+// nothing the loop writes can change x (restrict): gpuad computes it once,
+// where the loop is entered, and runs its backward half once with the sum
+// of the iterations' adjoints.  The no-hoist variants keep the n calls, as
+// a function whose call is not invariant would: then the reverse sweep of
+// each call needs only the value mag's loop leaves behind, and keeping the
+// running sum for every iteration instead makes the tape O(n^2) (2 GB;
+// cache-off).  At -O2 the loop arrives rotated, and what the code after it
+// reads is a PHI outside the loop either way; at -O0 (only gpuad's SROA
+// before the pass) it is the loop's own header PHI, where the last-iteration
+// cache matters.
 // bench-variant: O2
-// bench-variant: O2,cache-off -mllvm -gpuad-last-iteration-cache=false
 // bench-variant: O0 -O0
-// bench-variant: O0,cache-off -O0 -mllvm -gpuad-last-iteration-cache=false
+// bench-variant: O2,no-hoist -mllvm -gpuad-hoist-invariant-calls=false
+// bench-variant: O0,no-hoist -O0 -mllvm -gpuad-hoist-invariant-calls=false
+// bench-variant: O0,no-hoist,cache-off -O0 -mllvm -gpuad-hoist-invariant-calls=false -mllvm -gpuad-last-iteration-cache=false
 #include <gpuad/gpuad.h>
 #include "bench.h"
 

@@ -4,9 +4,9 @@
 ; reloads x[i], so the derivative allocates nothing and caches nothing.
 ; The reverse loop runs the iterations last to first and adds each
 ; iteration's gradient into the shadow of x[i].
-; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
-; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s --check-prefix=NOTAPE
-; RUN: %opt -passes=gpuad -S %s | FileCheck %s --check-prefix=NOTAPE
+; RUN: %opt -passes='gpuad<no-cleanup;no-call-site-aliasing>' -S %s | FileCheck %s
+; RUN: %opt -passes='gpuad<no-cleanup;no-call-site-aliasing>' -S %s | FileCheck %s --check-prefix=NOTAPE
+; RUN: %opt -passes='gpuad<no-call-site-aliasing>' -S %s | FileCheck %s --check-prefix=NOTAPE
 ; RUN: %opt -passes=gpuad -S %s | lli | FileCheck %s --check-prefix=EXEC --match-full-lines
 
 declare double @__enzyme_autodiff(ptr, ...)

@@ -5,7 +5,7 @@
 ; which the reverse sweep reads to start that outer iteration's inner reverse
 ; loop at the right place.  Inner arrays are freed as the reverse sweep
 ; leaves each inner loop, the outer array when it leaves the outer loop.
-; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
+; RUN: %opt -passes='gpuad<no-cleanup;no-call-site-aliasing>' -S %s | FileCheck %s
 ; RUN: %opt -passes=gpuad -S %s | lli | FileCheck %s --check-prefix=EXEC --match-full-lines
 
 declare double @__enzyme_autodiff(ptr, ...)

@@ -86,8 +86,10 @@ define double @neg_caller(double %x, double %dx) {
 ; CHECK:         %r = fdiv double %x, %y
 ; CHECK-NEXT:    [[INV:%.*]] = fdiv double 1.000000e+00, %y
 ; CHECK-NEXT:    [[A:%.*]] = fmul double [[INV]], %x.d
-; CHECK-NEXT:    [[RY:%.*]] = fdiv double %r, %y
-; CHECK-NEXT:    [[NRY:%.*]] = fneg double [[RY]]
+; CHECK-NEXT:    [[INV2:%.*]] = fdiv double 1.000000e+00, %y
+; CHECK-NEXT:    [[XI:%.*]] = fmul double %x, [[INV2]]
+; CHECK-NEXT:    [[XII:%.*]] = fmul double [[XI]], [[INV2]]
+; CHECK-NEXT:    [[NRY:%.*]] = fneg double [[XII]]
 ; CHECK-NEXT:    [[B:%.*]] = fmul double [[NRY]], %y.d
 ; CHECK-NEXT:    [[D:%.*]] = fadd double [[A]], [[B]]
 ; CHECK-NEXT:    ret double [[D]]

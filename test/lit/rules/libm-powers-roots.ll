@@ -104,7 +104,8 @@ define float @hypot_f_caller(float %x, float %dx, float %y, float %dy) {
 
 ; CHECK-LABEL: define internal double @sqrt_d.fwd.d.dret(double %x, double %x.d)
 ; CHECK:         %r = call double @sqrt(double %x)
-; CHECK-NEXT:    [[P:%.*]] = fdiv double 5.000000e-01, %r
+; CHECK-NEXT:    [[INV:%.*]] = fdiv double 1.000000e+00, %r
+; CHECK-NEXT:    [[P:%.*]] = fmul double 5.000000e-01, [[INV]]
 ; CHECK-NEXT:    [[D:%.*]] = fmul double [[P]], %x.d
 ; CHECK-NEXT:    ret double [[D]]
 
@@ -143,7 +144,8 @@ define float @hypot_f_caller(float %x, float %dx, float %y, float %dy) {
 
 ; CHECK-LABEL: define internal float @sqrt_f.fwd.d.dret(float %x, float %x.d)
 ; CHECK:         %r = call float @sqrtf(float %x)
-; CHECK-NEXT:    [[P:%.*]] = fdiv float 5.000000e-01, %r
+; CHECK-NEXT:    [[INV:%.*]] = fdiv float 1.000000e+00, %r
+; CHECK-NEXT:    [[P:%.*]] = fmul float 5.000000e-01, [[INV]]
 ; CHECK-NEXT:    [[D:%.*]] = fmul float [[P]], %x.d
 ; CHECK-NEXT:    ret float [[D]]
 

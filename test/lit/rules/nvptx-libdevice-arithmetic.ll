@@ -30,8 +30,10 @@ define double @caller(double %x, double %dx, double %y, double %dy) {
 ; CHECK-NEXT:    [[Q:%.*]] = call double @__nv_ddiv_rn(double [[M]], double %y)
 ; CHECK-NEXT:    [[INV:%.*]] = fdiv double 1.000000e+00, %y
 ; CHECK-NEXT:    [[C:%.*]] = fmul double [[INV]], [[DM]]
-; CHECK-NEXT:    [[QY:%.*]] = fdiv double [[Q]], %y
-; CHECK-NEXT:    [[NQY:%.*]] = fneg double [[QY]]
+; CHECK-NEXT:    [[INV2:%.*]] = fdiv double 1.000000e+00, %y
+; CHECK-NEXT:    [[MI:%.*]] = fmul double [[M]], [[INV2]]
+; CHECK-NEXT:    [[MII:%.*]] = fmul double [[MI]], [[INV2]]
+; CHECK-NEXT:    [[NQY:%.*]] = fneg double [[MII]]
 ; CHECK-NEXT:    [[E:%.*]] = fmul double [[NQY]], %dy
 ; CHECK-NEXT:    [[D:%.*]] = fadd double [[C]], [[E]]
 ; CHECK-NEXT:    ret double [[D]]

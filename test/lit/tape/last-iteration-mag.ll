@@ -5,9 +5,10 @@
 ; mag's loop would make the tape O(n^2).  gpuad keeps it once: the value
 ; left behind, no frame for mag's loop at all (x is restrict, so its loads
 ; are recomputed).  With -gpuad-last-iteration-cache=false the per-iteration
-; frame comes back.
-; RUN: %opt -passes='print<gpuad-tape>' -disable-output %s | FileCheck %s
-; RUN: %opt -passes='print<gpuad-tape>' -disable-output -gpuad-last-iteration-cache=false %s | FileCheck %s --check-prefix=OFF
+; frame comes back.  (mag's call is kept in the loop here; by default it is
+; invariant and runs once: invariant-call.ll.)
+; RUN: %opt -passes='print<gpuad-tape>' -disable-output -gpuad-hoist-invariant-calls=false %s | FileCheck %s
+; RUN: %opt -passes='print<gpuad-tape>' -disable-output -gpuad-hoist-invariant-calls=false -gpuad-last-iteration-cache=false %s | FileCheck %s --check-prefix=OFF
 
 ; CHECK-LABEL: tape of 'mag' (augmented and backward halves
 ; CHECK-NEXT:    slots: 0 B
