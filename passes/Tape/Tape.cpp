@@ -74,6 +74,21 @@ void Tape::analyzeLoops() {
     TripCounts[L] = B.CreateAdd(B.CreateZExtOrTrunc(Count, B.getInt64Ty()),
                                 B.getInt64(1), "trip");
   }
+  // The iteration a loop with one exit is left in is its backedge-taken
+  // count, where scalar evolution knows it exactly.
+  for (Loop *L : FS.loops().getLoopsInPreorder()) {
+    BasicBlock *Pre = L->getLoopPreheader(), *Exit = L->getUniqueExitBlock();
+    PHINode *Iter = Exit ? FS.exitIteration(L, Exit) : nullptr;
+    if (!Pre || !Iter || !L->getExitingBlock())
+      continue;
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(BTC) || !Expander.isSafeToExpand(BTC))
+      continue;
+    Value *Count = Expander.expandCodeFor(BTC, nullptr, Pre->getTerminator());
+    IRBuilder<> B(Pre->getTerminator());
+    ExitCounts[Iter] = B.CreateZExtOrTrunc(Count, B.getInt64Ty(), "exit.iter");
+  }
+  findDecidingBranches();
   // Header PHIs that step by a loop-invariant amount (counters, pointers
   // walking an array) are start + step * iteration: no need to cache them.
   for (Loop *L : FS.loops().getLoopsInPreorder()) {
@@ -111,6 +126,58 @@ Value *Tape::recomputeAffine(PHINode *PN, IRBuilderBase &B,
   if (PN->getType()->isPointerTy())
     return B.CreateGEP(B.getInt8Ty(), S, Offset, PN->getName() + ".re");
   return B.CreateAdd(S, Offset, PN->getName() + ".re");
+}
+
+void Tape::findDecidingBranches() {
+  // A join whose predecessors split at one conditional branch D: the side D
+  // took says which predecessor the join was entered from.
+  const DominatorTree &DT = FS.dominators();
+  for (BasicBlock &BB : F) {
+    PHINode *From = FS.predecessorIndex(&BB);
+    if (!From)
+      continue;
+    BasicBlock *D = nullptr;
+    for (BasicBlock *P : From->blocks())
+      D = D ? DT.findNearestCommonDominator(D, P) : P;
+    // The condition is read in the join's own iteration: D must not be in a
+    // loop the join is outside of.
+    const Loop *DL = D ? FS.loops().getLoopFor(D) : nullptr;
+    if (DL && !DL->contains(&BB))
+      continue;
+    auto *Br = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
+    if (!Br || !Br->isConditional() ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    Constant *Side[2] = {nullptr, nullptr};
+    bool Decided = true;
+    for (unsigned K = 0; K < From->getNumIncomingValues() && Decided; ++K) {
+      BasicBlock *P = From->getIncomingBlock(K);
+      auto *Index = cast<Constant>(From->getIncomingValue(K));
+      int Taken = -1;
+      for (unsigned S = 0; S < 2; ++S) {
+        BasicBlock *Succ = Br->getSuccessor(S);
+        bool Via = (P == D && Succ == &BB) ||
+                   (P != D && DT.dominates(BasicBlockEdge(D, Succ), P));
+        if (Via)
+          Taken = Taken == -1 ? int(S) : 2;
+      }
+      if (Taken < 0 || Taken > 1 || (Side[Taken] && Side[Taken] != Index))
+        Decided = false;
+      else
+        Side[Taken] = Index;
+    }
+    if (Decided && Side[0] && Side[1])
+      DecidedBy[From] = {Br->getCondition(), Side[0], Side[1]};
+  }
+}
+
+Value *Tape::recomputeBookkeeping(PHINode *PN, IRBuilderBase &B,
+                                  const BasicBlock *Context) {
+  if (Value *Count = ExitCounts.lookup(PN))
+    return lookup(Count, B, Context);
+  const Decision &D = DecidedBy.find(PN)->second;
+  return B.CreateSelect(lookup(D.Cond, B, Context), D.IfTrue, D.IfFalse,
+                        PN->getName() + ".re");
 }
 
 Tape::~Tape() {
@@ -162,7 +229,7 @@ bool Tape::recomputable(const Instruction *I) const {
   if (const auto *LI = dyn_cast<LoadInst>(I))
     return !LI->isVolatile() && !LI->isAtomic() && IsReadOnly(*LI);
   if (const auto *PN = dyn_cast<PHINode>(I))
-    return Affine.count(PN);
+    return Affine.count(PN) || ExitCounts.count(PN) || DecidedBy.count(PN);
   return false;
 }
 
@@ -297,7 +364,8 @@ Value *Tape::lookupAtExit(PHINode *V, IRBuilderBase &B,
 Value *Tape::recompute(Instruction *I, IRBuilderBase &B,
                        const BasicBlock *Context) {
   if (auto *PN = dyn_cast<PHINode>(I))
-    return recomputeAffine(PN, B, Context);
+    return Affine.count(PN) ? recomputeAffine(PN, B, Context)
+                            : recomputeBookkeeping(PN, B, Context);
   Instruction *C = I->clone();
   for (Use &Op : C->operands())
     if (!isa<BasicBlock>(Op.get()) && !isa<Function>(Op.get()))
@@ -472,9 +540,19 @@ Function *Tape::growFunction() {
       Intrinsic::umax, B.CreateShl(Cap, 1),
       B.CreateBinaryIntrinsic(Intrinsic::umax, B.getInt64(16),
                               B.CreateAdd(IV, B.getInt64(1))));
-  Value *New = emitTapeAlloc(B, B.CreateMul(NewCap, Bytes), F, Target, Choice);
-  B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), B.CreateMul(Cap, Bytes));
-  emitTapeFree(B, Old, F, Target, Choice);
+  Value *NewBytes = B.CreateMul(NewCap, Bytes);
+  Value *New;
+  if (!Target.isGPU()) {
+    // The host's realloc extends in place or remaps large blocks' pages:
+    // no copy of what the array holds.
+    FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
+    New = B.CreateCall(Realloc, {Old, NewBytes}, "tape");
+  } else {
+    New = emitTapeAlloc(B, NewBytes, F, Target, Choice);
+    B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(),
+                   B.CreateMul(Cap, Bytes));
+    emitTapeFree(B, Old, F, Target, Choice);
+  }
   B.CreateStore(NewCap, CapPtr);
   B.CreateBr(Done);
   B.SetInsertPoint(Done);

@@ -178,6 +178,12 @@ private:
 
   /// Trip counts and affine header PHIs, by scalar evolution.
   void analyzeLoops();
+  /// Fills DecidedBy (see there).
+  void findDecidingBranches();
+  /// A bookkeeping PHI (exit iteration, predecessor index) rebuilt from
+  /// what determines it.
+  llvm::Value *recomputeBookkeeping(llvm::PHINode *PN, llvm::IRBuilderBase &B,
+                                    const llvm::BasicBlock *Context);
   llvm::Value *recomputeAffine(llvm::PHINode *PN, llvm::IRBuilderBase &B,
                                const llvm::BasicBlock *Context);
   bool recomputable(const llvm::Instruction *I) const;
@@ -268,6 +274,16 @@ private:
   /// (computed in the preheader).
   llvm::DenseMap<const llvm::PHINode *, std::pair<llvm::Value *, llvm::Value *>>
       Affine;
+  /// Exit-iteration PHIs of loops with one exit whose backedge-taken count
+  /// scalar evolution knows: that count (i64, computed in the preheader).
+  llvm::DenseMap<const llvm::PHINode *, llvm::Value *> ExitCounts;
+  /// Predecessor-index PHIs one conditional branch decides: the branch's
+  /// condition and the index when it is true and when it is false.
+  struct Decision {
+    llvm::Value *Cond;
+    llvm::Constant *IfTrue, *IfFalse;
+  };
+  llvm::DenseMap<const llvm::PHINode *, Decision> DecidedBy;
 };
 
 } // namespace gpuad

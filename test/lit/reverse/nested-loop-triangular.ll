@@ -1,9 +1,9 @@
 ; A triangular loop nest: the inner trip count (i + 1) depends on the outer
 ; index.  Each outer iteration's frame holds a pointer to the inner loop's
 ; frame array -- allocated at inner entry with the trip count scalar
-; evolution computes there -- and the iteration the inner loop was left in,
-; which the reverse sweep reads to start that outer iteration's inner reverse
-; loop at the right place.  Inner arrays are freed as the reverse sweep
+; evolution computes there.  The iteration the inner loop was left in, which
+; the reverse sweep needs to start that outer iteration's inner reverse loop
+; at the right place, is that count again (rebuilt from i), not kept.  Inner arrays are freed as the reverse sweep
 ; leaves each inner loop, the outer array when it leaves the outer loop.
 ; RUN: %opt -passes='gpuad<no-cleanup;no-call-site-aliasing>' -S %s | FileCheck %s
 ; RUN: %opt -passes=gpuad -S %s | lli | FileCheck %s --check-prefix=EXEC --match-full-lines
@@ -42,9 +42,9 @@ exit:
 }
 
 ; CHECK-LABEL: define internal void @f.rev.dc.dret(ptr %x, ptr %x.d, i64 %n)
-; The outer frame array, sized by the outer trip count: 16-byte frames.
+; The outer frame array, sized by the outer trip count: 8-byte frames.
 ; CHECK:         %trip = add i64 {{.*}}, 1
-; CHECK-NEXT:    [[OSZ:%.*]] = mul i64 %trip, 16
+; CHECK-NEXT:    [[OSZ:%.*]] = mul i64 %trip, 8
 ; CHECK-NEXT:    [[OARR:%.*]] = call ptr @malloc(i64 [[OSZ]])
 ; CHECK-NEXT:    store ptr [[OARR]], ptr %frames.outer
 ; At inner entry: the inner array for i + 1 iterations, its pointer in field 0.
@@ -56,12 +56,10 @@ exit:
 ; CHECK-NEXT:    store ptr [[IARR]], ptr [[OFR]]
 ; CHECK:       inner:
 ; CHECK:         store double %q, ptr
-; The inner loop's exit iteration, in field 8 of the outer frame.
+; The inner loop's exit iteration is not kept.
 ; CHECK:       outer.latch:
-; CHECK-NEXT:    %q.next.lcssa = phi double [ %q.next, %inner ]
-; CHECK-NEXT:    [[IEXIT:%.*]] = phi i64 [ [[IIV:%.*]], %inner ]
-; CHECK:         [[F8:%.*]] = getelementptr i8, ptr {{%.*}}, i64 8
-; CHECK-NEXT:    store i64 [[IEXIT]], ptr [[F8]]
+; CHECK-NOT:     store i64
+; CHECK:         br
 ; Reverse: the outer array is freed when the outer reverse loop is left, an
 ; inner array when its inner reverse loop is left ...
 ; CHECK:       outer.from.entry:
@@ -73,10 +71,12 @@ exit:
 ; CHECK-NEXT:    [[IA:%.*]] = load ptr, ptr [[F0]]
 ; CHECK-NEXT:    call void @free(ptr [[IA]])
 ; CHECK-NEXT:    br label %outer.rev
-; ... and the inner reverse loop starts at the cached exit iteration.
+; ... and the inner reverse loop starts at its exit iteration, i (the inner
+; loop runs i + 1 times), rebuilt from the outer reverse counter.
 ; CHECK:       outer.latch.from.inner:
-; CHECK:         [[G8:%.*]] = getelementptr i8, ptr {{%.*}}, i64 8
-; CHECK-NEXT:    [[LAST:%.*]] = load i64, ptr [[G8]]
+; CHECK:         [[RIV:%.*]] = load i64, ptr %riv.outer
+; CHECK-NEXT:    [[STEP:%.*]] = mul i64 [[RIV]], 1
+; CHECK-NEXT:    [[LAST:%.*]] = add i64 0, [[STEP]]
 ; CHECK-NEXT:    store i64 [[LAST]], ptr %riv.inner
 ; CHECK-NEXT:    br label %inner.rev
 ; CHECK:       {{^}$}}
