@@ -9,6 +9,7 @@
 #include "Core/DerivativeSignature.h"
 #include "Core/ForwardSweep.h"
 #include "Reverse/ForwardStructure.h"
+#include "Rules/DerivativeRules.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -224,8 +225,24 @@ bool Tape::recomputable(const Instruction *I) const {
       isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I) ||
       isa<FreezeInst>(I))
     return true;
-  if (const auto *II = dyn_cast<IntrinsicInst>(I))
-    return isCheapIntrinsic(II->getIntrinsicID());
+  if (const auto *II = dyn_cast<IntrinsicInst>(I);
+      II && isCheapIntrinsic(II->getIntrinsicID()))
+    return true;
+  // On a GPU a math function's result (exp, log, sin, ...) is rebuilt where
+  // nothing it is computed from has to be kept: keeping it would be the only
+  // bytes on that path of the cut, and a thread's tape costs registers or
+  // memory traffic more than the math does.  A host keeps it (a libm call
+  // costs more than reading 8 bytes back).
+  if (const auto *Call = dyn_cast<CallInst>(I);
+      Call && Target.isGPU() && Call->getType()->isFloatingPointTy() &&
+      findRule(*Call) && none_of(Call->args(), [](const Use &A) {
+        return A->getType()->isPointerTy();
+      }))
+    return all_of(Call->args(), [&](const Use &A) {
+      return strategy(A.get()) != Strategy::Cache;
+    });
+  if (isa<IntrinsicInst>(I))
+    return false;
   if (const auto *LI = dyn_cast<LoadInst>(I))
     return !LI->isVolatile() && !LI->isAtomic() && IsReadOnly(*LI);
   if (const auto *PN = dyn_cast<PHINode>(I))
