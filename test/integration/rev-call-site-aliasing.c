@@ -6,6 +6,7 @@
 // against forward mode (dot-product test).
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
+// RUN: %if valgrind %{ valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 %t.O2 > /dev/null %}
 // RUN: %gpuad-cc -O2 %itest-flags %s -c -o /dev/null -Rpass=gpuad 2>&1 \
 // RUN:   | FileCheck %s
 // RUN: %gpuad-cc -O0 %itest-flags %s -c -o /dev/null -Rpass=gpuad 2>&1 \

@@ -8,6 +8,7 @@
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.nohoist -lm -mllvm -gpuad-hoist-invariant-calls=false && %t.nohoist
+// RUN: %if valgrind %{ valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 %t.O2 > /dev/null %}
 
 #include <gpuad/gpuad.h>
 #include <revcheck.h>
