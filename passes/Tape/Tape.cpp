@@ -228,13 +228,15 @@ bool Tape::recomputable(const Instruction *I) const {
   if (const auto *II = dyn_cast<IntrinsicInst>(I);
       II && isCheapIntrinsic(II->getIntrinsicID()))
     return true;
-  // On a GPU a math function's result (exp, log, sin, ...) is rebuilt where
-  // nothing it is computed from has to be kept: keeping it would be the only
-  // bytes on that path of the cut, and a thread's tape costs registers or
-  // memory traffic more than the math does.  A host keeps it (a libm call
-  // costs more than reading 8 bytes back).
+  // On a GPU a math function's result (exp, log, sin, ...) in a loop is
+  // rebuilt where nothing it is computed from has to be kept: keeping it
+  // would be the only bytes on that path of the cut, a frame in local
+  // memory or the pool, whose traffic costs more than the math.  Outside
+  // loops a kept value is a register, which rebuilding would not save.  A
+  // host keeps it (a libm call costs more than reading 8 bytes back).
   if (const auto *Call = dyn_cast<CallInst>(I);
-      Call && Target.isGPU() && Call->getType()->isFloatingPointTy() &&
+      Call && Target.isGPU() && FS.loops().getLoopFor(Call->getParent()) &&
+      Call->getType()->isFloatingPointTy() &&
       findRule(*Call) && none_of(Call->args(), [](const Use &A) {
         return A->getType()->isPointerTy();
       }))
