@@ -236,10 +236,9 @@ bool Tape::recomputable(const Instruction *I) const {
   // host keeps it (a libm call costs more than reading 8 bytes back).
   if (const auto *Call = dyn_cast<CallInst>(I);
       Call && Target.isGPU() && FS.loops().getLoopFor(Call->getParent()) &&
-      Call->getType()->isFloatingPointTy() &&
-      findRule(*Call) && none_of(Call->args(), [](const Use &A) {
-        return A->getType()->isPointerTy();
-      }))
+      Call->getType()->isFloatingPointTy() && findRule(*Call) &&
+      none_of(Call->args(),
+              [](const Use &A) { return A->getType()->isPointerTy(); }))
     return all_of(Call->args(), [&](const Use &A) {
       return strategy(A.get()) != Strategy::Cache;
     });
