@@ -9,6 +9,7 @@
 #include "Core/InvariantCalls.h"
 
 #include "Rules/ComplexCalls.h"
+#include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 #include "Support/Inlining.h"
 
@@ -138,12 +139,15 @@ static bool selectFormMinMax(Function &F) {
     if (!Callee || Call->arg_size() != 2 ||
         !Call->getType()->isFloatingPointTy())
       continue;
+    // maxnum itself, or a library's fmax (libm, libdevice, ocml: the rule
+    // table's names for it); not llvm.maximum, which propagates NaN.
     Intrinsic::ID ID = Callee->getIntrinsicID();
-    StringRef Name = Callee->getName();
+    const DerivativeRule *Rule =
+        ID ? nullptr : findRuleByName(Callee->getName());
     bool Max = ID == Intrinsic::maxnum ||
-               (Callee->isDeclaration() && (Name == "fmax" || Name == "fmaxf"));
+               (Rule && Rule == findRuleByName("fmax"));
     bool Min = ID == Intrinsic::minnum ||
-               (Callee->isDeclaration() && (Name == "fmin" || Name == "fminf"));
+               (Rule && Rule == findRuleByName("fmin"));
     if (!Max && !Min)
       continue;
     Value *A = Call->getArgOperand(0), *B2 = Call->getArgOperand(1);

@@ -36,6 +36,8 @@ gpuad_add_device_test(kernel-reverse-O0 reverse.cu FLAGS -O0)
 gpuad_add_device_test(kernel-shared-sync shared-sync.cu)
 gpuad_add_device_test(kernel-shared-sync-O0 shared-sync.cu FLAGS -O0)
 gpuad_add_device_test(kernel-structs structs.cu)
+gpuad_add_device_test(kernel-tape-cut tape-cut.cu)
+gpuad_add_device_test(kernel-tape-cut-O0 tape-cut.cu FLAGS -O0)
 gpuad_add_device_test(kernel-thread-ids thread-ids.cu)
 gpuad_add_device_test(kernel-lanes lanes.cu
                       FLAGS -O2 -mllvm -gpuad-batch-mapping=lanes
