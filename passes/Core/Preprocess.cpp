@@ -144,10 +144,10 @@ static bool selectFormMinMax(Function &F) {
     Intrinsic::ID ID = Callee->getIntrinsicID();
     const DerivativeRule *Rule =
         ID ? nullptr : findRuleByName(Callee->getName());
-    bool Max = ID == Intrinsic::maxnum ||
-               (Rule && Rule == findRuleByName("fmax"));
-    bool Min = ID == Intrinsic::minnum ||
-               (Rule && Rule == findRuleByName("fmin"));
+    bool Max =
+        ID == Intrinsic::maxnum || (Rule && Rule == findRuleByName("fmax"));
+    bool Min =
+        ID == Intrinsic::minnum || (Rule && Rule == findRuleByName("fmin"));
     if (!Max && !Min)
       continue;
     Value *A = Call->getArgOperand(0), *B2 = Call->getArgOperand(1);
