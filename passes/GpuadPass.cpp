@@ -142,15 +142,6 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   remarkLowered(Caller, Loc, Block, Req->Key, *D, Mapping);
 }
 
-/// The function \p Call asks to differentiate, if it can be told cheaply.
-static Function *requestedFunction(CallBase &Call) {
-  for (Value *Arg : Call.args())
-    if (auto *F = dyn_cast<Function>(Arg->stripPointerCasts()))
-      if (!F->isDeclaration())
-        return F;
-  return nullptr;
-}
-
 /// Whether \p F, or a function it calls, contains one of \p Pending.
 static bool reachesPending(Function *F,
                            const SmallPtrSetImpl<CallBase *> &Pending) {

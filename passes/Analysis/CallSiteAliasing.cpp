@@ -74,15 +74,6 @@ std::string untraced(const Value *V, const Function &Caller) {
   return "gpuad cannot tell what it points into";
 }
 
-/// The defined function a request call differentiates.
-const Function *requestedFunction(const CallBase &Call) {
-  for (const Value *Arg : Call.args())
-    if (const auto *F = dyn_cast<Function>(Arg->stripPointerCasts()))
-      if (!F->isDeclaration())
-        return F;
-  return nullptr;
-}
-
 class Prover {
 public:
   Prover(const DiffRequest &Req)

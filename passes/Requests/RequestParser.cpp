@@ -599,4 +599,12 @@ std::optional<DiffRequest> parseRequest(CallBase &Call, DiffMode Mode,
   return Parser(Call, Mode, Diags).run();
 }
 
+Function *requestedFunction(const CallBase &Call) {
+  for (Value *Arg : Call.args())
+    if (auto *F = dyn_cast<Function>(Arg->stripPointerCasts()))
+      if (!F->isDeclaration())
+        return F;
+  return nullptr;
+}
+
 } // namespace gpuad

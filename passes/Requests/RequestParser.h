@@ -46,6 +46,10 @@ struct EntryPoint {
 /// Classifies a callee name; std::nullopt for ordinary functions.
 std::optional<EntryPoint> classifyEntryPoint(llvm::StringRef CalleeName);
 
+/// The defined function a request call names, if it can be told cheaply
+/// (its first operand that is a defined function).
+llvm::Function *requestedFunction(const llvm::CallBase &Call);
+
 /// All calls in \p M whose callee is an `__enzyme_*` entry point, in module
 /// order.
 std::vector<llvm::CallBase *> findEntryCalls(llvm::Module &M);
