@@ -206,6 +206,9 @@ bool Prover::reachesOnlyThrough(const Value *Object, unsigned ArgNo,
       if (CB == Req.Call) {
         if (V != Primal || count(CB->args(), V) != 1)
           return Fail("the request also passes it as another argument");
+        // The differentiated function must not keep it either: a copy in a
+        // global it reads back would reach the memory another way.
+        Push(Req.Key.Fn->getArg(ArgNo), Depth + 1);
         continue;
       }
       if (const auto *II = dyn_cast<IntrinsicInst>(CB))

@@ -10,7 +10,8 @@
 /// differentiated code does not name) and that object reaches the request
 /// through this argument only: it was never stored anywhere but the
 /// caller's own pointer variables, never passed to a function that may keep
-/// it, and never passed as another argument.  During the call the function
+/// it (the differentiated function included), and never passed as another
+/// argument.  During the call the function
 /// can then reach that memory through this argument alone, which is what
 /// `restrict` on the parameter would promise, and the derivative is built
 /// with that fact.

@@ -1,7 +1,8 @@
 // The call site proves arguments disjoint: arrays the caller allocated and
 // handed nowhere else get the facts `restrict` would give, and the remark
 // names them.  Where aliasing is real (out == x, out == x + 1, a struct
-// that holds the output array), nothing is proven and the gradient is still
+// that holds the output array, a function that keeps its output pointer in
+// a global), nothing is proven and the gradient is still
 // right.  Every gradient is checked against central finite differences and
 // against forward mode (dot-product test).
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
@@ -41,6 +42,15 @@ void scale_by_first(double *out, const double *x, const struct view *v,
     out[j] = x[j] * v->first[0] + 0.1 * out[j];
 }
 
+/* Keeps its output pointer in a global and reads out[0] back through it,
+ * after writing it: the caller's array reaches the function a second way. */
+double *kept;
+void keep_and_scale(double *out, const double *x, int n) {
+  kept = out;
+  for (int j = 0; j < n; j++)
+    out[j] = x[j] * kept[0] + 0.1 * out[j];
+}
+
 /* The harness forms (x is a scratch copy; y the result). */
 static void normalize_vec(double *x, double *y, void *c) {
   int n = *(int *)c;
@@ -62,6 +72,12 @@ static void scale_vec(double *x, double *y, void *c) {
   struct view v = {y};
   memcpy(y, x, sizeof(double) * n); /* out starts as a copy of x */
   scale_by_first(y, x, &v, n);
+}
+
+static void keep_vec(double *x, double *y, void *c) {
+  int n = *(int *)c;
+  memcpy(y, x, sizeof(double) * n); /* out starts as a copy of x */
+  keep_and_scale(y, x, n);
 }
 
 static double x0[N + 1] = {0.7, -1.3, 2.1, 0.4, -0.9, 1.6};
@@ -154,10 +170,32 @@ static void captured_in_struct(void) {
   free(dout);
 }
 
+// CHECK: remark: call site of the derivative of 'keep_and_scale': proven disjoint (treated as restrict): argument 2; not proven disjoint: argument 1: it is stored to memory
+static void kept_by_callee(void) {
+  int n = N;
+  double *x = malloc(sizeof(double) * N), *out = malloc(sizeof(double) * N);
+  double *dx = calloc(N, sizeof(double)), *dout = malloc(sizeof(double) * N);
+  double w[N];
+  memcpy(x, x0, sizeof(double) * N);
+  memcpy(out, x0, sizeof(double) * N);
+  gc_direction(w, N, 11);
+  memcpy(dout, w, sizeof w);
+  __enzyme_autodiff((void *)keep_and_scale, enzyme_dup, out, dout, enzyme_dup,
+                    x, dx, N);
+  for (int i = 0; i < N; ++i) /* out started as a copy of x */
+    dx[i] += dout[i];
+  gc_check_vjp("kept by the callee", keep_vec, x0, N, N, &n, w, dx);
+  free(x);
+  free(out);
+  free(dx);
+  free(dout);
+}
+
 int main(void) {
   disjoint_arrays();
   same_array();
   shifted_array();
   captured_in_struct();
+  kept_by_callee();
   return gradcheck_exit();
 }
