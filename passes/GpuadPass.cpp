@@ -20,6 +20,8 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -53,14 +55,27 @@ static void remarkLowered(Function &Caller, const DebugLoc &Loc,
   });
 }
 
+/// Parameter \p I's name in the source: the IR's value name, or (clang
+/// discards those) the debug info's, or "" without either.
+static StringRef sourceParameterName(const Function &F, unsigned I) {
+  if (F.getArg(I)->hasName())
+    return F.getArg(I)->getName();
+  for (const Instruction &Inst : instructions(F))
+    for (const DbgVariableRecord &DVR : filterDbgVars(Inst.getDbgRecordRange()))
+      if (DVR.getVariable()->getArg() == I + 1)
+        return DVR.getVariable()->getName();
+  return "";
+}
+
 /// The remark (-Rpass=gpuad) naming the pointer arguments a request's call
 /// site proved disjoint, and why the others are not.
 static void remarkAliasing(CallBase &Call, const DerivativeKey &Key,
                            const CallSiteAliasing &A) {
   auto Name = [&](unsigned I) {
     std::string S = "argument " + std::to_string(I + 1);
-    if (Key.Fn->getArg(I)->hasName())
-      S += " '" + Key.Fn->getArg(I)->getName().str() + "'";
+    StringRef Source = sourceParameterName(*Key.Fn, I);
+    if (!Source.empty())
+      S += " '" + Source.str() + "'";
     return S;
   };
   std::string Proven, Unproven;

@@ -12,6 +12,11 @@
 // RUN:   | FileCheck %s
 // RUN: %gpuad-cc -O0 %itest-flags %s -c -o /dev/null -Rpass=gpuad 2>&1 \
 // RUN:   | FileCheck %s
+// With debug info the remark names the parameters as the source does:
+// RUN: %gpuad-cc -O2 -g %itest-flags %s -c -o /dev/null -Rpass=gpuad 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NAMES
+// NAMES: remark: call site of the derivative of 'normalize': proven disjoint (treated as restrict): argument 1 'out', argument 2 'x'
+// NAMES: remark: call site of the derivative of 'keep_and_scale': proven disjoint (treated as restrict): argument 2 'x'; not proven disjoint: argument 1 'out': it is stored to memory
 
 #include <gpuad/gpuad.h>
 #include <revcheck.h>
