@@ -13,6 +13,8 @@
 #include "Rules/KnownFunctions.h"
 #include "Support/Inlining.h"
 
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -130,13 +132,17 @@ static bool useMemoryIntrinsics(Function &F) {
 /// comparison, with the same result (NaN operands included; the first
 /// operand on ties, as the rule table's partials pick it).  The reverse
 /// sweep then needs only which operand was picked -- one byte a loop can
-/// keep per iteration -- instead of the running maximum itself.
+/// keep per iteration -- instead of the running maximum itself.  Only in
+/// loops: elsewhere the value is kept in a register either way, and the
+/// target's max instruction is cheaper than the comparison and select.
 static bool selectFormMinMax(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
   bool Changed = false;
   for (Instruction &I : make_early_inc_range(instructions(F))) {
     auto *Call = dyn_cast<CallInst>(&I);
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    if (!Callee || Call->arg_size() != 2 ||
+    if (!Callee || !LI.getLoopFor(Call->getParent()) || Call->arg_size() != 2 ||
         !Call->getType()->isFloatingPointTy())
       continue;
     // maxnum itself, or a library's fmax (libm, libdevice, ocml: the rule
