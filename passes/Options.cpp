@@ -40,7 +40,8 @@ static cl::opt<bool> InvariantCallsOpt(
              "of their loops before differentiating"));
 static cl::opt<bool> LastIterationOpt(
     "gpuad-last-iteration-cache", cl::init(true),
-    cl::desc("Keep values loops leave behind once, not per iteration"));
+    cl::desc("Keep values loops leave behind once, not per iteration (and "
+             "of a running maximum only its last pick)"));
 
 static cl::opt<bool>
     EmulationOpt("gpuad-emulation", cl::init(false),

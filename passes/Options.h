@@ -6,8 +6,8 @@
 /// \file
 /// The one place gpuad's knobs live.  They are pass parameters
 /// (`-passes='gpuad<no-cleanup;libdevice=/path/libdevice.10.bc>'`); the
-/// `-mllvm -gpuad-*` spellings are thin aliases for clang users, read only
-/// when the pass is created by the clang extension point.
+/// `-mllvm -gpuad-*` spellings are thin aliases for clang users: they are
+/// the defaults the pass parameters override (under clang and under opt).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_OPTIONS_H
@@ -57,6 +57,8 @@ struct GpuadOptions {
   /// Reverse mode: a value a loop leaves behind (its LCSSA PHI) is kept once,
   /// when the loop exits, not once per iteration (off: per iteration, read
   /// back at the exit iteration -- to show what the optimisation saves).
+  /// Also a select recurrence's (running maximum's) conditions: its last
+  /// pick only (LastPick.h), off: every iteration's.
   bool LastIterationCache = true;
   /// Specialise combined reverse derivatives on the pointer arguments
   /// their call site proves disjoint (CallSiteAliasing.h).

@@ -7,6 +7,7 @@
 #include "Core/Preprocess.h"
 
 #include "Core/InvariantCalls.h"
+#include "Core/LastPick.h"
 
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
@@ -250,6 +251,9 @@ Function &Preprocessor::normalizedForReverse(Function &F,
     Again.addPass(LCSSAPass());
     run(Again, Clone);
   }
+  // Last: nothing may clean up the companions before the reverse sweep
+  // reads them.
+  recordLastPicks(Clone);
   FAM.clear(Clone, Clone.getName());
   return Clone;
 }

@@ -116,6 +116,9 @@ private:
   void reverseComplex(llvm::CallBase &Call, const DerivativeRule &Rule,
                       llvm::Value *DI);
   void reverseStructural(llvm::Instruction &I, llvm::Value *DI);
+  /// Whether \p Sel picked its true operand, in the current reverse
+  /// iteration (from the loop's last pick where the select has one).
+  llvm::Value *reverseCondition(llvm::SelectInst &Sel);
   void reverseLoad(llvm::LoadInst &I, llvm::Value *DI);
   /// The width in bits of the float that \p Ptr points into, as far as the
   /// type analysis knows (0 if it does not).

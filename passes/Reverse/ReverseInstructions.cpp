@@ -23,6 +23,7 @@
 #include "Analysis/ThreadPrivacy.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Core/LastPick.h"
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
@@ -112,6 +113,16 @@ static Value *castBack(IRBuilderBase &B, const Lanes &L, CastInst &I,
   });
 }
 
+Value *ReverseEmitter::reverseCondition(SelectInst &Sel) {
+  std::optional<LastPick> Pick;
+  if (Ctx.options().LastIterationCache)
+    Pick = findLastPick(Sel);
+  if (!Pick)
+    return lookup(Sel.getCondition());
+  Value *PickedNew = B.CreateICmpEQ(lookup(Pick->Counter), lookup(Pick->Last));
+  return Pick->NewIsTrue ? PickedNew : B.CreateNot(PickedNew);
+}
+
 void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
   Type *Ty = I.getType();
   auto Zero = [&](Type *T) { return Constant::getNullValue(T); };
@@ -126,7 +137,7 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
     }
   }
   if (auto *Sel = dyn_cast<SelectInst>(&I)) {
-    Value *Cond = lookup(Sel->getCondition());
+    Value *Cond = reverseCondition(*Sel);
     Value *Z = L.zero(Ty);
     if (L.width() == 1 || (L.isSimd(Ty) && !Cond->getType()->isVectorTy())) {
       addAdjoint(Sel->getTrueValue(), B.CreateSelect(Cond, DI, Z));

@@ -587,8 +587,17 @@ void Tape::allocateFrames(const Loop *L) {
   Value *Size = B.getInt64(frameBytes(L));
   Value *SlotAddr = arraySlotAddress(L, B, /*Reverse=*/false);
 
-  // Trip count known at entry: one allocation of the right size.
+  // Trip count known at entry: one allocation of the right size.  A loop
+  // left only at its header's test (not rotated) runs its body one time
+  // fewer than its header: no frame for the last if the body holds them all.
   if (Value *Trip = TripCounts.lookup(L)) {
+    const BasicBlock *Header = L->getHeader();
+    if (L->getExitingBlock() == Header &&
+        none_of(Slots, [&](const auto &Entry) {
+          const Slot &S = Entry.second;
+          return S.L == L && cast<Instruction>(S.V)->getParent() == Header;
+        }))
+      Trip = B.CreateSub(Trip, B.getInt64(1), "body.trip");
     B.CreateStore(emitTapeAlloc(B, B.CreateMul(Trip, Size), F, Target, Choice),
                   SlotAddr);
     return;

@@ -73,6 +73,18 @@ __device__ void springs(const double *__restrict__ x, double *__restrict__ e,
     e[i] = spring(x[i], 2.0 * x[i] + 0.5);
 }
 
+// y[i] = x[i] max_{|j-i|<=4} sin(3 x[j]) (indices clamped): a running
+// maximum, whose reverse sweep keeps only the last iteration that raised it.
+__device__ void window_max(const double *x, double *y, int n) {
+  int i = gid();
+  if (i >= n)
+    return;
+  double m = -2.0;
+  for (int j = i - 4; j <= i + 4; ++j)
+    m = fmax(m, sin(3.0 * x[min(max(j, 0), n - 1)]));
+  y[i] = m * x[i];
+}
+
 __global__ void grad_square(const double *x, double *dx, double *y, double *dy,
                             int n) {
   __enzyme_autodiff((void *)square, enzyme_dup, x, dx, enzyme_dup, y, dy, n);
@@ -122,6 +134,18 @@ __global__ void grad_springs(const double *x, double *dx, double *e,
 // check is on the increase; the seeds of the outputs the function wrote are
 // consumed (zero afterwards), the others kept.  Forward kernels of the same
 // functions (below) give the dot-product test <ydot, ybar> = <xdot, xbar>.
+
+__global__ void grad_window_max(const double *x, double *dx, double *y,
+                                double *dy, int n) {
+  __enzyme_autodiff((void *)window_max, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    n);
+}
+
+__global__ void tangent_window_max(const double *x, const double *xd,
+                                   double *y, double *yd, int n) {
+  __enzyme_fwddiff<void>((void *)window_max, enzyme_dup, x, xd, enzyme_dup, y,
+                         yd, enzyme_const, n);
+}
 
 __global__ void tangent_square(const double *x, const double *xd, double *y,
                                double *yd, int n) {
@@ -185,6 +209,13 @@ static double hostSpring(double a, double b) {
   return 0.5 * d * d + 0.1 * std::exp(-a * b);
 }
 static double hostSprings(double x) { return hostSpring(x, 2.0 * x + 0.5); }
+static double hostWindowMax(const std::vector<double> &x, int i) {
+  int n = x.size();
+  double m = -2.0;
+  for (int j = i - 4; j <= i + 4; ++j)
+    m = std::fmax(m, std::sin(3.0 * x[std::min(std::max(j, 0), n - 1)]));
+  return m * x[i];
+}
 
 const int kBlock = 128;
 static int grid(int n) { return (n + kBlock - 1) / kBlock; }
@@ -343,9 +374,11 @@ int main() {
       "springs", grad_springs, tangent_springs,
       [](const std::vector<double> &v, int i) { return hostSprings(v[i]); },
       all, n);
+  checkDouble("window_max", grad_window_max, tangent_window_max,
+              hostWindowMax, all, n);
   checkRowdot(64);
   return finish("reverse gradients of square, square_may_alias, stencil, "
-                "springs (n=300) and float rowdot (64x64) vs central FD h=1e-6 "
+                "springs, window_max (n=300) and float rowdot (64x64) vs central FD h=1e-6 "
                 "of <ybar, y>, seeds consumed, dot-product test against "
                 "forward kernels",
                 {&fd, &primal, &dotTol, &flt});
