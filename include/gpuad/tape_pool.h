@@ -19,8 +19,10 @@
  *   gradKernel<<<blocks, threadsPerBlock>>>(...);
  *
  * The pool serves every launch of every kernel of this file whose grid is no
- * larger; a kernel that finds no pool, or one too small, stops with a trap
- * (and a message from CUDA's printf).
+ * larger.  A kernel that finds no pool, or one too small, takes its tape
+ * from the device heap instead on NVPTX (with a one-time warning from the
+ * device's printf; raise cudaLimitMallocHeapSize if the heap runs out); on
+ * AMDGPU, where device malloc is slow, it stops with a trap.
  *
  * Loops whose trip count has no compile-time bound keep their tapes in an
  * arena after the fixed part (gpuad warns at such a loop): give each thread

@@ -14,7 +14,7 @@
 /// What else happens is the mode's: forward mode adds tangents of data and
 /// writes them to shadow memory (ForwardEmitter); reverse mode's forward
 /// sweep caches what its reverse sweep needs and calls augmented forward
-/// passes of callees (AugmentedSweep).  Each mode overrides the hooks below;
+/// passes of callees (ReverseEmitter).  Each mode overrides the hooks below;
 /// the walk itself is written once.
 //===----------------------------------------------------------------------===//
 

@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 /// \file
 /// A call is a request when its callee's name contains one of the entry
-/// points of DESIGN.md section 2 (`__enzyme_fwddiff`, `__enzyme_autodiff`,
-/// ...), so C++-mangled template declarations and suffixed names work.  The
-/// parser walks the arguments once, applying markers and default activities,
-/// and checks counts and types; every problem is a diagnostic at the call.
+/// points of the call ABI (docs/abi.md: `__enzyme_fwddiff`,
+/// `__enzyme_autodiff`, ...), so C++-mangled template declarations and
+/// suffixed names work.  The parser walks the arguments once, applying
+/// markers and default activities, and checks counts and types; every
+/// problem is a diagnostic at the call.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_REQUESTS_REQUESTPARSER_H

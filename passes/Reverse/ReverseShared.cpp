@@ -19,7 +19,7 @@
 /// error.  Derivatives made for calls inside the requested one do not zero:
 /// they record their shadows, and the requested derivative zeroes them all
 /// at its start (zeroing in the callee could wipe adjoints the caller had
-/// already added).  User split mode is not supported yet.
+/// already added).
 //===----------------------------------------------------------------------===//
 
 #include "Reverse/ReverseEmitter.h"

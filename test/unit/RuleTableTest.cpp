@@ -249,7 +249,7 @@ TEST(RuleTable, AliasesShareRows) {
   EXPECT_EQ(findRuleByName("no_such_function"), nullptr);
 }
 
-/// The families the foundation issue lists are all present, in every spelling.
+/// The required math families are all present, in every spelling.
 TEST(RuleTable, CoversTheRequiredFamilies) {
   const char *Libm[] = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2",
                         "sinh", "cosh", "tanh", "exp", "exp2", "expm1", "log",
