@@ -16,6 +16,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -149,6 +150,7 @@ private:
   bool takeShadows(unsigned &Idx, ArgRequest &AR, Type *ParamTy);
   bool checkType(Value *V, Type *ParamTy, const Twine &What);
   void setReturn(Type *RetTy);
+  bool checkReturnSeed();
 
   Value *arg(unsigned Idx) const { return Call.getArgOperand(Idx); }
   unsigned numArgs() const { return Call.arg_size(); }
@@ -180,6 +182,28 @@ private:
 
 } // namespace
 
+/// The one value stored to the local \p Slot, directly or through casts of
+/// its address (AMDGPU's -O0 code reaches its addrspace(5) allocas through
+/// an addrspacecast); null if there are several or the address escapes
+/// into memory.
+static Value *onlyStoredValue(AllocaInst &Slot) {
+  Value *Stored = nullptr;
+  SmallVector<Value *, 4> Addresses = {&Slot};
+  while (!Addresses.empty()) {
+    Value *Address = Addresses.pop_back_val();
+    for (User *U : Address->users()) {
+      if (auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getPointerOperand() != Address || Stored)
+          return nullptr;
+        Stored = SI->getValueOperand();
+      } else if (isa<AddrSpaceCastInst>(U) || isa<BitCastInst>(U)) {
+        Addresses.push_back(U);
+      }
+    }
+  }
+  return Stored;
+}
+
 /// Finds the function a request names: `@f`, a cast of it, an alias, or (at
 /// -O0) a local variable holding it.
 static Function *resolveFunction(Value *V) {
@@ -188,16 +212,7 @@ static Function *resolveFunction(Value *V) {
     V = GA->getAliaseeObject();
   if (auto *Load = dyn_cast<LoadInst>(V)) {
     auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
-    if (!Slot)
-      return nullptr;
-    Value *Stored = nullptr;
-    for (User *U : Slot->users()) {
-      if (auto *SI = dyn_cast<StoreInst>(U)) {
-        if (SI->getPointerOperand() != Slot || Stored)
-          return nullptr;
-        Stored = SI->getValueOperand();
-      }
-    }
+    Value *Stored = Slot ? onlyStoredValue(*Slot) : nullptr;
     return Stored ? resolveFunction(Stored) : nullptr;
   }
   return dyn_cast<Function>(V);
@@ -579,6 +594,49 @@ bool Parser::checkNoSplitArguments() {
               "struct by pointer (enzyme_dup, &s, &ds)");
 }
 
+/// A function passed for an enzyme_const pointer parameter is the same
+/// function in every call the request makes: the request differentiates a
+/// copy of its function with that parameter replaced by the function, so
+/// calls through it are direct calls (the callee's own derivative, or its
+/// registered rule) instead of a dispatcher over every function of the
+/// type.  This is what lets a C++ wrapper (include/enzyme/enzyme) call the
+/// user's function through a parameter.  The copy is shared by the requests
+/// that pass the same functions (its name says which).  Split requests are
+/// left alone: `__enzyme_augmentsize` has no values to bind, and its tape
+/// must be the augmented half's.
+static void bindConstantFunctions(DiffRequest &Req) {
+  if (isSplit(Req.Key.Mode))
+    return;
+  Function &Fn = *Req.Key.Fn;
+  SmallVector<std::pair<unsigned, Function *>, 2> Bound;
+  std::string Name = (Fn.getName() + ".gpuad.bound").str();
+  for (unsigned I = 0; I < Req.Args.size(); ++I) {
+    Argument *A = Fn.getArg(I);
+    if (Req.Key.Args[I] != ArgActivity::Const || !A->getType()->isPointerTy() ||
+        A->use_empty())
+      continue;
+    if (Function *G = resolveFunction(Req.Args[I].Primal)) {
+      Bound.push_back({I, G});
+      Name += "." + std::to_string(I) + "." + G->getName().str();
+    }
+  }
+  if (Bound.empty())
+    return;
+  Module &M = *Fn.getParent();
+  Function *Copy = M.getFunction(Name);
+  if (!Copy) {
+    ValueToValueMapTy VMap;
+    Copy = CloneFunction(&Fn, VMap);
+    Copy->setName(Name);
+    Copy->setLinkage(GlobalValue::InternalLinkage);
+    for (auto [I, G] : Bound) {
+      Argument *A = Copy->getArg(I);
+      A->replaceAllUsesWith(ConstantExpr::getPointerCast(G, A->getType()));
+    }
+  }
+  Req.Key.Fn = Copy;
+}
+
 std::optional<DiffRequest> Parser::run() {
   if (!parseFunction() || !checkNoSplitArguments())
     return std::nullopt;
@@ -588,10 +646,31 @@ std::optional<DiffRequest> Parser::run() {
   } else if (!parseArguments()) {
     return std::nullopt;
   }
+  bindConstantFunctions(Req);
   setReturn(Req.Key.Fn->getReturnType());
+  if (!checkReturnSeed())
+    return std::nullopt;
   if (Req.Key.Mode == DiffMode::ReverseBackward && !takeSeedAndTape())
     return std::nullopt;
   return std::move(Req);
+}
+
+/// Combined reverse mode seeds an active return with 1: a float or a vector
+/// of floats.  A returned struct or array of floats has no one seed (a
+/// complex result's, say, depends on what the caller wants of it).
+bool Parser::checkReturnSeed() {
+  Type *RetTy = Req.Key.Fn->getReturnType();
+  if (Req.Key.Mode != DiffMode::ReverseCombined ||
+      Req.Key.Ret != ReturnShadow::Shadow || !RetTy->isAggregateType())
+    return true;
+  std::string Ty;
+  raw_string_ostream(Ty) << *RetTy;
+  return fail("reverse mode seeds the result of '" + Req.Key.Fn->getName() +
+              "' with 1, but it returns an aggregate (" + Ty +
+              "): pass enzyme_const_return to leave it unseeded, return it "
+              "through a pointer argument whose shadow holds the seed "
+              "(enzyme_dup), or use split mode (__enzyme_reverse takes the "
+              "seed)");
 }
 
 std::optional<DiffRequest> parseRequest(CallBase &Call, DiffMode Mode,

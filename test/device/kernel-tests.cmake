@@ -93,3 +93,5 @@ gpuad_add_device_test(kernel-inline-ptx-sm90 inline-ptx.cu
                       FLAGS -O2 --cuda-gpu-arch=sm_90)
 gpuad_add_device_test(kernel-complex complex.cu)
 gpuad_add_device_test(kernel-complex-O0 complex.cu FLAGS -O0)
+gpuad_add_device_test(kernel-cxx-api cxx-api.cu FLAGS -O2 -std=c++17)
+gpuad_add_device_test(kernel-cxx-api-O0 cxx-api.cu FLAGS -O0 -std=c++17)
