@@ -151,7 +151,7 @@ std::string besideDriver(const char *Relative) {
 }
 
 std::string pluginPath() {
-  std::string Installed = besideDriver("lib/GPUAD.so");
+  std::string Installed = besideDriver("lib/gpuad/GPUAD.so");
   return Installed.empty() ? GPUAD_CC_PLUGIN : Installed;
 }
 

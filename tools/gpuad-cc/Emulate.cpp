@@ -163,7 +163,7 @@ std::string optPath() {
 }
 
 std::string emulatorLibrary() {
-  std::string Installed = besideDriver("lib/libgpuad_emu.a");
+  std::string Installed = besideDriver("lib/gpuad/libgpuad_emu.a");
   return Installed.empty() ? GPUAD_CC_EMU_LIB : Installed;
 }
 

@@ -9,8 +9,8 @@
 ///
 ///   - `-fpass-plugin=<GPUAD.so>` and `-I<gpuad include dir>`, so
 ///     `#include <gpuad/gpuad.h>` and `__enzyme_*` calls work out of the box.
-///     Both are found next to the driver (`../lib`, `../include`) first, so
-///     an installed tree works, then at their build-time locations.
+///     Both are found next to the driver (`../lib/gpuad`, `../include`)
+///     first, so an installed tree works, then at their build-time locations.
 ///   - clang++ instead of clang when an input is C++, CUDA or HIP.
 ///   - For CUDA: the toolkit path, an architecture CUDA 13's ptxas still
 ///     accepts (sm_75; clang's default sm_52 was dropped), silence about a
@@ -35,7 +35,7 @@ using namespace gpuadcc;
 
 int main(int Argc, char **Argv) {
   ArgList User(Argv + 1, Argv + Argc);
-  if (hasFlag(User, "--emulate") || hasArg(User, "--emulate="))
+  if (hasFlag(User, "--emulate"))
     return emulate(User);
   if (hasFlag(User, "--version")) {
     std::cout << "gpuad-cc " GPUAD_CC_VERSION << std::endl;
