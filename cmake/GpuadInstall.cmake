@@ -51,6 +51,8 @@ set(CPACK_PACKAGE_CONTACT "gpuad developers <gpuad@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "Automatic differentiation of host code and CUDA/HIP kernels in clang")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+# Without the build's debug information (the plugin is ~90 MB with it).
+set(CPACK_STRIP_FILES TRUE)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
