@@ -59,13 +59,10 @@ void count(double *__restrict__ out, const double *__restrict__ x, int n) {
     out[j] = x[j] * counted(x);
 }
 
-typedef void (*vec_fn)(double *, const double *, int);
-static vec_fn current;
-static void harness(double *x, double *y, void *c) {
-  int n = *(int *)c;
-  memset(y, 0, sizeof(double) * n);
-  current(y, x, n);
-}
+GC_OUT_OF_ARRAY(scale)
+GC_OUT_OF_ARRAY(prefix)
+GC_OUT_OF_ARRAY(until_large)
+GC_OUT_OF_ARRAY(count)
 static void inplace_harness(double *x, double *y, void *c) {
   int n = *(int *)c;
   inplace(x, n);
@@ -76,22 +73,7 @@ static const double x0[N] = {0.7, -1.3, 1.1, 0.4, 1.9, 1.6};
 
 /* Reverse mode against finite differences and forward mode (the function
  * is named in each request, as gpuad needs). */
-#define CHECK(f)                                                               \
-  do {                                                                         \
-    int n = N;                                                                 \
-    double x[N], out[N] = {0}, dx[N] = {0}, dout[N], w[N], v[N], t[N], jv[N]; \
-    current = f;                                                               \
-    memcpy(x, x0, sizeof x);                                                   \
-    gc_direction(w, N, 3);                                                     \
-    memcpy(dout, w, sizeof w);                                                 \
-    __enzyme_autodiff((void *)f, enzyme_dup, out, dout, enzyme_dup, x, dx, N); \
-    gc_check_vjp(#f, harness, x0, N, N, &n, w, dx);                            \
-    gc_direction(v, N, 4);                                                     \
-    memcpy(t, v, sizeof t);                                                    \
-    memset(jv, 0, sizeof jv);                                                  \
-    __enzyme_fwddiff((void *)f, enzyme_dup, out, jv, enzyme_dup, x, t, N);     \
-    gc_check_dot(#f, v, dx, N, jv, w, N);                                      \
-  } while (0)
+#define CHECK(f) GC_CHECK_OUT(f, x0, N)
 
 int main(void) {
   CHECK(scale);

@@ -84,34 +84,20 @@ void prefix_max(double *out, const double *x, int n) {
   }
 }
 
-typedef void (*vec_fn)(double *, const double *, int);
-static vec_fn current;
-static void harness(double *x, double *y, void *c) {
-  int n = *(int *)c;
-  memset(y, 0, sizeof(double) * n);
-  current(y, x, n);
-}
+GC_OUT_OF_ARRAY(lse)
+GC_OUT_OF_ARRAY(max_times)
+GC_OUT_OF_ARRAY(min_keep)
+GC_OUT_OF_ARRAY(max_until)
+GC_OUT_OF_ARRAY(row_max)
+GC_OUT_OF_ARRAY(at_max)
+GC_OUT_OF_ARRAY(never)
+GC_OUT_OF_ARRAY(prefix_max)
 
 /* No ties, so that finite differences see one maximum. */
 static const double x0[N] = {0.7, -1.3, 1.1, 0.4, 1.9, -0.6, 1.6, 0.2};
 static const double x1[N] = {0.1, 0.3, -0.2, 0.8, 1.4, -1.5, 2.5, 0.9};
 
-#define CHECK(f, start)                                                        \
-  do {                                                                         \
-    int n = N;                                                                 \
-    double x[N], out[N] = {0}, dx[N] = {0}, dout[N], w[N], v[N], t[N], jv[N]; \
-    current = f;                                                               \
-    memcpy(x, start, sizeof x);                                                \
-    gc_direction(w, N, 3);                                                     \
-    memcpy(dout, w, sizeof w);                                                 \
-    __enzyme_autodiff((void *)f, enzyme_dup, out, dout, enzyme_dup, x, dx, N); \
-    gc_check_vjp(#f, harness, start, N, N, &n, w, dx);                         \
-    gc_direction(v, N, 4);                                                     \
-    memcpy(t, v, sizeof t);                                                    \
-    memset(jv, 0, sizeof jv);                                                  \
-    __enzyme_fwddiff((void *)f, enzyme_dup, out, jv, enzyme_dup, x, t, N);     \
-    gc_check_dot(#f, v, dx, N, jv, w, N);                                      \
-  } while (0)
+#define CHECK(f, start) GC_CHECK_OUT(f, start, N)
 
 int main(void) {
   CHECK(lse, x0);

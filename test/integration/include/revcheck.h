@@ -98,14 +98,16 @@ static inline void gc_direction(double *v, int n, int k) {
 } /* extern "C" */
 #endif
 
-/* ---- Whole checks for the two common shapes -------------------------------
- * `double fn(double *x, int n)` (a scalar of an array) and `void fn(double *x,
- * int n)` (an in-place update).  GC_SCALAR_OF_ARRAY(fn) / GC_INPLACE(fn) at
- * file scope define the harness form; GC_CHECK_SCALAR / GC_CHECK_INPLACE run,
- * on a copy of x0:
+/* ---- Whole checks for the three common shapes -----------------------------
+ * `double fn(double *x, int n)` (a scalar of an array), `void fn(double *x,
+ * int n)` (an in-place update) and `void fn(double *out, const double *x, int
+ * n)` (n outputs of n inputs).  GC_SCALAR_OF_ARRAY(fn) / GC_INPLACE(fn) /
+ * GC_OUT_OF_ARRAY(fn) at file scope define the harness form;
+ * GC_CHECK_SCALAR / GC_CHECK_INPLACE run, on a copy of x0:
  *   - reverse mode (width 1) against finite differences;
  *   - the dot-product test against forward mode;
- *   - reverse mode at width 2 (enzyme_dupv) against two single runs.
+ *   - reverse mode at width 2 (enzyme_dupv) against two single runs;
+ * GC_CHECK_OUT the first two.
  * The program includes <gpuad/gpuad.h> first. */
 
 #define GC_SCALAR_OF_ARRAY(fn)                                                 \
@@ -119,6 +121,41 @@ static inline void gc_direction(double *v, int n, int k) {
     fn(x, n_);                                                                 \
     memcpy(y, x, sizeof(double) * (size_t)n_);                                 \
   }
+
+#define GC_OUT_OF_ARRAY(fn)                                                    \
+  static void fn##_vec(double *x, double *y, void *c) {                        \
+    int n_ = *(int *)c;                                                        \
+    memset(y, 0, sizeof(double) * (size_t)n_);                                 \
+    fn(y, x, n_);                                                              \
+  }
+
+#define GC_CHECK_OUT(fn, x0, n)                                                \
+  do {                                                                         \
+    int n_ = (n);                                                              \
+    size_t b_ = sizeof(double) * (size_t)n_;                                   \
+    double *x_ = (double *)malloc(b_), *o_ = (double *)calloc(n_, 8);          \
+    double *g_ = (double *)calloc(n_, 8), *w_ = (double *)malloc(b_);          \
+    double *d_ = (double *)malloc(b_), *v_ = (double *)malloc(b_);             \
+    double *t_ = (double *)malloc(b_), *j_ = (double *)calloc(n_, 8);          \
+    memcpy(x_, x0, b_);                                                        \
+    gc_direction(w_, n_, 3);                                                   \
+    memcpy(d_, w_, b_);                                                        \
+    __enzyme_autodiff((void *)fn, enzyme_dup, o_, d_, enzyme_dup, x_, g_, n_); \
+    gc_check_vjp(#fn, fn##_vec, x0, n_, n_, &n_, w_, g_);                      \
+    memcpy(x_, x0, b_);                                                        \
+    gc_direction(v_, n_, 4);                                                   \
+    memcpy(t_, v_, b_);                                                        \
+    __enzyme_fwddiff((void *)fn, enzyme_dup, o_, j_, enzyme_dup, x_, t_, n_);  \
+    gc_check_dot(#fn, v_, g_, n_, j_, w_, n_);                                 \
+    free(x_);                                                                  \
+    free(o_);                                                                  \
+    free(g_);                                                                  \
+    free(w_);                                                                  \
+    free(d_);                                                                  \
+    free(v_);                                                                  \
+    free(t_);                                                                  \
+    free(j_);                                                                  \
+  } while (0)
 
 #define GC_CHECK_SCALAR(fn, x0, n)                                             \
   do {                                                                         \
