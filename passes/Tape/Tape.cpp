@@ -521,8 +521,13 @@ Value *Tape::index(const Loop *L, IRBuilderBase &B) {
 }
 
 void Tape::decrement(const Loop *L, IRBuilderBase &B) {
+  // Only on the way to an earlier iteration: the index is at least 1, so
+  // the counter never wraps -- which scalar evolution needs to know before
+  // the vectorizer's overlap checks of a reverse loop can pass.
   Value *I = index(L, B);
-  B.CreateStore(B.CreateSub(I, B.getInt64(1)), Counters[L]);
+  B.CreateStore(B.CreateSub(I, B.getInt64(1), "", /*HasNUW=*/true,
+                            /*HasNSW=*/true),
+                Counters[L]);
 }
 
 void Tape::leaveLoop(const Loop *L, Instruction *Before) {
