@@ -116,6 +116,8 @@ private:
   void reverseComplex(llvm::CallBase &Call, const DerivativeRule &Rule,
                       llvm::Value *DI);
   void reverseStructural(llvm::Instruction &I, llvm::Value *DI);
+  /// a / sqrt(b) as one rule, where the square root is used only there.
+  bool reverseDivBySqrt(llvm::Instruction &I, llvm::Value *DI);
   /// Whether \p Sel picked its true operand, in the current reverse
   /// iteration (from the loop's last pick where the select has one).
   llvm::Value *reverseCondition(llvm::SelectInst &Sel);
@@ -191,6 +193,9 @@ private:
     llvm::SmallVector<unsigned, 4> WrittenOperands;
   };
   llvm::DenseMap<const llvm::Instruction *, AugCall> AugCalls;
+  /// Instructions whose adjoint a user's rule took over (the square root
+  /// of reverseDivBySqrt): their own reverse is skipped.
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> FusedIntoUser;
   /// Shadows of blocks the primal frees wait on lists (see ReverseHeap.cpp):
   /// a list per group of frees and the allocations they release, and a list
   /// per deallocation function for the end of the reverse sweep.

@@ -51,6 +51,8 @@ void ReverseEmitter::reverseInstruction(Instruction &I) {
   Value *DI = nullptr;
   if (!I.getType()->isVoidTy() && isData(&I) && isActive(&I))
     DI = Adj->take(B, &I);
+  if (FusedIntoUser.count(&I))
+    return;
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
     return reverseAtomic(*RMW, DI);
   if (auto *Call = dyn_cast<CallBase>(&I))
@@ -81,7 +83,21 @@ void ReverseEmitter::reverseElementwise(Instruction &I,
     return Call ? Call->getArgOperand(K) : I.getOperand(K);
   };
   Type *Ty = I.getType();
-  for (unsigned K = 0; K < NumOps; ++K) {
+  if (Rule.Family == "fdiv" && reverseDivBySqrt(I, DI))
+    return;
+  // A square (x * x, fma(x, x, c)): the two contributions, DI x + DI x, are
+  // one, (DI + DI) x (exact).  The doubled adjoint is then shared by the
+  // squares that receive the same adjoint (the components of |v|^2): one
+  // multiplication each.
+  unsigned First = 0;
+  if ((Rule.Family == "fmul" || Rule.Family == "fma") &&
+      Operand(0) == Operand(1)) {
+    Value *X = Operand(0);
+    if (!isa<Constant>(X) && isActive(X))
+      addAdjoint(X, L.scale(B, lookup(X), L.add(B, DI, DI, Ty), Ty));
+    First = 2;
+  }
+  for (unsigned K = First; K < NumOps; ++K) {
     Value *Op = Operand(K);
     const Partial &P = Rule.Partials[K];
     if (!P.Fn || isa<Constant>(Op) || !isActive(Op))
@@ -94,6 +110,34 @@ void ReverseEmitter::reverseElementwise(Instruction &I,
     // A conversion's operand has its own type (fpext: float adjoint).
     addAdjoint(Op, Contribution);
   }
+}
+
+/// a / sqrt(b) with the square root used only there (a potential's
+/// m / |r|, a normalisation): both partials from one division,
+/// t = 1 / (sqrt(b) b), d/da = b t (= 1 / sqrt(b)) and d/db = -a t / 2, and
+/// nothing passes through the square root (which then has no adjoint).
+/// Composed, the two rules also divide once, but through a longer chain of
+/// products, a (1/s) (1/s) (1/(2s)), which is what limits such loops.
+bool ReverseEmitter::reverseDivBySqrt(Instruction &I, Value *DI) {
+  auto *Sqrt = dyn_cast<CallBase>(I.getOperand(1));
+  const DerivativeRule *R = Sqrt ? findRule(*Sqrt) : nullptr;
+  if (!R || R->Family != "sqrt" || !Sqrt->hasOneUse() ||
+      Sqrt->arg_size() != 1 || Sqrt->getType() != I.getType())
+    return false;
+  Type *Ty = I.getType();
+  Value *A = I.getOperand(0), *X = Sqrt->getArgOperand(0);
+  Value *T = B.CreateFDiv(ConstantFP::get(Ty, 1.0),
+                          B.CreateFMul(lookup(Sqrt), lookup(X)));
+  if (!isa<Constant>(A) && isActive(A))
+    addAdjoint(A, L.scale(B, B.CreateFMul(lookup(X), T), DI, Ty));
+  FusedIntoUser.insert(Sqrt);
+  if (!isa<Constant>(X) && isActive(X) && isActive(Sqrt))
+    addAdjoint(X, L.scale(B,
+                          B.CreateFMul(B.CreateFMul(ConstantFP::get(Ty, -0.5),
+                                                    lookup(A)),
+                                       T),
+                          DI, Ty));
+  return true;
 }
 
 /// Adjoint of \p DI through a value-preserving cast back to the operand's
