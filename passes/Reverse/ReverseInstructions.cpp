@@ -117,8 +117,13 @@ void ReverseEmitter::reverseElementwise(Instruction &I,
 /// t = 1 / (sqrt(b) b), d/da = b t (= 1 / sqrt(b)) and d/db = -a t / 2, and
 /// nothing passes through the square root (which then has no adjoint).
 /// Composed, the two rules also divide once, but through a longer chain of
-/// products, a (1/s) (1/s) (1/(2s)), which is what limits such loops.
+/// products, a (1/s) (1/s) (1/(2s)), which is what limits such loops on a
+/// CPU.  Not on a GPU: there the fused form keeps both sqrt(b) and b live
+/// up to the division (the shading kernel's gradient: 2 more registers on
+/// sm_90 and gfx90a), and registers matter more than the chain.
 bool ReverseEmitter::reverseDivBySqrt(Instruction &I, Value *DI) {
+  if (Ctx.target().isGPU())
+    return false;
   auto *Sqrt = dyn_cast<CallBase>(I.getOperand(1));
   const DerivativeRule *R = Sqrt ? findRule(*Sqrt) : nullptr;
   if (!R || R->Family != "sqrt" || !Sqrt->hasOneUse() ||
