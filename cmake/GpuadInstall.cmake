@@ -28,6 +28,7 @@ write_basic_package_version_file(
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/package/gpuadConfig.cmake
               ${PROJECT_BINARY_DIR}/package/gpuadConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/package/gpuadDeviceTestArgs.cmake
         DESTINATION ${GPUAD_INSTALL_CMAKEDIR})
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/cmake/package/gpuad-launch
                  ${PROJECT_SOURCE_DIR}/cmake/package/gpuad-run-on-gpu
