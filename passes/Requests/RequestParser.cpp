@@ -14,6 +14,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -184,8 +185,8 @@ private:
 
 /// The one value stored to the local \p Slot, directly or through casts of
 /// its address (AMDGPU's -O0 code reaches its addrspace(5) allocas through
-/// an addrspacecast); null if there are several or the address escapes
-/// into memory.
+/// an addrspacecast); null if there are several, or if the address goes
+/// anywhere else (a call, memory) that could write another.
 static Value *onlyStoredValue(AllocaInst &Slot) {
   Value *Stored = nullptr;
   SmallVector<Value *, 4> Addresses = {&Slot};
@@ -198,6 +199,10 @@ static Value *onlyStoredValue(AllocaInst &Slot) {
         Stored = SI->getValueOperand();
       } else if (isa<AddrSpaceCastInst>(U) || isa<BitCastInst>(U)) {
         Addresses.push_back(U);
+      } else if (auto *II = dyn_cast<IntrinsicInst>(U);
+                 !isa<LoadInst>(U) && !U->isDroppable() &&
+                 !(II && II->isLifetimeStartOrEnd())) {
+        return nullptr;
       }
     }
   }
