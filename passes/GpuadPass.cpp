@@ -10,6 +10,7 @@
 #include "Batch/LaneMapping.h"
 #include "Core/DerivativeContext.h"
 #include "Core/RuleFunctionGuard.h"
+#include "Core/RuntimeDisjointness.h"
 #include "Requests/Markers.h"
 #include "Requests/Registrations.h"
 #include "Requests/RequestLowering.h"
@@ -67,17 +68,20 @@ static StringRef sourceParameterName(const Function &F, unsigned I) {
   return "";
 }
 
+/// "argument 2 'x'" (the name where the IR or debug info has it).
+static std::string parameterDescription(const Function &F, unsigned I) {
+  std::string S = "argument " + std::to_string(I + 1);
+  StringRef Source = sourceParameterName(F, I);
+  if (!Source.empty())
+    S += " '" + Source.str() + "'";
+  return S;
+}
+
 /// The remark (-Rpass=gpuad) naming the pointer arguments a request's call
 /// site proved disjoint, and why the others are not.
 static void remarkAliasing(CallBase &Call, const DerivativeKey &Key,
                            const CallSiteAliasing &A) {
-  auto Name = [&](unsigned I) {
-    std::string S = "argument " + std::to_string(I + 1);
-    StringRef Source = sourceParameterName(*Key.Fn, I);
-    if (!Source.empty())
-      S += " '" + Source.str() + "'";
-    return S;
-  };
+  auto Name = [&](unsigned I) { return parameterDescription(*Key.Fn, I); };
   std::string Proven, Unproven;
   for (unsigned I = 0; I < A.Disjoint.size(); ++I) {
     if (A.Disjoint[I])
@@ -99,6 +103,36 @@ static void remarkAliasing(CallBase &Call, const DerivativeKey &Key,
     if (!Unproven.empty())
       R << (Proven.empty() ? "" : "; ")
         << "not proven disjoint: " << ore::NV("Unproven", Unproven);
+    return R;
+  });
+}
+
+/// The remark (-Rpass=gpuad) saying which pointers a request's derivative
+/// compares at run time (RuntimeDisjointness.h), or why it cannot.
+static void remarkRuntimeCheck(CallBase &Call, const DerivativeKey &Key,
+                               const DisjointnessPlan &P) {
+  std::string Compared;
+  SmallVector<bool, 16> Used(P.Pointers.size());
+  for (auto [I, J] : P.Pairs)
+    Used[I] = Used[J] = true;
+  for (unsigned I = 0; I < P.Pointers.size(); ++I)
+    if (Used[I])
+      Compared += (Compared.empty() ? "" : ", ") +
+                  std::string(P.Pointers[I].Shadow ? "the shadow of " : "") +
+                  parameterDescription(*Key.Fn, P.Pointers[I].Arg);
+  OptimizationRemarkEmitter ORE(Call.getFunction());
+  ORE.emit([&] {
+    OptimizationRemark R(DEBUG_TYPE, "RuntimeAliasCheck", Call.getDebugLoc(),
+                         Call.getParent());
+    R << "derivative of '" << ore::NV("Function", Key.Fn->getName()) << "': ";
+    if (!P.possible())
+      R << "no run-time alias check: " << ore::NV("Why", P.WhyNot);
+    else if (P.Pairs.empty())
+      R << "every pointer argument is restrict (none overlaps another)";
+    else
+      R << "restrict version if, at run time, no written range overlaps "
+           "another of: "
+        << ore::NV("Compared", Compared);
     return R;
   });
 }
@@ -128,6 +162,17 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
     if (A.anyDisjoint())
       Req->Key.Disjoint = A.Disjoint;
     remarkAliasing(Call, Req->Key, A);
+  }
+  // Host derivatives that might alias check at run time whether they do.
+  if (EP.Mode == DiffMode::ReverseCombined && Ctx.options().RuntimeAliasCheck &&
+      !Ctx.target().isGPU() &&
+      any_of(Req->Key.Fn->args(),
+             [](const Argument &A) { return A.getType()->isPointerTy(); })) {
+    DisjointnessPlan P = planRuntimeDisjointness(Ctx, Req->Key);
+    if (P.possible())
+      Req->Key.Alias =
+          P.Pairs.empty() ? AliasVersion::Restrict : AliasVersion::Checked;
+    remarkRuntimeCheck(Call, Req->Key, P);
   }
   Function *D = nullptr;
   if (isSplit(EP.Mode)) {

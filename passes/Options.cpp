@@ -34,6 +34,10 @@ static cl::opt<bool> CallSiteAliasingOpt(
     "gpuad-call-site-aliasing", cl::init(true),
     cl::desc("Specialise reverse derivatives on pointer arguments their call "
              "site proves disjoint"));
+static cl::opt<bool> RuntimeAliasCheckOpt(
+    "gpuad-runtime-alias-check", cl::init(true),
+    cl::desc("Check at run time whether a host reverse derivative's pointer "
+             "arguments overlap, and run a restrict version if not"));
 static cl::opt<bool> InvariantCallsOpt(
     "gpuad-hoist-invariant-calls", cl::init(true),
     cl::desc("Reverse mode: move pure calls with loop-invariant arguments out "
@@ -99,6 +103,7 @@ GpuadOptions GpuadOptions::fromCommandLine() {
   O.AssumeNoAliasArgs = AssumeNoAliasOpt;
   O.LastIterationCache = LastIterationOpt;
   O.CallSiteAliasing = CallSiteAliasingOpt;
+  O.RuntimeAliasCheck = RuntimeAliasCheckOpt;
   O.HoistInvariantCalls = InvariantCallsOpt;
   O.LibDevice = LibDeviceOpt;
   O.RocmDeviceLibs = RocmLibsOpt;
@@ -125,6 +130,9 @@ Expected<GpuadOptions> GpuadOptions::parse(StringRef Params) {
       O.HoistInvariantCalls = Key == "hoist-invariant-calls";
     } else if (Key == "call-site-aliasing" || Key == "no-call-site-aliasing") {
       O.CallSiteAliasing = Key == "call-site-aliasing";
+    } else if (Key == "runtime-alias-check" ||
+               Key == "no-runtime-alias-check") {
+      O.RuntimeAliasCheck = Key == "runtime-alias-check";
     } else if (Key == "tape-placement" && parsePlacement(Value)) {
       O.TapePlacement = *parsePlacement(Value);
     } else if (Key == "batch-mapping" && parseMapping(Value)) {

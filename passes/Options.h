@@ -63,6 +63,10 @@ struct GpuadOptions {
   /// Specialise combined reverse derivatives on the pointer arguments
   /// their call site proves disjoint (CallSiteAliasing.h).
   bool CallSiteAliasing = true;
+  /// Combined reverse derivatives of host code check at run time whether
+  /// their pointer arguments overlap, and run a restrict version if not
+  /// (RuntimeDisjointness.h).
+  bool RuntimeAliasCheck = true;
   /// Reverse mode: move pure calls with loop-invariant arguments out of
   /// their loops before differentiating (InvariantCalls.h).
   bool HoistInvariantCalls = true;

@@ -7,6 +7,7 @@
 #include "Core/DerivativeContext.h"
 
 #include "Core/CustomDerivatives.h"
+#include "Core/RuntimeDisjointness.h"
 #include "Forward/ForwardEmitter.h"
 #include "Reverse/ReverseEmitter.h"
 #include "Reverse/SplitForm.h"
@@ -59,6 +60,16 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
     return nullptr;
   if (const CustomRule *R = Regs.ruleFor(*Key.Fn))
     return getCustom(Key, *R);
+  if (Key.Alias == AliasVersion::Checked) {
+    DerivativeKey Restrict = Key, AsProven = Key;
+    Restrict.Alias = AliasVersion::Restrict;
+    Restrict.Disjoint.clear();
+    AsProven.Alias = AliasVersion::AsProven;
+    Function *D = declare(Key, DerivativeSignature::reverse(Key));
+    emitDisjointnessDispatcher(*this, Key, *D, *getOrCreate(Restrict),
+                               *getOrCreate(AsProven));
+    return D;
+  }
 
   Function *D = declare(Key, Key.Mode == DiffMode::Forward
                                  ? DerivativeSignature::forward(Key)
@@ -70,6 +81,20 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
   if (!Ok)
     stubOut(*D);
   return D;
+}
+
+SmallVector<bool, 8>
+DerivativeContext::restrictParameters(const DerivativeKey &Key) const {
+  SmallVector<bool, 8> R;
+  for (unsigned I = 0; I < Key.Args.size(); ++I) {
+    const Argument *A = Key.Fn->getArg(I);
+    bool Pointer = A->getType()->isPointerTy();
+    R.push_back(A->hasNoAliasAttr() ||
+                (I < Key.Disjoint.size() && Key.Disjoint[I]) ||
+                (Pointer && (Options.AssumeNoAliasArgs ||
+                             Key.Alias == AliasVersion::Restrict)));
+  }
+  return R;
 }
 
 Function *DerivativeContext::declare(const DerivativeKey &Key,

@@ -90,6 +90,10 @@ public:
     return Requested.count(Key);
   }
   const DerivativeSignature &signatureOf(const llvm::Function &Derivative) const;
+  /// Per parameter of \p Key's function, whether its derivative treats it
+  /// as restrict: the parameter is, the call site proved it disjoint, or
+  /// the derivative is the restrict version (RuntimeDisjointness.h).
+  llvm::SmallVector<bool, 8> restrictParameters(const DerivativeKey &Key) const;
   /// The user's registered derivatives of \p F (Registrations.h), or null.
   const CustomRule *customRuleFor(const llvm::Function &F) const {
     return Regs.ruleFor(F);

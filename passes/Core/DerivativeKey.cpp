@@ -73,6 +73,10 @@ std::string DerivativeKey::suffix() const {
     for (bool B : Disjoint)
       S += B ? "y" : "n";
   }
+  if (Alias == AliasVersion::Checked)
+    S += ".checked";
+  else if (Alias == AliasVersion::Restrict)
+    S += ".restrict";
   return S;
 }
 

@@ -54,6 +54,14 @@ enum class ReturnShadow {
   Shadow, ///< tangent (forward) / seed input (reverse)
 };
 
+/// How a combined reverse derivative treats the pointer arguments its call
+/// site did not prove disjoint (RuntimeDisjointness.h).
+enum class AliasVersion {
+  AsProven, ///< as the call site proved (Disjoint); others may alias
+  Checked,  ///< a dispatcher: checks at run time, calls Restrict or AsProven
+  Restrict, ///< every pointer parameter `noalias` (the check passed)
+};
+
 struct DerivativeKey {
   llvm::Function *Fn = nullptr;
   DiffMode Mode = DiffMode::Forward;
@@ -70,12 +78,13 @@ struct DerivativeKey {
   /// behind it reachable through this argument alone during the call (as
   /// `restrict` would promise; see CallSiteAliasing.h).  Empty: none.
   llvm::SmallVector<bool, 8> Disjoint;
+  AliasVersion Alias = AliasVersion::AsProven;
 
   bool operator<(const DerivativeKey &O) const {
     return std::tie(Fn, Mode, Width, Args, Ret, ReturnPrimal, Overwritten,
-                    Disjoint) < std::tie(O.Fn, O.Mode, O.Width, O.Args, O.Ret,
-                                         O.ReturnPrimal, O.Overwritten,
-                                         O.Disjoint);
+                    Disjoint, Alias) <
+           std::tie(O.Fn, O.Mode, O.Width, O.Args, O.Ret, O.ReturnPrimal,
+                    O.Overwritten, O.Disjoint, O.Alias);
   }
   /// `f.fwd.w2.dup_const.ret` style suffix for generated names.
   std::string suffix() const;

@@ -52,19 +52,20 @@ bool ReverseEmitter::run() {
   // The primal's restrict parameters and those the call site proved
   // disjoint (the generated function keeps the attribute off: it also
   // receives shadows; the primal's clone carries them).
-  SmallVector<bool, 8> RestrictArgs;
-  for (unsigned I = 0; I < Key.Args.size(); ++I) {
-    bool R = Key.Fn->getArg(I)->hasNoAliasAttr() ||
-             (I < Key.Disjoint.size() && Key.Disjoint[I]) ||
-             (Ctx.options().AssumeNoAliasArgs &&
-              Key.Fn->getArg(I)->getType()->isPointerTy());
-    RestrictArgs.push_back(R);
-    if (R)
+  SmallVector<bool, 8> RestrictArgs = Ctx.restrictParameters(Key);
+  for (unsigned I = 0; I < Key.Args.size(); ++I)
+    if (RestrictArgs[I])
       Restrict.insert(D.getArg(Sig.PrimalParam[I]));
-  }
   Function &PrimalFn =
       Ctx.preprocessor().normalizedForReverse(*Key.Fn, RestrictArgs);
   bool Ok = sweep(PrimalFn, Args, Key.Ret);
+  // The restrict version runs only where a run-time check found every
+  // pointer it reaches memory through apart from the others (shadows
+  // included): what `noalias` on each parameter says.
+  if (Key.Alias == AliasVersion::Restrict)
+    for (Argument &A : D.args())
+      if (A.getType()->isPointerTy())
+        A.addAttr(Attribute::NoAlias);
   if (Ok) {
     for (BasicBlock &BB : D)
       for (Instruction &I : BB)
