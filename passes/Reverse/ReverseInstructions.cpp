@@ -86,15 +86,23 @@ void ReverseEmitter::reverseElementwise(Instruction &I,
   if (Rule.Family == "fdiv" && reverseDivBySqrt(I, DI))
     return;
   // A square (x * x, fma(x, x, c)): the two contributions, DI x + DI x, are
-  // one, (DI + DI) x (exact).  The doubled adjoint is then shared by the
-  // squares that receive the same adjoint (the components of |v|^2): one
-  // multiplication each.
+  // one, 2 DI x (doubling is exact).  On a GPU, (DI + DI) x: the doubled
+  // adjoint is shared by the squares that receive the same adjoint (the
+  // components of |v|^2), one multiplication each.  On a CPU, DI (x + x):
+  // the doubling leaves the adjoint's chain, which is what limits loops
+  // whose adjoint each iteration computes (a pair potential's quotient);
+  // where DI is the same in every iteration (a sum's) it costs one addition
+  // per square beside the loop's loads and stores.
   unsigned First = 0;
   if ((Rule.Family == "fmul" || Rule.Family == "fma") &&
       Operand(0) == Operand(1)) {
     Value *X = Operand(0);
-    if (!isa<Constant>(X) && isActive(X))
-      addAdjoint(X, L.scale(B, lookup(X), L.add(B, DI, DI, Ty), Ty));
+    if (!isa<Constant>(X) && isActive(X)) {
+      Value *XV = lookup(X);
+      addAdjoint(X, Ctx.target().isGPU()
+                        ? L.scale(B, XV, L.add(B, DI, DI, Ty), Ty)
+                        : L.scale(B, B.CreateFAdd(XV, XV), DI, Ty));
+    }
     First = 2;
   }
   for (unsigned K = First; K < NumOps; ++K) {
@@ -131,17 +139,24 @@ bool ReverseEmitter::reverseDivBySqrt(Instruction &I, Value *DI) {
     return false;
   Type *Ty = I.getType();
   Value *A = I.getOperand(0), *X = Sqrt->getArgOperand(0);
-  Value *T = B.CreateFDiv(ConstantFP::get(Ty, 1.0),
-                          B.CreateFMul(lookup(Sqrt), lookup(X)));
-  if (!isa<Constant>(A) && isActive(A))
-    addAdjoint(A, L.scale(B, B.CreateFMul(lookup(X), T), DI, Ty));
   FusedIntoUser.insert(Sqrt);
-  if (!isa<Constant>(X) && isActive(X) && isActive(Sqrt))
-    addAdjoint(X, L.scale(B,
-                          B.CreateFMul(B.CreateFMul(ConstantFP::get(Ty, -0.5),
-                                                    lookup(A)),
-                                       T),
-                          DI, Ty));
+  bool NeedA = !isa<Constant>(A) && isActive(A);
+  bool NeedX = !isa<Constant>(X) && isActive(X) && isActive(Sqrt);
+  Value *SqrtTimesB = B.CreateFMul(lookup(Sqrt), lookup(X));
+  auto MinusHalfA = [&] {
+    return B.CreateFMul(ConstantFP::get(Ty, -0.5), lookup(A));
+  };
+  // Only b's adjoint (a constant numerator: masses, charges): the division
+  // comes last, -a DI / 2 computed beside the square root.
+  if (!NeedA && NeedX && L.width() == 1) {
+    addAdjoint(X, B.CreateFDiv(L.scale(B, MinusHalfA(), DI, Ty), SqrtTimesB));
+    return true;
+  }
+  Value *T = B.CreateFDiv(ConstantFP::get(Ty, 1.0), SqrtTimesB);
+  if (NeedA)
+    addAdjoint(A, L.scale(B, B.CreateFMul(lookup(X), T), DI, Ty));
+  if (NeedX)
+    addAdjoint(X, L.scale(B, B.CreateFMul(MinusHalfA(), T), DI, Ty));
   return true;
 }
 

@@ -1,6 +1,6 @@
 // a / sqrt(b) differentiated as one rule (one division, t = 1/(sqrt(b) b),
 // nothing through the square root) and squares as one contribution
-// ((DI + DI) x): checked against finite differences, forward mode
+// (2 DI x): checked against finite differences, forward mode
 // (dot-product test) and, for the scalar shapes, width 2 -- where the rule
 // applies (potentials, normalisation, a constant numerator, float) and where
 // it must not (the square root used twice, an inactive denominator); the
