@@ -1,7 +1,8 @@
 # Installation and the Debian package.
 #
 #   cmake --install build --prefix P      P/bin/gpuad-cc
-#                                         P/lib/gpuad/GPUAD.so, libgpuad_emu.a
+#                                         P/lib/gpuad/GPUAD.so, GPUADFrontend.so,
+#                                         libgpuad_emu.a
 #                                         P/include/gpuad/*.h, P/include/enzyme/
 #                                         P/lib/cmake/gpuad/ (the CMake package)
 #                                         P/share/doc/gpuad/ (the user docs)
@@ -17,7 +18,7 @@ set(GPUAD_INSTALL_LIBDIR lib/gpuad)
 set(GPUAD_INSTALL_CMAKEDIR lib/cmake/gpuad)
 
 install(TARGETS gpuad-cc RUNTIME DESTINATION bin)
-install(TARGETS GPUAD LIBRARY DESTINATION ${GPUAD_INSTALL_LIBDIR})
+install(TARGETS GPUAD GPUADFrontend LIBRARY DESTINATION ${GPUAD_INSTALL_LIBDIR})
 install(TARGETS gpuad_emu ARCHIVE DESTINATION ${GPUAD_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION include)
 
@@ -57,7 +58,7 @@ set(CPACK_STRIP_FILES TRUE)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "clang-22, llvm-22, libllvm22, libc6, libstdc++6")
+    "clang-22, libclang-cpp22, llvm-22, libllvm22, libc6, libstdc++6")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake (>= 3.21)")
 set(CPACK_DEBIAN_FILE_NAME "gpuad_${PROJECT_VERSION}_amd64.deb")
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/package)

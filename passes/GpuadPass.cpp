@@ -11,6 +11,7 @@
 #include "Core/DerivativeContext.h"
 #include "Core/RuleFunctionGuard.h"
 #include "Core/RuntimeDisjointness.h"
+#include "Requests/IterationCounters.h"
 #include "Requests/Markers.h"
 #include "Requests/Registrations.h"
 #include "Requests/RequestLowering.h"
@@ -246,14 +247,17 @@ static std::vector<CallBase *> innermostFirst(std::vector<CallBase *> Calls) {
 }
 
 PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  bool Revealed = revealRegisteredBodies(M);
+  declareIterationCounters(M);
   std::vector<CallBase *> Calls = findEntryCalls(M);
   if (Calls.empty()) {
+    Revealed |= lowerIterationCounters(M);
     // Registrations speak to the compiler only; nothing uses them here.
     Registrations::read(M, nullptr);
     // Attributes the guard changed in this module come back as they were.
     if (restoreRuleFunctions(M))
       AlwaysInlinerPass().run(M, MAM);
-    return PreservedAnalyses::all();
+    return Revealed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 
   registerLibraryAliases(M);
@@ -264,6 +268,7 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Ctx.diags().numErrors())
     Ctx.discardDerivatives();
   eraseDeadMarkerReferences(M);
+  lowerIterationCounters(M);
   // The entry points were never meant to exist; drop their declarations.
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.use_empty() && classifyEntryPoint(F.getName()))

@@ -24,9 +24,11 @@ for var in ["HOME", "TMPDIR", "CUDA_PATH", "ROCM_PATH"]:
 plugin = config.gpuad_plugin
 config.substitutions.append(("%opt", "opt -load-pass-plugin=" + plugin))
 config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%frontend-plugin", config.gpuad_frontend_plugin))
 config.substitutions.append(("%gpuad-cc", config.gpuad_cc))
 config.substitutions.append(("%gpuad-src", config.gpuad_src_root))
 config.substitutions.append(("%gpuad-build", config.gpuad_obj_root))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(
     ("%itest-flags", "-I" + os.path.join(config.test_source_root, "integration", "include")

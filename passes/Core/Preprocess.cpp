@@ -8,6 +8,7 @@
 
 #include "Core/InvariantCalls.h"
 #include "Core/LastPick.h"
+#include "Requests/IterationCounters.h"
 
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
@@ -183,6 +184,8 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
   Originals[Clone] = &F;
+  // One more order of differentiation: __enzyme_iter's base grows.
+  advanceIterationCounters(*Clone);
 
   // A few rounds: the target may inline its idioms' functions first.
   for (unsigned Round = 0; Round < 8; ++Round) {

@@ -12,6 +12,8 @@
 #include "Rules/KnownFunctions.h"
 #include "Rules/LibraryAliases.h"
 
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -23,6 +25,35 @@ namespace gpuad {
 /// "always", "never" or "default".
 static constexpr const char *GuardAttr = "gpuad-guarded";
 
+/// The suffix of the body-less stand-in a registered function's calls use
+/// until gpuad runs.
+static constexpr const char *OpaqueSuffix = ".gpuad.opaque";
+
+/// Points every direct call of \p F at a declaration of the same type and
+/// attributes.  A registration says what a call of F means (inactive, like
+/// log1p, the user's derivative), so the optimizer must not see through the
+/// call before gpuad does: it would infer `returned` for a stop-gradient
+/// `double stop(double x) { return x; }` and replace the call by x, or fold
+/// a function-like call whose body is not the function it is like.
+static bool hideBodyFromCalls(Function &F) {
+  SmallVector<Use *, 8> Callees;
+  for (Use &U : F.uses())
+    if (auto *Call = dyn_cast<CallBase>(U.getUser());
+        Call && Call->isCallee(&U))
+      Callees.push_back(&U);
+  if (Callees.empty())
+    return false;
+  Function *Opaque =
+      Function::Create(F.getFunctionType(), GlobalValue::ExternalLinkage,
+                       F.getAddressSpace(), F.getName() + OpaqueSuffix,
+                       F.getParent());
+  Opaque->setAttributes(F.getAttributes());
+  Opaque->setCallingConv(F.getCallingConv());
+  for (Use *U : Callees)
+    U->set(Opaque);
+  return true;
+}
+
 PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
   if (findEntryCalls(M).empty())
@@ -32,12 +63,15 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
   SmallVector<GlobalValue *, 16> Protected;
   // Functions a registration names keep their calls and signature too, and
   // the registrations themselves stay until gpuad reads them.
-  SmallPtrSet<Function *, 8> Registered;
+  SetVector<Function *> Registered;
   for (Function *F : registeredFunctions(M))
     Registered.insert(F);
   for (GlobalVariable &GV : M.globals())
     if (isRegistrationGlobal(GV))
       Protected.push_back(&GV);
+  for (Function *F : Registered)
+    if (!F->isDeclaration())
+      Changed |= hideBodyFromCalls(*F);
   for (Function &F : M) {
     // Rule functions, and device code's own heap and memory functions
     // (HIP's malloc and free are inline wrappers of ockl's allocator, its
@@ -66,6 +100,22 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
   appendToCompilerUsed(M, Protected);
   Changed |= !Protected.empty();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+bool revealRegisteredBodies(Module &M) {
+  bool Changed = false;
+  for (Function &Opaque : make_early_inc_range(M)) {
+    StringRef Name = Opaque.getName();
+    if (!Opaque.isDeclaration() || !Name.ends_with(OpaqueSuffix))
+      continue;
+    Function *F = M.getFunction(Name.drop_back(StringRef(OpaqueSuffix).size()));
+    if (!F || F->getFunctionType() != Opaque.getFunctionType())
+      continue;
+    Opaque.replaceAllUsesWith(F);
+    Opaque.eraseFromParent();
+    Changed = true;
+  }
+  return Changed;
 }
 
 bool restoreRuleFunctions(Module &M) {

@@ -15,6 +15,12 @@
 /// differentiation it
 /// restores the attributes and runs the always-inliner, so libdevice ends up
 /// inlined exactly as without gpuad.
+///
+/// Functions a registration or annotation names (inactive, function-like,
+/// with the user's derivative) are also kept from the inliner, and their
+/// calls go to a body-less stand-in until gpuad runs: what the registration
+/// says a call means must not be optimised away through the body (a
+/// stop-gradient `return x;` would otherwise become x at its call sites).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_CORE_RULEFUNCTIONGUARD_H
@@ -31,6 +37,10 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };
+
+/// Called by the gpuad pass first: registered functions' calls call them
+/// again.  Returns true if it changed the module.
+bool revealRegisteredBodies(llvm::Module &M);
 
 /// The other half, called by the gpuad pass when it is done: restores the
 /// attributes; returns true if some function is alwaysinline again (the

@@ -9,6 +9,7 @@
 #include "Rules/DerivativeRules.h"
 #include "Support/Diagnostics.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -27,6 +28,9 @@ enum class RegKind {
   InactiveGlobal,
   FunctionLike,
   AllocationLike,
+  NoFree,
+  ShouldRecompute,
+  SparseAccumulate,
 };
 
 /// Name keyword, kind and number of elements, one row per form.
@@ -46,7 +50,40 @@ constexpr RegForm Forms[] = {
     {"__enzyme_inactive_global", RegKind::InactiveGlobal, 1},
     {"__enzyme_function_like", RegKind::FunctionLike, 2},
     {"__enzyme_allocation_like", RegKind::AllocationLike, 4},
+    {"__enzyme_nofree", RegKind::NoFree, 1},
+    {"__enzyme_shouldrecompute", RegKind::ShouldRecompute, 1},
+    {"__enzyme_sparse_accumulate", RegKind::SparseAccumulate, 1},
 };
+
+/// What a one-element registration or an annotation says of a function:
+/// `enzyme_inactive` (no derivative through calls of it), `enzyme_nofree`
+/// (LLVM's nofree), and two hints gpuad reads but that cannot change a
+/// result: `enzyme_shouldrecompute` (gpuad's tape decides what to keep) and
+/// `enzyme_sparse_accumulate` (adjoints are accumulated densely).
+void markFunction(Function &F, RegKind Kind) {
+  switch (Kind) {
+  case RegKind::InactiveFn:
+    return F.addFnAttr("enzyme_inactive");
+  case RegKind::NoFree:
+    return F.addFnAttr(Attribute::NoFree);
+  case RegKind::ShouldRecompute:
+    return F.addFnAttr("enzyme_shouldrecompute");
+  case RegKind::SparseAccumulate:
+    return F.addFnAttr("enzyme_sparse_accumulate");
+  default:
+    llvm_unreachable("not a one-element registration of a function");
+  }
+}
+
+/// The kind an annotation's text names, for the texts without an argument.
+std::optional<RegKind> annotationKind(StringRef Text) {
+  return StringSwitch<std::optional<RegKind>>(Text)
+      .Case("enzyme_inactive", RegKind::InactiveFn)
+      .Case("enzyme_nofree", RegKind::NoFree)
+      .Case("enzyme_shouldrecompute", RegKind::ShouldRecompute)
+      .Case("enzyme_sparse_accumulate", RegKind::SparseAccumulate)
+      .Default(std::nullopt);
+}
 
 const RegForm *formOf(const GlobalVariable &GV) {
   // A CUDA host module holds an undefined shadow of a __device__
@@ -140,6 +177,7 @@ public:
             DenseMap<const Function *, CustomRule> &Rules);
   void readAnnotations();
   void readAttributes();
+  void annotationError(Value *Target, StringRef Text);
 
 private:
   Module &M;
@@ -225,8 +263,10 @@ void Reader::read(GlobalVariable &GV, const RegForm &Form,
     return;
   }
   case RegKind::InactiveFn:
-    F->addFnAttr("enzyme_inactive");
-    return;
+  case RegKind::NoFree:
+  case RegKind::ShouldRecompute:
+  case RegKind::SparseAccumulate:
+    return markFunction(*F, Form.Kind);
   case RegKind::FunctionLike:
     if (std::optional<StringRef> Name = stringAt(GV, 1))
       return makeFunctionLike(&GV, *F, *Name);
@@ -272,19 +312,55 @@ void Reader::read(GlobalVariable &GV, const RegForm &Form,
 }
 
 /// `__attribute__((annotate("enzyme_inactive")))` on a function or global,
-/// `annotate("enzyme_function_like=log")` on a function.
+/// `annotate("enzyme_function_like=log")`, `annotate("enzyme_nofree")`, ...
+/// on a function: what gpuad's frontend plugin lowers Enzyme's attributes to
+/// (`__attribute__((enzyme_inactive))`).  An `enzyme_` annotation gpuad does
+/// not know, or one on the wrong kind of symbol, is an error: ignored, it
+/// would differentiate what the program asked not to.
 void Reader::readAnnotations() {
   forEachAnnotation(M, [&](Value *Target, StringRef Text) {
-    if (Text == "enzyme_inactive") {
-      if (auto *F = dyn_cast<Function>(Target))
-        F->addFnAttr("enzyme_inactive");
-      else if (auto *G = dyn_cast<GlobalVariable>(Target))
+    if (!Text.starts_with("enzyme_"))
+      return;
+    auto *F = dyn_cast<Function>(Target);
+    auto *G = dyn_cast<GlobalVariable>(Target);
+    std::optional<RegKind> Kind = annotationKind(Text);
+    StringRef LikeName = Text;
+    if (LikeName.consume_front("enzyme_function_like=")) {
+      if (F)
+        return makeFunctionLike(nullptr, *F, LikeName);
+    } else if (Kind && F) {
+      return markFunction(*F, *Kind);
+    } else if (Kind && G) {
+      // Of the global forms, only inactivity means something to gpuad.
+      if (*Kind == RegKind::InactiveFn)
         G->setMetadata("enzyme_inactive", MDNode::get(M.getContext(), {}));
-    } else if (Text.consume_front("enzyme_function_like=")) {
-      if (auto *F = dyn_cast<Function>(Target))
-        makeFunctionLike(nullptr, *F, Text);
+      return;
     }
+    annotationError(Target, Text);
   });
+}
+
+void Reader::annotationError(Value *Target, StringRef Text) {
+  if (!Diags)
+    return;
+  Function *At = dyn_cast<Function>(Target);
+  for (Function &F : M)
+    if (!At && !F.isDeclaration())
+      At = &F;
+  if (!At)
+    return;
+  bool Known =
+      annotationKind(Text) || Text.starts_with("enzyme_function_like=");
+  Diags->error(*At, DebugLoc(),
+               Known ? "the annotation '" + Text + "' on '" +
+                           Target->getName() +
+                           "' applies to functions only"
+                     : "unknown annotation '" + Text + "' on '" +
+                           Target->getName() +
+                           "' (gpuad knows enzyme_inactive, "
+                           "enzyme_function_like=NAME, enzyme_nofree, "
+                           "enzyme_shouldrecompute, "
+                           "enzyme_sparse_accumulate)");
 }
 
 /// The IR spelling: `"enzyme_math"="log"` on a function.

@@ -46,6 +46,9 @@ std::optional<EntryPoint> classifyEntryPoint(StringRef Mangled) {
   StringRef Name = Own;
   if (!Name.contains("__enzyme_"))
     return std::nullopt;
+  // An ordinary (inactive) function until the pass ends: IterationCounters.
+  if (Name.contains("__enzyme_iter"))
+    return std::nullopt;
   // Order matters only for names that contain one another; none of these do.
   static const std::pair<const char *, DiffMode> Requests[] = {
       {"__enzyme_fwddiff", DiffMode::Forward},

@@ -155,6 +155,15 @@ std::string pluginPath() {
   return Installed.empty() ? GPUAD_CC_PLUGIN : Installed;
 }
 
+std::string frontendPluginPath() {
+  std::string Installed = besideDriver("lib/gpuad/GPUADFrontend.so");
+  return Installed.empty() ? GPUAD_CC_FRONTEND_PLUGIN : Installed;
+}
+
+ArgList pluginFlags(const std::string &Plugin) {
+  return {"-fpass-plugin=" + Plugin, "-fplugin=" + frontendPluginPath()};
+}
+
 std::string includeDir() {
   if (besideDriver("include/gpuad/gpuad.h").empty())
     return GPUAD_CC_INCLUDE_DIR;
@@ -214,7 +223,7 @@ void addHipFlags(const ArgList &User, ArgList &Front) {
 ArgList buildCommand(const ArgList &User, const std::string &Plugin) {
   CommandInfo Info = analyze(User);
   ArgList Command = chooseClang(Info.CXX);
-  ArgList Front = {"-fpass-plugin=" + Plugin};
+  ArgList Front = pluginFlags(Plugin);
   ArgList Back = {"-I" + includeDir()};
   if (Info.CUDA)
     addCudaFlags(User, Info.Links, Front, Back);

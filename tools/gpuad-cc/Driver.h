@@ -48,6 +48,10 @@ CommandInfo analyze(const ArgList &Args);
 /// "" when there is no such file.
 std::string besideDriver(const char *Relative);
 std::string pluginPath();
+/// The Clang frontend plugin (Enzyme's attributes), GPUADFrontend.so.
+std::string frontendPluginPath();
+/// `-fpass-plugin=<Plugin>` and `-fplugin=<frontend plugin>`.
+ArgList pluginFlags(const std::string &Plugin);
 std::string includeDir();
 ArgList chooseClang(bool CXX);
 void addCudaFlags(const ArgList &User, bool Links, ArgList &Front,

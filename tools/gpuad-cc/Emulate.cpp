@@ -223,7 +223,8 @@ int buildGpuSource(const EmulationCommand &Cmd, const Input &In,
                    const std::string &Stem, const std::string &Object) {
   bool HIP = In.Language == "hip";
   ArgList Common = chooseClang(true);
-  Common.push_back("-fpass-plugin=" + Plugin);
+  ArgList Plugins = pluginFlags(Plugin);
+  Common.insert(Common.end(), Plugins.begin(), Plugins.end());
   ArgList Gpu = gpuFlags(Cmd, HIP);
   Common.insert(Common.end(), Gpu.begin(), Gpu.end());
   Common.insert(Common.end(), Cmd.CompileFlags.begin(), Cmd.CompileFlags.end());

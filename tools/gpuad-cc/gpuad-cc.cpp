@@ -7,9 +7,10 @@
 /// gpuad-cc is clang with gpuad switched on: it passes every argument through
 /// unchanged and adds only what a user would otherwise have to remember.
 ///
-///   - `-fpass-plugin=<GPUAD.so>` and `-I<gpuad include dir>`, so
+///   - `-fpass-plugin=<GPUAD.so>`, `-fplugin=<GPUADFrontend.so>` (Enzyme's
+///     attributes, such as `enzyme_inactive`) and `-I<gpuad include dir>`, so
 ///     `#include <gpuad/gpuad.h>` and `__enzyme_*` calls work out of the box.
-///     Both are found next to the driver (`../lib/gpuad`, `../include`)
+///     All are found next to the driver (`../lib/gpuad`, `../include`)
 ///     first, so an installed tree works, then at their build-time locations.
 ///   - clang++ instead of clang when an input is C++, CUDA or HIP.
 ///   - For CUDA: the toolkit path, an architecture CUDA 13's ptxas still
@@ -50,6 +51,11 @@ int main(int Argc, char **Argv) {
   if (hasFlag(User, "-print-plugin-path") ||
       hasFlag(User, "--print-plugin-path")) {
     std::cout << Plugin << "\n";
+    return 0;
+  }
+  if (hasFlag(User, "-print-frontend-plugin-path") ||
+      hasFlag(User, "--print-frontend-plugin-path")) {
+    std::cout << frontendPluginPath() << "\n";
     return 0;
   }
   return execute(buildCommand(User, Plugin));

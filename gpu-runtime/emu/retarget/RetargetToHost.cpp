@@ -201,10 +201,13 @@ void Retarget::moveGlobalsToDefaultSpace() {
     Old->eraseFromParent();
   }
   // Every global is device memory the bounds check must accept (string
-  // literals included); the runtime finds the named ones by name.
+  // literals included); the runtime finds the named ones by name.  Not the
+  // texts of annotations (section llvm.metadata): code generation emits
+  // none of them.
   for (GlobalVariable &GV : M.globals())
     if (!GV.isDeclaration() && !GV.getName().starts_with("llvm.") &&
-        !GV.getName().starts_with("__gpuad_emu"))
+        !GV.getName().starts_with("__gpuad_emu") &&
+        GV.getSection() != "llvm.metadata")
       Variables.push_back(&GV);
 }
 
