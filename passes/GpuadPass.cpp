@@ -11,6 +11,8 @@
 #include "Core/DerivativeContext.h"
 #include "Core/RuleFunctionGuard.h"
 #include "Core/RuntimeDisjointness.h"
+#include "Requests/BatchCalls.h"
+#include "Requests/InactiveCalls.h"
 #include "Requests/IterationCounters.h"
 #include "Requests/Markers.h"
 #include "Requests/Registrations.h"
@@ -147,6 +149,13 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   EntryPoint EP = *classifyEntryPoint(Name);
   if (EP.Kind == EntryKind::TypeHint)
     return eraseRequestCall(Call);
+  if (EP.Kind == EntryKind::Batch || EP.Kind == EntryKind::InactiveCall) {
+    bool Lowered = EP.Kind == EntryKind::Batch ? lowerBatchCall(Call, Diags)
+                                               : lowerInactiveCall(Call, Diags);
+    if (!Lowered)
+      eraseRequestCall(Call);
+    return;
+  }
   if (EP.Kind == EntryKind::Unknown) {
     Diags.error(Caller, Call,
                 "'" + Name + "' is not an entry point gpuad implements");

@@ -8,7 +8,8 @@ set -euo pipefail
 
 packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools lld-22 libclang-rt-22-dev
           libzstd-dev ninja-build cmake python3 python3-yaml googletest libgtest-dev
-          libbenchmark-dev valgrind rocm-device-libs libamdhip64-dev)
+          libbenchmark-dev valgrind rocm-device-libs libamdhip64-dev
+          libeigen3-dev)
 
 missing=()
 for p in "${packages[@]}"; do

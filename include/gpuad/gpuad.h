@@ -58,6 +58,10 @@ GPUAD_MARKER enzyme_dup_return;
 GPUAD_MARKER enzyme_active_return;
 GPUAD_MARKER enzyme_tape;
 GPUAD_MARKER enzyme_allocated;
+/* __enzyme_batch: one value all lanes share, W values, or stride and base. */
+GPUAD_MARKER enzyme_scalar;
+GPUAD_MARKER enzyme_vector;
+GPUAD_MARKER enzyme_buffer;
 
 #undef GPUAD_MARKER
 
@@ -75,6 +79,13 @@ template <typename Ret = double, typename... Args>
 GPUAD_HOST_DEVICE Ret __enzyme_reverse(void *, Args...) noexcept;
 template <typename... Args>
 GPUAD_HOST_DEVICE size_t __enzyme_augmentsize(void *, Args...) noexcept;
+/* f evaluated for W lanes; Ret holds the W results (e.g. a struct of W
+ * doubles). */
+template <typename Ret, typename... Args>
+GPUAD_HOST_DEVICE Ret __enzyme_batch(void *, Args...) noexcept;
+/* base in the program, base + k * step in code differentiated k times. */
+GPUAD_HOST_DEVICE unsigned long long
+__enzyme_iter(unsigned long long base, unsigned long long step) noexcept;
 
 #else /* C */
 
@@ -83,6 +94,10 @@ double __enzyme_autodiff(void *, ...);
 void *__enzyme_augmentfwd(void *, ...);
 double __enzyme_reverse(void *, ...);
 size_t __enzyme_augmentsize(void *, ...);
+/* __enzyme_batch returns the program's own type: declare it as
+ * `Vec4 __enzyme_batch(void *, ...);` (or with a suffix, for several). */
+unsigned long long __enzyme_iter(unsigned long long base,
+                                 unsigned long long step);
 
 #endif
 

@@ -44,10 +44,12 @@ static bool mayCarry(Type *T) {
   return false;
 }
 
-/// The indirect calls rewrite() dispatches.
+/// The indirect calls rewrite() dispatches (not those the program marked
+/// inactive: __enzyme_call_inactive through a pointer).
 static bool isDispatched(const CallBase &Call) {
   FunctionType *Ty = Call.getFunctionType();
   return Call.isIndirectCall() && !Call.isInlineAsm() && !Ty->isVarArg() &&
+         !Call.hasFnAttr("enzyme_inactive") &&
          !isa<CallBrInst>(Call) &&
          (mayCarry(Ty->getReturnType()) || any_of(Ty->params(), mayCarry));
 }

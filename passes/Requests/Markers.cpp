@@ -23,6 +23,8 @@ static std::optional<MarkerKind> kindOf(StringRef Name) {
       .Case("enzyme_dup", MarkerKind::Dup)
       .Case("enzyme_dupnoneed", MarkerKind::DupNoNeed)
       .Case("enzyme_dupv", MarkerKind::DupV)
+      .Case("enzyme_dupnoneedv", MarkerKind::DupNoNeedV)
+      .Case("enzyme_not_overwritten", MarkerKind::NotOverwritten)
       .Case("enzyme_const", MarkerKind::Const)
       .Case("enzyme_out", MarkerKind::Out)
       .Case("enzyme_width", MarkerKind::Width)

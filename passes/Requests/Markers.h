@@ -31,6 +31,8 @@ enum class MarkerKind {
   Dup,
   DupNoNeed,
   DupV,
+  DupNoNeedV,
+  NotOverwritten,
   Const,
   Out,
   Width,

@@ -9,6 +9,7 @@
 #include "Requests/Markers.h"
 #include "Support/Diagnostics.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -60,6 +61,10 @@ std::optional<EntryPoint> classifyEntryPoint(StringRef Mangled) {
   for (const auto &[Spelling, Mode] : Requests)
     if (Name.contains(Spelling))
       return EntryPoint{EntryKind::Request, Mode};
+  if (Name.contains("__enzyme_batch"))
+    return EntryPoint{EntryKind::Batch};
+  if (Name.contains("__enzyme_call_inactive"))
+    return EntryPoint{EntryKind::InactiveCall};
   // Enzyme's type annotations of memory; they carry no derivative semantics.
   static const char *const Hints[] = {"__enzyme_float", "__enzyme_double",
                                       "__enzyme_integer", "__enzyme_pointer"};
@@ -212,9 +217,7 @@ static Value *onlyStoredValue(AllocaInst &Slot) {
   return Stored;
 }
 
-/// Finds the function a request names: `@f`, a cast of it, an alias, or (at
-/// -O0) a local variable holding it.
-static Function *resolveFunction(Value *V) {
+Function *resolveFunction(Value *V) {
   V = V->stripPointerCasts();
   if (auto *GA = dyn_cast<GlobalAlias>(V))
     V = GA->getAliaseeObject();
@@ -262,7 +265,31 @@ bool Parser::checkType(Value *V, Type *ParamTy, const Twine &What) {
   return fail(What + " has type " + Have + ", expected " + Want);
 }
 
+/// Markers of Enzyme's ABI that gpuad does not implement, and why each is
+/// refused rather than ignored.
+static std::optional<StringRef> refusedMarker(StringRef Name) {
+  return StringSwitch<std::optional<StringRef>>(Name)
+      .Cases({"enzyme_scalar", "enzyme_vector", "enzyme_buffer"},
+             "it applies to __enzyme_batch only")
+      .Case("enzyme_interleave",
+            "pass each shadow right after its primal (enzyme_dup, x, dx)")
+      .Case("enzyme_byref", "pass the value itself")
+      .Case("enzyme_nofree", "gpuad's split halves free what they allocate; "
+                             "the tape may not outlive __enzyme_reverse")
+      .Case("enzyme_runtime_activity",
+            "gpuad decides activity at compile time; pass a shadow that is "
+            "not the primal itself")
+      .Case("enzyme_strong_zero", "gpuad does not implement strong zeros")
+      .Cases({"enzyme_interface", "enzyme_trace", "enzyme_duptrace",
+              "enzyme_likelihood", "enzyme_duplikelihood",
+              "enzyme_observations", "enzyme_active_rand_var"},
+             "gpuad does not implement Enzyme's probabilistic programming")
+      .Default(std::nullopt);
+}
+
 bool Parser::parseMarker(const MarkerMatch &M, unsigned &Idx) {
+  if (std::optional<StringRef> Why = refusedMarker(M.Name))
+    return fail("marker '" + M.Name + "' is not supported here: " + *Why);
   if (!M.Kind)
     return fail("unknown marker '" + M.Name + "'");
   DiffMode Mode = Req.Key.Mode;
@@ -283,8 +310,14 @@ bool Parser::parseMarker(const MarkerMatch &M, unsigned &Idx) {
     PendingActivity = ArgActivity::Active;
     return true;
   case MarkerKind::DupV:
-    PendingActivity = ArgActivity::Dup;
+  case MarkerKind::DupNoNeedV:
+    PendingActivity = *M.Kind == MarkerKind::DupV ? ArgActivity::Dup
+                                                  : ArgActivity::DupNoNeed;
     PendingDupV = true;
+    return true;
+  case MarkerKind::NotOverwritten:
+    // A promise that the argument's memory does not change between the
+    // split halves; gpuad assumes it may, which is always right.
     return true;
   case MarkerKind::Width: {
     if (SawShadowedArg)
@@ -351,6 +384,8 @@ bool Parser::takeShadows(unsigned &Idx, ArgRequest &AR, Type *ParamTy) {
                   "of " + paramName(P));
     Value *S = arg(Idx);
     MarkerMatch M = matchMarker(S);
+    if (std::optional<StringRef> Why = refusedMarker(M.Name))
+      return fail("marker '" + M.Name + "' is not supported here: " + *Why);
     if (M.isMarker())
       return fail("expected the shadow of " + paramName(P) + ", found marker '" +
                   M.Name + "'");

@@ -26,6 +26,7 @@ class IRBuilderBase;
 class Function;
 class Module;
 class Type;
+class Value;
 } // namespace llvm
 
 namespace gpuad {
@@ -36,6 +37,8 @@ class Diagnostics;
 enum class EntryKind {
   Request,  ///< a derivative request (mode given separately)
   TypeHint, ///< `__enzyme_float` and friends: annotations, dropped
+  Batch,    ///< `__enzyme_batch`: W calls of a function (BatchCalls.h)
+  InactiveCall, ///< `__enzyme_call_inactive` (InactiveCalls.h)
   Unknown,  ///< an `__enzyme_*` entry point gpuad does not implement
 };
 
@@ -50,6 +53,11 @@ std::optional<EntryPoint> classifyEntryPoint(llvm::StringRef CalleeName);
 /// The defined function a request call names, if it can be told cheaply
 /// (its first operand that is a defined function).
 llvm::Function *requestedFunction(const llvm::CallBase &Call);
+
+/// The function an entry point's operand names: `@f`, a cast of it, an
+/// alias, or (at -O0) a local variable assigned it once and otherwise only
+/// read; null if it cannot be told.
+llvm::Function *resolveFunction(llvm::Value *V);
 
 /// All calls in \p M whose callee is an `__enzyme_*` entry point, in module
 /// order.

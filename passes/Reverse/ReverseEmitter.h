@@ -149,9 +149,11 @@ private:
   /// At the end of the reverse sweep: frees the shadows on the lists.
   void freeListedShadows();
   /// src'[k] += dst'[k], dst'[k] = 0 for the \p Bytes bytes of \p Elt
-  /// values behind shadow pointers \p DstS and \p SrcS (null: dropped).
+  /// values behind shadow pointers \p DstS and \p SrcS (null: dropped),
+  /// whose primal addresses are aligned to \p DstAlign and \p SrcAlign.
   void moveAdjoints(llvm::Value *DstS, llvm::Value *SrcS, llvm::Value *Bytes,
-                    llvm::Type *Elt, bool SrcPrivate);
+                    llvm::Type *Elt, llvm::Align DstAlign, llvm::Align SrcAlign,
+                    bool SrcPrivate);
 
   /// A forward value at the current reverse position.
   llvm::Value *lookup(llvm::Value *V);

@@ -454,9 +454,12 @@ void ReverseEmitter::reverseRealloc(CallBase &Realloc) {
   Value *OldS = lookup(shadowOf(OldP) ? shadowOf(OldP)
                                       : shadowPointer(OldP, Realloc));
   ConcreteType T = TI->memoryAt(orig(&Realloc), 0);
-  if (T.kind() == ConcreteType::Float)
+  if (T.kind() == ConcreteType::Float) {
+    // Heap blocks are aligned for any scalar.
+    Align Elt = D.getParent()->getDataLayout().getABITypeAlign(T.floatType());
     moveAdjoints(NewS, OldS, lookup(ReallocCopied.lookup(&Realloc)),
-                 T.floatType(), threadPrivate(OldP));
+                 T.floatType(), Elt, Elt, threadPrivate(OldP));
+  }
   else if (T.kind() != ConcreteType::Integer &&
            T.kind() != ConcreteType::Pointer)
     return fail(Realloc, "cannot tell what '" + describe(Realloc) +

@@ -311,7 +311,7 @@ void ReverseEmitter::reverseLoad(LoadInst &I, Value *DI) {
   Type *Ty = I.getType();
   forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
     Ctx.target().emitAccumulate(B, LanePtr, L.extract(B, DI, Ty, Lane),
-                                Private, Ptr);
+                                I.getAlign(), Private, Ptr);
   });
 }
 
@@ -364,8 +364,9 @@ void ReverseEmitter::reverseStore(StoreInst &I) {
   Type *Ty = Val->getType();
   SmallVector<Value *, 4> Lanes;
   forEachLane(SP, [&](Value *LanePtr, unsigned) {
-    Value *Old = B.CreateLoad(Ty, LanePtr);
-    B.CreateStore(zeroData(B, Old, /*FloatBits=*/true), LanePtr);
+    Value *Old = B.CreateAlignedLoad(Ty, LanePtr, I.getAlign());
+    B.CreateAlignedStore(zeroData(B, Old, /*FloatBits=*/true), LanePtr,
+                         I.getAlign());
     Lanes.push_back(Old);
   });
   if (Adjoint)
@@ -440,9 +441,11 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
     return; // integers and pointers: no adjoints
   Value *DstS = reverseShadow(Dst, I);
   Value *SrcS = needsShadow(Src) ? reverseShadow(Src, I) : nullptr;
+  Align DstAlign = I.getDestAlign().valueOrOne(),
+        SrcAlign = I.getSourceAlign().valueOrOne();
   if (F.Throughout && !F.OtherData)
     return moveAdjoints(DstS, SrcS, lookup(I.getLength()), F.Throughout,
-                        threadPrivate(Src));
+                        DstAlign, SrcAlign, threadPrivate(Src));
   // A struct: move each float field the copy covers.
   auto *Len = dyn_cast<ConstantInt>(I.getLength());
   if (!Len)
@@ -458,22 +461,27 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
     for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
       Value *DstK = B.CreateConstGEP1_64(
           B.getInt8Ty(), L.extract(B, DstS, PtrTy, Lane), Offset);
-      Value *D0 = B.CreateLoad(Elt, DstK);
-      B.CreateStore(Constant::getNullValue(Elt), DstK);
+      Align DstK0 = commonAlignment(DstAlign, Offset);
+      Value *D0 = B.CreateAlignedLoad(Elt, DstK, DstK0);
+      B.CreateAlignedStore(Constant::getNullValue(Elt), DstK, DstK0);
       if (SrcS)
         Ctx.target().emitAccumulate(
             B,
             B.CreateConstGEP1_64(B.getInt8Ty(),
                                  L.extract(B, SrcS, PtrTy, Lane), Offset),
-            D0, threadPrivate(Src), Src);
+            D0, commonAlignment(SrcAlign, Offset), threadPrivate(Src), Src);
     }
   }
 }
 
 void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
-                                  Type *Elt, bool SrcPrivate) {
+                                  Type *Elt, Align DstAlign, Align SrcAlign,
+                                  bool SrcPrivate) {
   const DataLayout &DL = D.getParent()->getDataLayout();
   uint64_t Size = DL.getTypeAllocSize(Elt);
+  // Element k of an array that starts at the copy's address.
+  Align DstElt = commonAlignment(DstAlign, Size),
+        SrcElt = commonAlignment(SrcAlign, Size);
   Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()),
                               B.getInt64(Size));
   // for k in [0, Count): src'[k] += dst'[k]; dst'[k] = 0
@@ -487,11 +495,11 @@ void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
   Type *PtrTy = PointerType::get(D.getContext(), 0);
   for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
     Value *DstK = B.CreateGEP(Elt, L.extract(B, DstS, PtrTy, Lane), K);
-    Value *D0 = B.CreateLoad(Elt, DstK);
-    B.CreateStore(Constant::getNullValue(Elt), DstK);
+    Value *D0 = B.CreateAlignedLoad(Elt, DstK, DstElt);
+    B.CreateAlignedStore(Constant::getNullValue(Elt), DstK, DstElt);
     if (SrcS)
       Ctx.target().emitAccumulate(
-          B, B.CreateGEP(Elt, L.extract(B, SrcS, PtrTy, Lane), K), D0,
+          B, B.CreateGEP(Elt, L.extract(B, SrcS, PtrTy, Lane), K), D0, SrcElt,
           SrcPrivate);
   }
   Value *Next = B.CreateAdd(K, B.getInt64(1));
@@ -538,7 +546,7 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
     if (isActive(Val)) {
       SmallVector<Value *, 4> Lanes;
       forEachLane(SP, [&](Value *LanePtr, unsigned) {
-        Value *A = B.CreateLoad(Ty, LanePtr);
+        Value *A = B.CreateAlignedLoad(Ty, LanePtr, I.getAlign());
         Lanes.push_back(I.getOperation() == AtomicRMWInst::FSub
                             ? B.CreateFNeg(A)
                             : A);
@@ -550,8 +558,8 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
   case AtomicRMWInst::Xchg: {
     SmallVector<Value *, 4> Lanes;
     forEachLane(SP, [&](Value *LanePtr, unsigned) {
-      Lanes.push_back(B.CreateLoad(Ty, LanePtr));
-      B.CreateStore(Constant::getNullValue(Ty), LanePtr);
+      Lanes.push_back(B.CreateAlignedLoad(Ty, LanePtr, I.getAlign()));
+      B.CreateAlignedStore(Constant::getNullValue(Ty), LanePtr, I.getAlign());
     });
     addAdjoint(Val, L.pack(B, Ty, Lanes));
     break;
@@ -562,7 +570,7 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
   if (DI)
     forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
       Ctx.target().emitAccumulate(B, LanePtr, L.extract(B, DI, Ty, Lane),
-                                  Private, Ptr);
+                                  I.getAlign(), Private, Ptr);
     });
 }
 

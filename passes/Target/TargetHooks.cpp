@@ -178,11 +178,12 @@ void TargetHooks::emitWarpAggregatedAdd(IRBuilderBase &B, Value *P, Value *V,
 }
 
 void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
-                                 bool ThreadPrivate, const Value *Origin) {
+                                 MaybeAlign Alignment, bool ThreadPrivate,
+                                 const Value *Origin) {
   Type *Ty = Delta->getType();
   if (!isGPU() || ThreadPrivate) {
-    Value *Old = B.CreateLoad(Ty, Ptr);
-    B.CreateStore(addAdjoints(B, Old, Delta), Ptr);
+    Value *Old = B.CreateAlignedLoad(Ty, Ptr, Alignment);
+    B.CreateAlignedStore(addAdjoints(B, Old, Delta), Ptr, Alignment);
     return;
   }
   // One atomic add per scalar, at the narrowest scope that sees the memory.

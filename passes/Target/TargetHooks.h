@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/Alignment.h"
 
 #include <memory>
 #include <optional>
@@ -87,9 +88,14 @@ public:
   /// computes) a plain read-add-write.  \p Origin, when given, is the
   /// primal address Ptr shadows: whether it derives from a thread id decides
   /// the warp check (the reverse sweep's own address may come from the
-  /// tape, which hides where it came from).
+  /// tape, which hides where it came from).  \p Alignment is what the
+  /// primal access promised of its address (the shadow is laid out as the
+  /// primal); none: the alignment of Delta's type.  A vectorised primal
+  /// reads `<2 x double>` at 8-byte aligned offsets, and an access that
+  /// claimed its type's 16 bytes there would fault.
   virtual void emitAccumulate(llvm::IRBuilderBase &B, llvm::Value *Ptr,
-                              llvm::Value *Delta, bool ThreadPrivate,
+                              llvm::Value *Delta, llvm::MaybeAlign Alignment,
+                              bool ThreadPrivate,
                               const llvm::Value *Origin = nullptr);
 
   /// Block-shared memory (`__shared__`): a variable every thread of a block
