@@ -13,9 +13,11 @@
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "gpuad-activity"
@@ -120,18 +122,20 @@ void ActivityAnalysis::computeShadowed() {
   // carries derivatives (varied and useful), or is a mutable global holding
   // varied data (it outlives the call: anyone may read it back), or holds
   // pointers to shadowed memory (their shadows must be stored somewhere).
-  // Const arguments never.
+  // That includes the memory of an argument passed as enzyme_const: no
+  // derivative is wanted of it, but derivatives flow through it (the
+  // forward sweep gives it a scratch shadow, ScratchShadows.cpp).  Globals
+  // the program marks inactive never.
   SmallVector<int, 16> Roots;
   for (unsigned C = 0; C < Classes.numClasses(); ++C)
     if (Classes.find(C) == int(C))
       Roots.push_back(C);
   for (int C : Roots) {
     unsigned O = Classes.origins(C);
-    if ((O & OriginShadowedArg) ||
-        (!(O & OriginConstArg) &&
-         (ForcedShadow.count(C) ||
-          (VariedMem.count(C) &&
-           (UsefulMem.count(C) || (O & OriginGlobal))))))
+    if (O & OriginInactive)
+      continue;
+    if ((O & OriginShadowedArg) || ForcedShadow.count(C) ||
+        (VariedMem.count(C) && (UsefulMem.count(C) || (O & OriginGlobal))))
       Shadowed.insert(C);
   }
   bool Changed = true;
@@ -140,7 +144,7 @@ void ActivityAnalysis::computeShadowed() {
     for (int C : Roots) {
       int Content = Classes.contentIfAny(C);
       if (Content != -1 && Shadowed.count(Content) && !Shadowed.count(C) &&
-          !(Classes.origins(C) & OriginConstArg))
+          !(Classes.origins(C) & OriginInactive))
         Changed |= Shadowed.insert(C).second;
     }
   }
@@ -278,6 +282,44 @@ static bool reachesMemory(const CallBase &Call, const Use &A) {
            No < Callee->arg_size() && isOnlyCalled(*Callee->getArg(No)));
 }
 
+/// Whether anything may write \p GV: a store to it, or its address going
+/// anywhere but a load (a call, memory, a cast to an integer).
+static bool mayBeWritten(const GlobalVariable &GV) {
+  SmallVector<const Value *, 8> Work = {&GV};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<LoadInst>(U))
+        continue;
+      if (isa<GEPOperator, BitCastOperator, AddrSpaceCastOperator>(U)) {
+        Work.push_back(U);
+        continue;
+      }
+      if (isa<GlobalVariable>(U) && cast<GlobalVariable>(U)->getName().starts_with("llvm."))
+        continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+const SmallVector<const GlobalVariable *, 8> &
+ActivityAnalysis::writableGlobals() {
+  if (!WritableGlobals) {
+    WritableGlobals.emplace();
+    for (unsigned C = 0; C < Classes.numClasses(); ++C)
+      if (const auto *GV =
+              dyn_cast_or_null<GlobalVariable>(Classes.example(C));
+          GV && !GV->isConstant() && !GV->hasMetadata("enzyme_inactive") &&
+          carriesFloat(GV->getValueType()) && mayBeWritten(*GV))
+        WritableGlobals->push_back(GV);
+  }
+  return *WritableGlobals;
+}
+
 bool ActivityAnalysis::propagateVaried(Instruction &I) {
   if (auto *SI = dyn_cast<StoreInst>(&I))
     return carriesVaried(SI->getValueOperand()) &&
@@ -323,6 +365,15 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
     for (const Use &A : Call->args())
       if (reachesMemory(*Call, A) && Written.test(Call->getArgOperandNo(&A)))
         Changed |= setMemoryReach(VariedMem, A.get());
+    // And the mutable globals it may write (it may store what it was given
+    // there, and this function read it back).
+    GlobalWrites Globals = Writes.writtenGlobals(*Call);
+    for (const GlobalVariable *GV : Globals.Globals)
+      if (carriesFloat(GV->getValueType()))
+        Changed |= setMemory(VariedMem, GV);
+    if (Globals.Any)
+      for (const GlobalVariable *GV : writableGlobals())
+        Changed |= setMemory(VariedMem, GV);
     // The callee may store what it was given (a double's bits in an integer
     // among them) into the memory it returns.
     if (Call->getType()->isPointerTy())

@@ -28,6 +28,7 @@
 #include "Core/DerivativeKey.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <functional>
 #include <optional>
@@ -36,6 +37,7 @@ namespace llvm {
 class Argument;
 class CallBase;
 class Function;
+class GlobalVariable;
 class Instruction;
 class Value;
 class raw_ostream;
@@ -106,6 +108,9 @@ private:
                      const llvm::Value *Ptr) const;
   bool isRuleCall(const llvm::CallBase &Call) const;
   void findLostDerivatives();
+  /// The mutable globals of floating-point data this function names that
+  /// anything may write (a call that may write any global varies these).
+  const llvm::SmallVector<const llvm::GlobalVariable *, 8> &writableGlobals();
 
   llvm::Function &F;
   const TypeInfo &TI;
@@ -123,6 +128,8 @@ private:
   void computeShadowed();
 
   llvm::DenseSet<int> VariedMem, UsefulMem, ForcedShadow;
+  std::optional<llvm::SmallVector<const llvm::GlobalVariable *, 8>>
+      WritableGlobals;
   /// Final answer of isShadowed, per class root.
   llvm::DenseSet<int> Shadowed;
 };

@@ -53,6 +53,10 @@ private:
   }
   std::optional<Bounds> bounds(const SCEV *S);
   void access(Value *Ptr, const SCEV *Size, bool Write, Instruction &I);
+  /// The access at address \p P (\p Ptr, an IR value with that address, for
+  /// the object it is in); choices of pointers are followed \p Depth deep.
+  void accessAt(const llvm::SCEV *P, Value *Ptr, const SCEV *Size, bool Write,
+                Instruction &I, unsigned Depth);
   void access(Value *Ptr, uint64_t Size, bool Write, Instruction &I) {
     access(Ptr, SE.getConstant(Type::getInt64Ty(F.getContext()), Size), Write,
            I);
@@ -171,8 +175,37 @@ std::optional<Bounds> RangeBuilder::bounds(const SCEV *S) {
 
 void RangeBuilder::access(Value *Ptr, const SCEV *Size, bool Write,
                           Instruction &I) {
-  const SCEV *P = SE.getSCEV(Ptr);
+  accessAt(SE.getSCEV(Ptr), Ptr, Size, Write, I, 0);
+}
+
+void RangeBuilder::accessAt(const SCEV *P, Value *Ptr, const SCEV *Size,
+                            bool Write, Instruction &I, unsigned Depth) {
   const auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(P));
+  // A pointer chosen among others (a PHI or select that is no recurrence:
+  // the next input is the state or the output buffer): the access is at the
+  // same offset from each of them.
+  if (Base && isa<PHINode, SelectInst>(Base->getValue()) && Depth < 4) {
+    auto *Choice = cast<Instruction>(Base->getValue());
+    const SCEV *Offset = SE.removePointerBase(P);
+    SmallVector<Value *, 4> Options;
+    if (auto *Phi = dyn_cast<PHINode>(Choice))
+      Options.append(Phi->incoming_values().begin(),
+                     Phi->incoming_values().end());
+    else
+      Options = {cast<SelectInst>(Choice)->getTrueValue(),
+                 cast<SelectInst>(Choice)->getFalseValue()};
+    for (Value *V : Options) {
+      if (V == Choice)
+        continue; // the pointer kept: no other address
+      const SCEV *Option = SE.getSCEV(V);
+      if (const auto *B = dyn_cast<SCEVUnknown>(SE.getPointerBase(Option));
+          B && B->getValue() == Choice)
+        return fail("the address of " + describeAccess(I) +
+                    " is a recurrence scalar evolution does not see");
+      accessAt(SE.getAddExpr(Option, Offset), V, Size, Write, I, Depth + 1);
+    }
+    return;
+  }
   auto *Param = Base ? dyn_cast<Argument>(Base->getValue()) : nullptr;
   if (!Param || Param->getParent() != &F) {
     // Memory of the function's own, or read-only constants.

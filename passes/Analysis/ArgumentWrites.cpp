@@ -9,6 +9,7 @@
 #include "Rules/KnownFunctions.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -23,6 +24,41 @@ static bool mayWriteSomething(const CallBase &Call) {
   MemoryEffects ME = Call.getMemoryEffects();
   return isModSet(ME.getModRef(IRMemLocation::ArgMem)) ||
          isModSet(ME.getModRef(IRMemLocation::Other));
+}
+
+/// The object \p Ptr points into, seen through -O0's local copies of
+/// pointer parameters: a load from a local that is only ever assigned a
+/// parameter (`store ptr %p, ptr %p.addr`, then only loads; AMDGPU reaches
+/// its locals through an addrspacecast) is that parameter.
+static const Value *objectOf(const Value *Ptr) {
+  const Value *U = getUnderlyingObject(Ptr);
+  const auto *Load = dyn_cast<LoadInst>(U);
+  const auto *Slot =
+      Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts())
+           : nullptr;
+  if (!Slot)
+    return U;
+  const Value *Stored = nullptr;
+  SmallVector<const Value *, 4> Addresses = {Slot};
+  while (!Addresses.empty()) {
+    const Value *Address = Addresses.pop_back_val();
+    for (const User *Usr : Address->users()) {
+      if (const auto *SI = dyn_cast<StoreInst>(Usr)) {
+        if (SI->getPointerOperand() != Address || Stored)
+          return U;
+        Stored = SI->getValueOperand();
+      } else if (isa<AddrSpaceCastInst, BitCastInst>(Usr)) {
+        Addresses.push_back(Usr);
+      } else if (!isa<LoadInst>(Usr) && !Usr->isDroppable() &&
+                 !(isa<IntrinsicInst>(Usr) &&
+                   cast<IntrinsicInst>(Usr)->isLifetimeStartOrEnd())) {
+        return U; // the local's address escapes: it may be assigned elsewhere
+      }
+    }
+  }
+  return Stored && isa<Argument>(Stored->stripPointerCasts())
+             ? Stored->stripPointerCasts()
+             : U;
 }
 
 SmallBitVector ArgumentWrites::writtenArguments(const CallBase &Call) {
@@ -63,7 +99,7 @@ const SmallBitVector &ArgumentWrites::ofFunction(const Function &F,
   bool Everything = false;
   // The parameter (or nothing) a written address comes from.
   auto Written = [&](const Value *Ptr) {
-    const Value *U = getUnderlyingObject(Ptr);
+    const Value *U = objectOf(Ptr);
     if (const auto *A = dyn_cast<Argument>(U))
       Bits[A->getArgNo()] = true;
     else if (!isa<AllocaInst>(U) &&
@@ -92,6 +128,68 @@ const SmallBitVector &ArgumentWrites::ofFunction(const Function &F,
   }
   InProgress.erase(&F);
   return Known[&F] = Everything ? All : Bits;
+}
+
+GlobalWrites ArgumentWrites::writtenGlobals(const CallBase &Call) {
+  return globalsOfCall(Call, 0);
+}
+
+GlobalWrites ArgumentWrites::globalsOfCall(const CallBase &Call,
+                                           unsigned Depth) {
+  GlobalWrites W;
+  if (!mayWriteSomething(Call) || isKnownInactiveCall(Call) ||
+      (isa<IntrinsicInst>(Call) && !isa<AnyMemIntrinsic>(Call)))
+    return W;
+  if (classifyHeapCall(Call))
+    return W; // its own blocks, or the block it is given
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->isDeclaration() || Callee->isVarArg()) {
+    W.Any = true;
+    return W;
+  }
+  return globalsOf(*Callee, Depth);
+}
+
+const GlobalWrites &ArgumentWrites::globalsOf(const Function &F,
+                                              unsigned Depth) {
+  if (auto It = KnownGlobals.find(&F); It != KnownGlobals.end())
+    return It->second;
+  // Too deep, or recursive: any global.
+  if (Depth > 4 || !GlobalsInProgress.insert(&F).second) {
+    GlobalWrites Unknown;
+    Unknown.Any = true;
+    return KnownGlobals[&F] = Unknown;
+  }
+  GlobalWrites W;
+  auto Written = [&](const Value *Ptr) {
+    const Value *U = objectOf(Ptr);
+    if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
+      if (!GV->isConstant())
+        W.Globals.insert(GV);
+    } else if (!isa<Argument, AllocaInst>(U) &&
+               !(isa<CallBase>(U) && classifyHeapCall(*cast<CallBase>(U)))) {
+      W.Any = true; // an address loaded from memory, ...
+    }
+  };
+  for (const Instruction &I : instructions(F)) {
+    if (const auto *SI = dyn_cast<StoreInst>(&I))
+      Written(SI->getPointerOperand());
+    else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
+      Written(MI->getRawDest());
+    else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      Written(RMW->getPointerOperand());
+    else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+      Written(CX->getPointerOperand());
+    else if (const auto *Call = dyn_cast<CallBase>(&I)) {
+      GlobalWrites Inner = globalsOfCall(*Call, Depth + 1);
+      W.Any |= Inner.Any;
+      W.Globals.insert(Inner.Globals.begin(), Inner.Globals.end());
+    }
+    if (W.Any)
+      break;
+  }
+  GlobalsInProgress.erase(&F);
+  return KnownGlobals[&F] = W;
 }
 
 } // namespace gpuad

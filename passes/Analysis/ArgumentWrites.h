@@ -23,14 +23,27 @@
 namespace llvm {
 class CallBase;
 class Function;
+class GlobalVariable;
 } // namespace llvm
 
 namespace gpuad {
+
+/// The mutable globals a call may write, itself or in what it calls.
+struct GlobalWrites {
+  llvm::SmallPtrSet<const llvm::GlobalVariable *, 4> Globals;
+  /// It may write a global it does not name (unknown code, an address loaded
+  /// from memory).
+  bool Any = false;
+};
 
 class ArgumentWrites {
 public:
   /// Bit k: \p Call may write memory through its argument k (a pointer).
   llvm::SmallBitVector writtenArguments(const llvm::CallBase &Call);
+  /// The mutable globals \p Call may write: a callee that stores what it is
+  /// given in a global the caller then reads passes a derivative through
+  /// memory no argument shows.
+  GlobalWrites writtenGlobals(const llvm::CallBase &Call);
 
 private:
   llvm::SmallBitVector ofCall(const llvm::CallBase &Call, unsigned Depth);
@@ -38,8 +51,13 @@ private:
   const llvm::SmallBitVector &ofFunction(const llvm::Function &F,
                                          unsigned Depth);
 
+  const GlobalWrites &globalsOf(const llvm::Function &F, unsigned Depth);
+  GlobalWrites globalsOfCall(const llvm::CallBase &Call, unsigned Depth);
+
   llvm::DenseMap<const llvm::Function *, llvm::SmallBitVector> Known;
   llvm::SmallPtrSet<const llvm::Function *, 8> InProgress;
+  llvm::DenseMap<const llvm::Function *, GlobalWrites> KnownGlobals;
+  llvm::SmallPtrSet<const llvm::Function *, 8> GlobalsInProgress;
 };
 
 } // namespace gpuad

@@ -134,10 +134,10 @@ int MemoryClasses::classOrMake(const Value *V) {
       if (It != ClassOf.end())
         return find(It->second);
       // A global the program marks inactive (__enzyme_inactive_global) is
-      // never shadowed, like memory behind a const argument.
+      // never shadowed: its contents carry no derivative.
       int C = make(GV->isConstant() ? OriginConstGlobal
                    : GV->hasMetadata("enzyme_inactive")
-                       ? OriginGlobal | OriginConstArg
+                       ? OriginGlobal | OriginInactive
                        : OriginGlobal,
                    GV);
       ClassOf[GV] = C;
@@ -214,6 +214,11 @@ void MemoryClasses::build(Function &F) {
       if (PtrResult) {
         int P = classOrMake(LI->getPointerOperand());
         assign(LI, P == -1 ? Unknown : contentOf(P));
+      } else if (isa<GlobalVariable>(
+                     getUnderlyingObject(LI->getPointerOperand()))) {
+        // A global read by value has a class too: a callee may have
+        // written it (ArgumentWrites::writtenGlobals).
+        classOrMake(LI->getPointerOperand());
       }
     } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
       int V = classOrMake(SI->getValueOperand());
@@ -236,8 +241,9 @@ void MemoryClasses::build(Function &F) {
       // Memory the user declared constant holds no pointers to
       // differentiated data, so copying it relates nothing (its shadow copy
       // is zero).
-      bool FromConst =
-          D != -1 && S != -1 && ((origins(D) | origins(S)) & OriginConstArg);
+      bool FromConst = D != -1 && S != -1 &&
+                       ((origins(D) | origins(S)) &
+                        (OriginConstArg | OriginInactive));
       if (D != -1 && S != -1 && CopiesPointers && !FromConst)
         unite(contentOf(D), contentOf(S));
     } else if (auto *Call = dyn_cast<CallBase>(&I)) {

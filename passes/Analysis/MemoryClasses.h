@@ -49,6 +49,7 @@ enum MemoryOrigin : unsigned {
   OriginGlobal = 1u << 5,      ///< a mutable global
   OriginCallResult = 1u << 6,  ///< returned by a call gpuad differentiates
   OriginUnknown = 1u << 7,     ///< inttoptr, unknown calls
+  OriginInactive = 1u << 8,    ///< a global the program marks inactive
 };
 
 /// What a call to a defined function does to its caller's memory classes,
@@ -92,6 +93,8 @@ public:
     return N == -1 ? -1 : find(N);
   }
   unsigned origins(int C) const { return Nodes[find(C)].Origins; }
+  /// The value class \p C was made for (an argument, alloca, global...).
+  const llvm::Value *example(int C) const { return Nodes[C].Example; }
   unsigned numClasses() const { return Nodes.size(); }
   int find(int C) const;
 

@@ -107,6 +107,7 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   for (const SweepArg &A : Args)
     if (A.Shadow)
       setShadow(A.Primal, A.Shadow);
+  giveScratchShadows(Args);
   for (const Instruction *I : Act->lostDerivatives())
     fail(const_cast<Instruction &>(*I),
          "cannot differentiate '" + describe(*I) +

@@ -123,6 +123,10 @@ protected:
              ReturnShadow Ret);
   /// Deletes instructions replaced during the sweep.  Call once, last.
   void finishSweep();
+  /// Frees the scratch shadows of enzyme_const arguments (ScratchShadows.cpp)
+  /// at \p At; \p Lookup gives a forward value where At is.
+  void freeScratchShadows(llvm::IRBuilderBase &At,
+                          llvm::function_ref<llvm::Value *(llvm::Value *)> Lookup);
   /// Runs the verifier on the generated function; an invalid one is an
   /// internal error reported against the primal.
   bool verifyGenerated(llvm::StringRef ModeName);
@@ -203,6 +207,10 @@ protected:
 
 private:
   void emit(llvm::Instruction &I);
+  /// Zeroed scratch shadows for enzyme_const pointer arguments whose memory
+  /// carries derivatives (ScratchShadows.cpp); an error where they cannot
+  /// be sized.
+  void giveScratchShadows(llvm::ArrayRef<SweepArg> Args);
   void createPhiShadows();
   void finishPhiShadows();
   void emitHeapCall(llvm::CallBase &Call);
@@ -229,6 +237,8 @@ private:
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> PhiShadows;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> Aliases;
   llvm::SmallVector<llvm::Instruction *, 8> Removed;
+  /// The scratch shadows' allocations (one per lane and argument).
+  llvm::SmallVector<llvm::Value *, 2> ScratchBlocks;
   bool Failed = false;
 };
 

@@ -223,13 +223,6 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
     if (C == -1 || !Varied)
       return;
     unsigned Origins = Act->classes().origins(C);
-    if ((Origins & OriginConstArg) && !(Origins & OriginGlobal) &&
-        Act->isUsefulMemory(C))
-      Ctx.diags().warning(*Key.Fn, I.getDebugLoc(),
-                          "the derivative of a value stored through '" +
-                              describe(*Ptr) +
-                              "' is dropped: that memory belongs to an "
-                              "argument passed as enzyme_const");
     // A global has no shadow; if anything may read the value back (a load
     // here, or any call), its derivative would silently vanish.
     // Unless the program says the global is inactive (Enzyme's

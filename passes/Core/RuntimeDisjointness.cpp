@@ -7,6 +7,7 @@
 #include "Core/RuntimeDisjointness.h"
 
 #include "Analysis/ArgumentRanges.h"
+#include "Core/ArgumentRangeExpansion.h"
 #include "Core/DerivativeContext.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
@@ -26,24 +27,6 @@ namespace {
 
 /// At most this many pointers are compared pairwise.
 constexpr unsigned MaxPointers = 16;
-
-/// The argument ranges of a derivative's primal, with the scalar evolution
-/// their expressions live in.
-struct PrimalRanges {
-  Function &F;
-  TargetLibraryInfoImpl TLII;
-  TargetLibraryInfo TLI;
-  AssumptionCache AC;
-  DominatorTree DT;
-  LoopInfo LI;
-  ScalarEvolution SE;
-  ArgumentRanges Ranges;
-
-  explicit PrimalRanges(Function &F)
-      : F(F), TLII(F.getParent()->getTargetTriple()), TLI(TLII, &F), AC(F),
-        DT(F), LI(DT), SE(F, TLI, AC, DT, LI),
-        Ranges(computeArgumentRanges(F, SE, TLI)) {}
-};
 
 /// The clone the derivative as proven is made from (the same ranges hold
 /// for every version).
@@ -97,74 +80,6 @@ DisjointnessPlan makePlan(DerivativeContext &Ctx, const DerivativeKey &Key,
   return P;
 }
 
-/// Emits range expressions (ArgumentRanges: constants and integer
-/// parameters of the primal) at the dispatcher's entry.
-class EntryExpander {
-public:
-  EntryExpander(IRBuilderBase &B, function_ref<Value *(unsigned)> Param)
-      : B(B), Param(Param) {}
-
-  Value *expand(const SCEV *S) {
-    if (Value *V = Done.lookup(S))
-      return V;
-    return Done[S] = emit(S);
-  }
-
-private:
-  IRBuilderBase &B;
-  function_ref<Value *(unsigned)> Param;
-  DenseMap<const SCEV *, Value *> Done;
-
-  Value *fold(const SCEVNAryExpr &N, Instruction::BinaryOps Op) {
-    Value *V = expand(N.getOperand(0));
-    for (const SCEV *Operand : drop_begin(N.operands()))
-      V = B.CreateBinOp(Op, V, expand(Operand));
-    return V;
-  }
-  Value *fold(const SCEVNAryExpr &N, Intrinsic::ID Op) {
-    Value *V = expand(N.getOperand(0));
-    for (const SCEV *Operand : drop_begin(N.operands()))
-      V = B.CreateBinaryIntrinsic(Op, V, expand(Operand));
-    return V;
-  }
-
-  Value *emit(const SCEV *S) {
-    Type *Ty = S->getType();
-    switch (S->getSCEVType()) {
-    case scConstant:
-      return cast<SCEVConstant>(S)->getValue();
-    case scUnknown:
-      return Param(
-          cast<Argument>(cast<SCEVUnknown>(S)->getValue())->getArgNo());
-    case scTruncate:
-      return B.CreateTrunc(expand(cast<SCEVCastExpr>(S)->getOperand()), Ty);
-    case scZeroExtend:
-      return B.CreateZExt(expand(cast<SCEVCastExpr>(S)->getOperand()), Ty);
-    case scSignExtend:
-      return B.CreateSExt(expand(cast<SCEVCastExpr>(S)->getOperand()), Ty);
-    case scAddExpr:
-      return fold(*cast<SCEVNAryExpr>(S), Instruction::Add);
-    case scMulExpr:
-      return fold(*cast<SCEVNAryExpr>(S), Instruction::Mul);
-    case scUDivExpr: {
-      const auto *D = cast<SCEVUDivExpr>(S);
-      return B.CreateUDiv(expand(D->getLHS()), expand(D->getRHS()));
-    }
-    case scSMaxExpr:
-      return fold(*cast<SCEVNAryExpr>(S), Intrinsic::smax);
-    case scSMinExpr:
-      return fold(*cast<SCEVNAryExpr>(S), Intrinsic::smin);
-    case scUMaxExpr:
-      return fold(*cast<SCEVNAryExpr>(S), Intrinsic::umax);
-    case scUMinExpr:
-    case scSequentialUMinExpr:
-      return fold(*cast<SCEVNAryExpr>(S), Intrinsic::umin);
-    default:
-      llvm_unreachable("ArgumentRanges keeps other expressions out");
-    }
-  }
-};
-
 /// Calls \p Callee with \p D's arguments and returns what it returns.
 void forwardTo(Function &D, Function &Callee, BasicBlock *BB) {
   IRBuilder<> B(BB);
@@ -213,7 +128,7 @@ void emitDisjointnessDispatcher(DerivativeContext &Ctx,
   auto Param = [&](unsigned Arg) -> Value * {
     return D.getArg(Sig.PrimalParam[Arg]);
   };
-  EntryExpander X(B, Param);
+  RangeExpander X(B, Param);
   // [Lo, Hi) of each pointer; pairs compare as unsigned addresses.
   SmallVector<std::pair<Value *, Value *>, 8> Ends;
   for (const DisjointnessPlan::Pointer &Ptr : P.Pointers) {

@@ -227,6 +227,7 @@ void ForwardEmitter::rewriteReturns() {
   for (ReturnInst *RI : Returns) {
     B.SetInsertPoint(RI);
     B.SetCurrentDebugLocation(RI->getDebugLoc());
+    freeScratchShadows(B, [](Value *V) { return V; });
     Value *RV = RI->getReturnValue();
     Value *Primal = Sig.ReturnsPrimal ? RV : nullptr;
     Value *Shadow = Sig.ReturnsShadow ? shadowOperand(RV, *RI) : nullptr;

@@ -26,6 +26,23 @@ using namespace llvm;
 
 namespace gpuad {
 
+/// Whether an augmented call declares its result `{primal, tape}` (Enzyme's
+/// layout is `{tape, primal}`): a struct whose first field has the primal's
+/// type and whose last is a pointer, where the primal is no pointer.  The
+/// fields' types say which is which (Enzyme's virtualshadow test declares
+/// `struct { double x; void *tape; }`).
+static bool declaresTapeLast(const DiffRequest &Req, bool ReturnsPrimal) {
+  auto *ST = dyn_cast<StructType>(Req.ResultType);
+  Type *RetTy = Req.Key.Fn->getReturnType();
+  if (!ReturnsPrimal || Req.Tape != TapeTransport::Heap || !ST ||
+      ST->getNumElements() < 2 || RetTy->isPointerTy())
+    return false;
+  Type *First = ST->getElementType(0);
+  bool PrimalFirst =
+      First == RetTy || (First->isFloatingPointTy() && RetTy->isFloatingPointTy());
+  return PrimalFirst && ST->elements().back()->isPointerTy();
+}
+
 bool lowerRequest(const DiffRequest &Req, Function &Derivative,
                   const DerivativeSignature &Sig, TargetHooks &Target,
                   Diagnostics &Diags, const LanePlan *Plan) {
@@ -40,12 +57,16 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   // Split mode: the tape's type, the part of the declared result that holds
   // it, and whether it fits there.
   Type *TapeTy = nullptr, *UserTapeTy = nullptr;
+  bool TapeLast = false;
   if (Mode == DiffMode::ReverseAugmented) {
     TapeTy = Sig.SingleResult ? Sig.Type->getReturnType()
                               : cast<StructType>(Sig.Type->getReturnType())
                                     ->getElementType(Sig.TapeField);
-    UserTapeTy = declaredTapeType(Req, Req.ResultType,
-                                  Sig.ReturnsPrimal || Sig.ReturnsShadow);
+    TapeLast = declaresTapeLast(Req, Sig.ReturnsPrimal);
+    UserTapeTy = TapeLast ? cast<StructType>(Req.ResultType)->elements().back()
+                          : declaredTapeType(Req, Req.ResultType,
+                                             Sig.ReturnsPrimal ||
+                                                 Sig.ReturnsShadow);
   } else if (Sig.TapeParam >= 0) {
     TapeTy = Sig.Type->getParamType(Sig.TapeParam);
   }
@@ -144,10 +165,14 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   Type *Declared = Req.ResultType;
   bool WantsResult = Req.ReturnSlot || !Declared->isVoidTy();
   if (WantsResult) {
-    SmallVector<Type *, 8> HaveTypes(TapeLeafTypes);
+    SmallVector<Type *, 8> HaveTypes;
+    if (!TapeLast)
+      HaveTypes.append(TapeLeafTypes.begin(), TapeLeafTypes.end());
     for (auto [Ty, N] : Parts)
       for (unsigned Lane = 0; Lane < N; ++Lane)
         flattenType(Ty, HaveTypes);
+    if (TapeLast)
+      HaveTypes.append(TapeLeafTypes.begin(), TapeLeafTypes.end());
     SmallVector<Value *, 8> Fake;
     for (Type *T : HaveTypes)
       Fake.push_back(PoisonValue::get(T));
@@ -155,8 +180,12 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
         !shapesMatch(Declared, Fake, DL)) {
       std::string Have = "nothing";
       if (!HaveTypes.empty()) {
-        Have = std::to_string(HaveTypes.size()) + " value(s) of type " +
-               typeName(HaveTypes.front());
+        // Each value's type, in order: {double, ptr} against (ptr, double)
+        // says what to swap.
+        Have = std::to_string(HaveTypes.size()) + " value(s): (";
+        for (auto [I, T] : enumerate(HaveTypes))
+          Have += (I ? ", " : "") + typeName(T);
+        Have += ")";
       }
       const char *Order =
           Mode == DiffMode::Forward
@@ -222,6 +251,9 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     }
   }
 
+  // {primal, tape}: the tape's leaves, sent first, go last.
+  if (TapeLast && Out.size() >= TapeLeafTypes.size())
+    std::rotate(Out.begin(), Out.begin() + TapeLeafTypes.size(), Out.end());
   Value *Replacement = nullptr;
   if (ReadsResult && !Out.empty()) {
     ArrayRef<Value *> Rest = Out;

@@ -531,6 +531,7 @@ void ReverseEmitter::finishReturn() {
   // adjoints of the enzyme_out arguments.
   B.SetInsertPoint(Exit);
   freeListedShadows();
+  freeScratchShadows(B, [&](Value *V) { return lookup(V); });
   SmallVector<Value *, 4> Adjoints;
   for (unsigned ArgNo : Sig.AdjointArgs) {
     Argument *A = D.getArg(Sig.PrimalParam[ArgNo]);

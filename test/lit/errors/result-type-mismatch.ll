@@ -2,7 +2,7 @@
 ; gives two tangents, but the call declares one double.
 ; RUN: not %opt -passes=gpuad -disable-output %s 2>&1 | FileCheck %s
 
-; CHECK: error: {{.*}}gpuad: the request declares its result as double, but the derivative of 'f' returns 2 value(s) of type double (one tangent per direction)
+; CHECK: error: {{.*}}gpuad: the request declares its result as double, but the derivative of 'f' returns 2 value(s): (double, double) (one tangent per direction)
 
 @enzyme_width = external global i32
 declare double @__enzyme_fwddiff(ptr, ...)

@@ -3,7 +3,7 @@
 ; double is an error that names both shapes.
 ; RUN: not %opt -passes=gpuad -disable-output %s 2>&1 | FileCheck %s
 
-; CHECK: error: {{.*}}gpuad: the request declares its result as double, but the derivative of 'f' returns 2 value(s) of type double (each enzyme_out argument's adjoint, in order)
+; CHECK: error: {{.*}}gpuad: the request declares its result as double, but the derivative of 'f' returns 2 value(s): (double, double) (each enzyme_out argument's adjoint, in order)
 
 declare double @__enzyme_autodiff(ptr, ...)
 
