@@ -18,6 +18,7 @@
 #include "Requests/Registrations.h"
 #include "Requests/RequestLowering.h"
 #include "Requests/RequestParser.h"
+#include "Requests/VirtualReverse.h"
 #include "Rules/LibraryAliases.h"
 #include "Tape/TapePlacement.h"
 
@@ -149,9 +150,13 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   EntryPoint EP = *classifyEntryPoint(Name);
   if (EP.Kind == EntryKind::TypeHint)
     return eraseRequestCall(Call);
-  if (EP.Kind == EntryKind::Batch || EP.Kind == EntryKind::InactiveCall) {
+  // Entry points that are not derivatives.
+  if (EP.Kind == EntryKind::Batch || EP.Kind == EntryKind::InactiveCall ||
+      EP.Kind == EntryKind::VirtualReverse) {
     bool Lowered = EP.Kind == EntryKind::Batch ? lowerBatchCall(Call, Diags)
-                                               : lowerInactiveCall(Call, Diags);
+                   : EP.Kind == EntryKind::InactiveCall
+                       ? lowerInactiveCall(Call, Diags)
+                       : lowerVirtualReverse(Call, Diags);
     if (!Lowered)
       eraseRequestCall(Call);
     return;

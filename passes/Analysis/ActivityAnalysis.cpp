@@ -60,9 +60,17 @@ ActivityAnalysis::ActivityAnalysis(
             Useful.insert(RV);
           else if (int C = Classes.classOf(RV); C != -1) {
             // Returned memory is an output: it is shadowed, and what is
-            // stored in it matters.
-            ForcedShadow.insert(C);
-            UsefulMem.insert(C);
+            // stored in it matters -- and so is the memory reachable from
+            // it, as for a duplicated argument (whose reachable memory is
+            // its own class): a constructor's `v->data = malloc(...)` must
+            // get a shadow block the caller can differentiate through.
+            for (unsigned Depth = 0; C != -1 && Depth < 8; ++Depth) {
+              if ((Classes.origins(C) & (OriginUnknown | OriginInactive)) ||
+                  !ForcedShadow.insert(C).second)
+                break;
+              UsefulMem.insert(C);
+              C = Classes.contentIfAny(C);
+            }
           }
         }
 

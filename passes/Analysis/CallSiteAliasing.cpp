@@ -264,7 +264,7 @@ void Prover::collectCalleeTree() {
         TreeOpaque = true;
       } else if (!Callee->isDeclaration()) {
         Work.push_back(Callee);
-      } else if (!findRuleByName(Callee->getName()) &&
+      } else if (!findRule(*CB) &&
                  !isKnownInactiveCall(*CB) && !classifyHeapCall(*CB)) {
         TreeOpaque = true;
       }

@@ -131,7 +131,7 @@ ArrayRef<Function *> IndirectCalls::candidatesOf(FunctionType *Ty,
       continue;
     // A declaration without a rule has no derivative: the default case
     // names it at run time.
-    if (F.isDeclaration() && !findRuleByName(F.getName()))
+    if (F.isDeclaration() && !findRule(F))
       continue;
     // A body that never returns (an abstract class's deleting destructor
     // traps) is left to the default case too.

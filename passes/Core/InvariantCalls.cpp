@@ -66,7 +66,7 @@ public:
       return false;
     if (Callee->isDeclaration())
       // A math function of the rule table, with no pointer to write through.
-      return findRuleByName(Callee->getName()) &&
+      return findRule(CB) &&
              none_of(CB.args(),
                      [](const Use &A) { return A->getType()->isPointerTy(); });
     return Depth < MaxDepth && pointerArgumentsReadable(CB) &&

@@ -77,7 +77,7 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
     // (HIP's malloc and free are inline wrappers of ockl's allocator, its
     // memcpy a byte loop): gpuad knows them by name, not by their bodies.
     if (F.isDeclaration() ||
-        (!findRuleByName(F.getName()) && !classifyHeapFunction(F.getName()) &&
+        (!findRule(F) && !classifyHeapFunction(F.getName()) &&
          headerMemoryFunction(F).empty() && !Registered.count(&F)) ||
         F.hasFnAttribute(GuardAttr))
       continue;

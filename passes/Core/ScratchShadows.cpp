@@ -70,7 +70,8 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
   // primal's integers, and no adjoint is ever added there.
   auto OnlyIntegers = [&](const Argument *A) {
     bool Some = false;
-    for (const auto &[Path, C] : TI->tree(A).entries()) {
+    TypeTree Tree = TI->tree(A);
+    for (const auto &[Path, C] : Tree.entries()) {
       if (Path.empty())
         continue;
       if (C.kind() != ConcreteType::Integer)

@@ -119,7 +119,7 @@ void ForwardEmitter::emitMultipleOutputs(CallBase &Call,
     if (Target ? !needsShadow(Target) : !hasShadow(&Call))
       continue;
     // This output's tangent: its family's partial times x's tangent.
-    const DerivativeRule *F = findRuleByName(Out.Family);
+    const DerivativeRule *F = findFamily(Out.Family);
     Value *T = nullptr;
     if (DX && F && F->Kind == RuleKind::Elementwise && F->Partials[0].Fn) {
       RuleContext R(

@@ -205,7 +205,8 @@ void Reader::error(const GlobalVariable &GV, const Function *At,
 
 void Reader::makeFunctionLike(const GlobalVariable *GV, Function &F,
                               StringRef Name) {
-  if (!findRuleByName(Name)) {
+  const DerivativeRule *R = findFamily(Name);
+  if (!R) {
     if (GV)
       error(*GV, &F, "'" + Name + "' is not a function gpuad has a "
                      "derivative rule for");
@@ -214,6 +215,18 @@ void Reader::makeFunctionLike(const GlobalVariable *GV, Function &F,
                    "'" + F.getName() + "' is annotated as like '" + Name +
                        "', which is not a function gpuad has a derivative "
                        "rule for");
+    return;
+  }
+  // Calls are matched to rows by name and type (fitsRule): a registration
+  // whose function cannot be the row's would otherwise be ignored silently.
+  if (!fitsRule(*R, *F.getFunctionType())) {
+    std::string Msg = "'" + F.getName().str() + "' does not have the type of '" +
+                      Name.str() + "' (floating-point operands and result, " +
+                      std::to_string(R->NumOperands) + " parameters)";
+    if (GV)
+      error(*GV, &F, Msg);
+    else if (Diags)
+      Diags->error(F, DebugLoc(), Msg);
     return;
   }
   addRuleAliases({{F.getName(), Name}});

@@ -65,6 +65,8 @@ std::optional<EntryPoint> classifyEntryPoint(StringRef Mangled) {
     return EntryPoint{EntryKind::Batch};
   if (Name.contains("__enzyme_call_inactive"))
     return EntryPoint{EntryKind::InactiveCall};
+  if (Name.contains("__enzyme_virtualreverse"))
+    return EntryPoint{EntryKind::VirtualReverse};
   // Enzyme's type annotations of memory; they carry no derivative semantics.
   static const char *const Hints[] = {"__enzyme_float", "__enzyme_double",
                                       "__enzyme_integer", "__enzyme_pointer"};

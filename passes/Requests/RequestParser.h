@@ -39,6 +39,7 @@ enum class EntryKind {
   TypeHint, ///< `__enzyme_float` and friends: annotations, dropped
   Batch,    ///< `__enzyme_batch`: W calls of a function (BatchCalls.h)
   InactiveCall, ///< `__enzyme_call_inactive` (InactiveCalls.h)
+  VirtualReverse, ///< `__enzyme_virtualreverse` (VirtualReverse.h)
   Unknown,  ///< an `__enzyme_*` entry point gpuad does not implement
 };
 

@@ -584,7 +584,7 @@ void ReverseEmitter::reverseMultipleOutputs(CallBase &Call,
   for (const RuleOutput &Out : Rule.Outputs) {
     if (!Out.Family)
       continue;
-    const DerivativeRule *F = findRuleByName(Out.Family);
+    const DerivativeRule *F = findFamily(Out.Family);
     Value *Target = Out.Arg < 0 ? nullptr : Call.getArgOperand(Out.Arg);
     // This output's adjoint: from shadow memory (taken, zeroed) or dI.
     Value *DOut = nullptr;

@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -679,13 +680,18 @@ const std::vector<Family> &families() {
   return Table;
 }
 
-/// Name -> row, built once from the families; targets add aliases.
+/// Spelling -> row, built once from the families; targets, registrations
+/// and libraries add aliases.  These are the names calls are matched by, so
+/// a family's own name is not one unless the row lists it ("fadd", "sin" as
+/// libm): "copy" (llvm.canonicalize), "rcp", "minnum", "frexp-mantissa" and
+/// "complex-mul" only name rows, and a program may define a function called
+/// `copy` (ADBench's hand does) that the table must not take for the
+/// identity.
 StringMap<const DerivativeRule *> &ruleMap() {
   static StringMap<const DerivativeRule *> Map = [] {
     StringMap<const DerivativeRule *> M;
     for (const Family &F : families()) {
       const DerivativeRule *R = &F.Rule;
-      M[F.Rule.Family] = R; // the family's own name, for aliases
       if (F.Libm) {
         std::string Base = F.Libm;
         for (const char *Suffix : {"", "f", "l"})
@@ -706,11 +712,24 @@ StringMap<const DerivativeRule *> &ruleMap() {
   return Map;
 }
 
+/// Family name -> row: what rows and aliases name.
+StringMap<const DerivativeRule *> &familyMap() {
+  static StringMap<const DerivativeRule *> Map = [] {
+    StringMap<const DerivativeRule *> M;
+    for (const Family &F : families())
+      M[F.Rule.Family] = &F.Rule;
+    return M;
+  }();
+  return Map;
+}
+
+bool isFloatOrFloatVector(const Type *T) { return T->isFPOrFPVectorTy(); }
+
 } // namespace
 
 void addRuleAliases(ArrayRef<std::pair<StringRef, StringRef>> NameToSpelling) {
   for (auto [Name, Spelling] : NameToSpelling)
-    if (const DerivativeRule *R = findRuleByName(Spelling))
+    if (const DerivativeRule *R = findFamily(Spelling))
       ruleMap().try_emplace(Name, R);
 }
 
@@ -719,12 +738,46 @@ const DerivativeRule *findRuleByName(StringRef Name) {
   return It == ruleMap().end() ? nullptr : It->second;
 }
 
+const DerivativeRule *findFamily(StringRef Name) {
+  if (const DerivativeRule *R = findRuleByName(Name))
+    return R;
+  auto It = familyMap().find(Name);
+  return It == familyMap().end() ? nullptr : It->second;
+}
+
+bool fitsRule(const DerivativeRule &R, const FunctionType &FT) {
+  if (R.Kind == RuleKind::Complex)
+    return true; // the shapes vary: ComplexCall::match decides per call
+  if (FT.isVarArg() || FT.getNumParams() != R.NumOperands ||
+      FT.getNumParams() == 0 || !isFloatOrFloatVector(FT.getParamType(0)))
+    return false;
+  if (R.Kind != RuleKind::MultipleOutputs)
+    return isFloatOrFloatVector(FT.getReturnType());
+  for (const RuleOutput &Out : R.Outputs) {
+    if (!Out.Family)
+      continue;
+    if (Out.Arg < 0 ? FT.getReturnType()->isVoidTy()
+                    : !FT.getParamType(Out.Arg)->isPointerTy())
+      return false;
+  }
+  return true;
+}
+
+const DerivativeRule *findRule(const Function &F) {
+  if (F.isIntrinsic())
+    return findRuleByName(Intrinsic::getBaseName(F.getIntrinsicID()));
+  const DerivativeRule *R = findRuleByName(F.getName());
+  return R && fitsRule(*R, *F.getFunctionType()) ? R : nullptr;
+}
+
 const DerivativeRule *findRule(const Instruction &I) {
   if (const auto *Call = dyn_cast<CallBase>(&I)) {
     if (const auto *II = dyn_cast<IntrinsicInst>(Call))
       return findRuleByName(Intrinsic::getBaseName(II->getIntrinsicID()));
-    if (const Function *Callee = Call->getCalledFunction())
-      return findRuleByName(Callee->getName());
+    if (const Function *Callee = Call->getCalledFunction()) {
+      const DerivativeRule *R = findRuleByName(Callee->getName());
+      return R && fitsRule(*R, *Call->getFunctionType()) ? R : nullptr;
+    }
     return nullptr;
   }
   return findRuleByName(I.getOpcodeName());

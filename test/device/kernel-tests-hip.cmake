@@ -13,7 +13,7 @@ gpuad_add_device_test(kernel-hip-math-const-args math.hip FLAGS -DCONST_ARGS)
 gpuad_add_device_test(kernel-hip-math-extra math-extra.hip)
 gpuad_add_device_test(kernel-hip-custom-derivatives custom-derivatives.hip)
 gpuad_add_device_test(kernel-hip-enzyme-attributes enzyme-attributes.hip)
-gpuad_add_device_test(kernel-hip-enzyme-batch-iter enzyme-batch-iter.hip)
+gpuad_add_device_test(kernel-hip-enzyme-entry-points enzyme-entry-points.hip)
 gpuad_add_device_test(kernel-hip-custom-derivatives-O0 custom-derivatives.hip
                       FLAGS -O0)
 gpuad_add_device_test(kernel-hip-reverse reverse.hip)

@@ -13,8 +13,8 @@ gpuad_add_device_test(kernel-custom-gradient-launch custom-gradient-launch.cu)
 gpuad_add_device_test(kernel-custom-gradient-launch-O0
                       custom-gradient-launch.cu FLAGS -O0)
 gpuad_add_device_test(kernel-elementwise elementwise.cu)
-gpuad_add_device_test(kernel-enzyme-batch-iter enzyme-batch-iter.cu)
-gpuad_add_device_test(kernel-enzyme-batch-iter-O0 enzyme-batch-iter.cu
+gpuad_add_device_test(kernel-enzyme-entry-points enzyme-entry-points.cu)
+gpuad_add_device_test(kernel-enzyme-entry-points-O0 enzyme-entry-points.cu
                       FLAGS -O0)
 gpuad_add_device_test(kernel-enzyme-attributes enzyme-attributes.cu)
 gpuad_add_device_test(kernel-enzyme-attributes-O0 enzyme-attributes.cu

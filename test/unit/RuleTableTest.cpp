@@ -60,7 +60,7 @@ double partial(StringRef Name, unsigned K, ArrayRef<double> Ops, double Result,
                                  GlobalValue::ExternalLinkage, "scratch", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
   ConstantMath Math;
-  const DerivativeRule *R = findRuleByName(Name);
+  const DerivativeRule *R = findFamily(Name);
   EXPECT_NE(R, nullptr) << Name.str();
   if (!R || !R->Partials[K].Fn)
     return NAN;
@@ -96,7 +96,7 @@ void expectBinary(StringRef Name, const Fn2 &F,
     double R = F(X, Y);
     EXPECT_NEAR(partial(Name, 0, {X, Y}, R), DX, 1e-6 * std::max(1.0, std::fabs(DX)))
         << Name.str() << " d/dx at " << X << "," << Y;
-    if (findRuleByName(Name)->Partials[1].Fn) {
+    if (findFamily(Name)->Partials[1].Fn) {
       EXPECT_NEAR(partial(Name, 1, {X, Y}, R), DY,
                   1e-6 * std::max(1.0, std::fabs(DY)))
           << Name.str() << " d/dy at " << X << "," << Y;

@@ -1,13 +1,15 @@
-// __enzyme_batch and __enzyme_iter in device code.  Each thread evaluates,
+// __enzyme_batch, __enzyme_iter and __enzyme_virtualreverse in device code.  Each thread evaluates,
 // in one __enzyme_batch call, the gradient of bump at four points (the
 // function batched itself asks for a derivative), and compares lane by
 // lane with single requests (exactly) and central differences of a host
 // copy; and differentiates a sine series whose length is
 // __enzyme_iter(13, 2), in forward mode (twice, nested) and in reverse
 // mode, against cos and -sin (1e-9: the series with 13 fixed terms misses
-// that from the first derivative on).
+// that from the first derivative on); and differentiates through a struct's
+// callback field whose shadow was built with __enzyme_virtualreverse
+// (d/dval of fn(val) * val with fn = square is 3 val^2).
 //
-// The HIP twin of enzyme-batch-iter.cu.
+// The HIP twin of enzyme-entry-points.cu.
 //
 // REQUIRES: hip
 // RUN: %gpuad-cc -x hip --cuda-device-only -O2 -S -emit-llvm %s -o %t.O2.ll
@@ -53,6 +55,15 @@ __device__ double fwd1(double x) {
   return __enzyme_fwddiff<double>((void *)series_sin, enzyme_dup, x, 1.0);
 }
 
+template <typename T> __device__ T __enzyme_virtualreverse(T);
+
+struct Callback {
+  double (*fn)(double);
+  double val;
+};
+__device__ double square(double v) { return v * v; }
+__device__ double through(Callback *s) { return s->fn(s->val) * s->val; }
+
 __global__ void run(const double *x, double k, double *batched,
                     double *single, double *series, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -70,6 +81,9 @@ __global__ void run(const double *x, double k, double *batched,
   series[3 * i + 1] = rev1(s);
   series[3 * i + 2] =
       __enzyme_fwddiff<double>((void *)fwd1, enzyme_dup, s, 1.0);
+  Callback cb{square, s}, dcb{__enzyme_virtualreverse(&square), 0.0};
+  __enzyme_autodiff<void>((void *)through, enzyme_dup, &cb, &dcb);
+  batched[4 * n + i] = dcb.val;
 }
 
 // ---- Run on the emulator (and natively with a GPU): test/device/kernel-tests-hip.cmake ----
@@ -83,14 +97,14 @@ int main() {
   std::vector<double> x(4 * n);
   for (int i = 0; i < 4 * n; ++i)
     x[i] = -1.2 + 2.4 * (i + 0.5) / (4 * n);
-  double *dX = deviceCopy(x), *dB = deviceCopy(std::vector<double>(4 * n)),
+  double *dX = deviceCopy(x), *dB = deviceCopy(std::vector<double>(5 * n)),
          *dS = deviceCopy(std::vector<double>(4 * n)),
          *dT = deviceCopy(std::vector<double>(3 * n));
   providePool(grid * block); // the series loops keep their tapes in its arena
   run<<<grid, block>>>(dX, k, dB, dS, dT, n);
   CHECK(hipGetLastError());
   CHECK(hipDeviceSynchronize());
-  std::vector<double> b = hostCopy(dB, 4 * n), s = hostCopy(dS, 4 * n),
+  std::vector<double> b = hostCopy(dB, 5 * n), s = hostCopy(dS, 4 * n),
                       t = hostCopy(dT, 3 * n);
   for (int i = 0; i < 4 * n; ++i) {
     expectNear(same, "batched gradient", i, b[i], s[i]);
@@ -103,8 +117,10 @@ int main() {
     expectNear(series, "d/dx series, reverse", i, t[3 * i + 1], std::cos(v));
     expectNear(series, "d2/dx2 series, forward over forward", i, t[3 * i + 2],
                -std::sin(v));
+    expectNear(series, "virtualreverse callback shadow", i, b[4 * n + i],
+               3 * v * v);
   }
-  return finish("__enzyme_batch of a gradient and __enzyme_iter in device "
-                "code; n=40 threads",
+  return finish("__enzyme_batch of a gradient, __enzyme_iter and "
+                "__enzyme_virtualreverse in device code; n=40 threads",
                 {&same, &fd, &series});
 }
