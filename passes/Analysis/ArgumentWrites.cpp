@@ -61,6 +61,20 @@ static const Value *objectOf(const Value *Ptr) {
              : U;
 }
 
+/// The address \p I writes itself (a store, a memory intrinsic's
+/// destination, an atomic's location), or null.
+static const Value *writtenAddress(const Instruction &I) {
+  if (const auto *SI = dyn_cast<StoreInst>(&I))
+    return SI->getPointerOperand();
+  if (const auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
+    return MI->getRawDest();
+  if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return RMW->getPointerOperand();
+  if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    return CX->getPointerOperand();
+  return nullptr;
+}
+
 SmallBitVector ArgumentWrites::writtenArguments(const CallBase &Call) {
   return ofCall(Call, 0);
 }
@@ -107,14 +121,8 @@ const SmallBitVector &ArgumentWrites::ofFunction(const Function &F,
       Everything = true; // a loaded pointer, a global, ...
   };
   for (const Instruction &I : instructions(F)) {
-    if (const auto *SI = dyn_cast<StoreInst>(&I))
-      Written(SI->getPointerOperand());
-    else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
-      Written(MI->getRawDest());
-    else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-      Written(RMW->getPointerOperand());
-    else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
-      Written(CX->getPointerOperand());
+    if (const Value *Ptr = writtenAddress(I))
+      Written(Ptr);
     else if (const auto *Call = dyn_cast<CallBase>(&I);
              Call && !isa<DbgInfoIntrinsic>(Call) &&
              !Call->isLifetimeStartOrEnd()) {
@@ -172,14 +180,8 @@ const GlobalWrites &ArgumentWrites::globalsOf(const Function &F,
     }
   };
   for (const Instruction &I : instructions(F)) {
-    if (const auto *SI = dyn_cast<StoreInst>(&I))
-      Written(SI->getPointerOperand());
-    else if (const auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
-      Written(MI->getRawDest());
-    else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-      Written(RMW->getPointerOperand());
-    else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
-      Written(CX->getPointerOperand());
+    if (const Value *Ptr = writtenAddress(I))
+      Written(Ptr);
     else if (const auto *Call = dyn_cast<CallBase>(&I)) {
       GlobalWrites Inner = globalsOfCall(*Call, Depth + 1);
       W.Any |= Inner.Any;

@@ -10,6 +10,7 @@
 #include "Core/RuntimeDisjointness.h"
 #include "Forward/ForwardEmitter.h"
 #include "Reverse/ReverseEmitter.h"
+#include "Requests/RequestLowering.h"
 #include "Reverse/SplitForm.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -300,11 +301,10 @@ void DerivativeContext::discardDerivatives() {
   for (Function *D : All) {
     // Calls left in the user's code go too: the build has failed, and a
     // derivative's signature (an empty tape type) may not lower.
+    // (An invoke of one becomes a branch: its block keeps a terminator.)
     for (User *U : make_early_inc_range(D->users()))
-      if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledFunction() == D) {
-        Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
-        Call->eraseFromParent();
-      }
+      if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledFunction() == D)
+        eraseRequestCall(*Call);
     if (D->use_empty())
       D->eraseFromParent();
     else
