@@ -132,15 +132,20 @@ void ActivityAnalysis::computeShadowed() {
   // pointers to shadowed memory (their shadows must be stored somewhere).
   // That includes the memory of an argument passed as enzyme_const: no
   // derivative is wanted of it, but derivatives flow through it (the
-  // forward sweep gives it a scratch shadow, ScratchShadows.cpp).  Globals
-  // the program marks inactive never.
+  // forward sweep gives it a scratch shadow, ScratchShadows.cpp) -- where
+  // the evidence is this function's own: it stores values that carry
+  // derivatives there, or the memory is merged with its own locals or heap
+  // blocks (a pointer choosing between them).  A call's summary only says
+  // it may write an argument, not what it writes (a null pointer, a count),
+  // and a callee differentiated with the argument const sees its own
+  // stores.  Globals the program marks inactive never.
   SmallVector<int, 16> Roots;
   for (unsigned C = 0; C < Classes.numClasses(); ++C)
     if (Classes.find(C) == int(C))
       Roots.push_back(C);
   for (int C : Roots) {
     unsigned O = Classes.origins(C);
-    if (O & OriginInactive)
+    if ((O & OriginInactive) || constArgumentsOnly(C))
       continue;
     if ((O & OriginShadowedArg) || ForcedShadow.count(C) ||
         (VariedMem.count(C) && (UsefulMem.count(C) || (O & OriginGlobal))))
@@ -152,7 +157,7 @@ void ActivityAnalysis::computeShadowed() {
     for (int C : Roots) {
       int Content = Classes.contentIfAny(C);
       if (Content != -1 && Shadowed.count(Content) && !Shadowed.count(C) &&
-          !(Classes.origins(C) & OriginInactive))
+          !(Classes.origins(C) & OriginInactive) && !constArgumentsOnly(C))
         Changed |= Shadowed.insert(C).second;
     }
   }
@@ -290,6 +295,14 @@ static bool reachesMemory(const CallBase &Call, const Use &A) {
            No < Callee->arg_size() && isOnlyCalled(*Callee->getArg(No)));
 }
 
+bool ActivityAnalysis::constArgumentsOnly(int C) const {
+  unsigned O = Classes.origins(C);
+  return (O & OriginConstArg) &&
+         !(O & (OriginShadowedArg | OriginLocal | OriginHeap |
+                OriginCallResult | OriginGlobal | OriginUnknown)) &&
+         !StoredVariedMem.count(Classes.find(C)) && !ForcedShadow.count(C);
+}
+
 /// Whether anything may write \p GV: a store to it, or its address going
 /// anywhere but a load (a call, memory, a cast to an integer).
 static bool mayBeWritten(const GlobalVariable &GV) {
@@ -331,10 +344,12 @@ ActivityAnalysis::writableGlobals() {
 bool ActivityAnalysis::propagateVaried(Instruction &I) {
   if (auto *SI = dyn_cast<StoreInst>(&I))
     return carriesVaried(SI->getValueOperand()) &&
-           setMemory(VariedMem, SI->getPointerOperand());
+           (setMemory(StoredVariedMem, SI->getPointerOperand()) |
+            setMemory(VariedMem, SI->getPointerOperand()));
   if (auto *MT = dyn_cast<MemTransferInst>(&I))
     return memoryIn(VariedMem, MT->getRawSource()) &&
-           setMemory(VariedMem, MT->getRawDest());
+           (setMemory(StoredVariedMem, MT->getRawDest()) |
+            setMemory(VariedMem, MT->getRawDest()));
   // A load the type analysis calls an integer is one: memory varies per
   // class, not per field (a count next to doubles in a struct).  Bits that
   // reach it through memory are caught where they were stored.

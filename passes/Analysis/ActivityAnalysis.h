@@ -128,6 +128,11 @@ private:
   void computeShadowed();
 
   llvm::DenseSet<int> VariedMem, UsefulMem, ForcedShadow;
+  /// Classes this function itself stores varied values into.
+  llvm::DenseSet<int> StoredVariedMem;
+  /// A class of memory reached only through enzyme_const arguments that
+  /// this function stores no varied value into: not shadowed.
+  bool constArgumentsOnly(int C) const;
   std::optional<llvm::SmallVector<const llvm::GlobalVariable *, 8>>
       WritableGlobals;
   /// Final answer of isShadowed, per class root.
