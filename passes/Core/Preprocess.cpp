@@ -130,6 +130,44 @@ static bool useMemoryIntrinsics(Function &F) {
   return Changed;
 }
 
+/// The sign-bit idioms on a float's bits, `b ^ SIGN`, `b & ~SIGN` and
+/// `b | SIGN` where b is `bitcast <float> to iN` (C's memcpy into a uint64_t
+/// at -O0, after SROA), become fneg, fabs and -fabs of the float: the same
+/// bits (LLVM defines all three as sign-bit operations), and operations the
+/// rule table differentiates.  At -O1 InstCombine does the same before gpuad
+/// runs.
+static bool signBitOpsAsFloatOps(Function &F) {
+  bool Changed = false;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : make_early_inc_range(BB)) {
+      auto *BO = dyn_cast<BinaryOperator>(&I);
+      auto *Bits = BO ? dyn_cast<BitCastInst>(BO->getOperand(0)) : nullptr;
+      auto *Mask = BO ? dyn_cast<ConstantInt>(BO->getOperand(1)) : nullptr;
+      if (!Bits || !Mask || !Bits->getSrcTy()->isFloatingPointTy() ||
+          !BO->getType()->isIntegerTy())
+        continue;
+      const APInt &M = Mask->getValue();
+      bool IsSign = M.isSignMask(), IsRest = M.isMaxSignedValue();
+      Instruction::BinaryOps Op = BO->getOpcode();
+      if (!((Op == Instruction::Xor && IsSign) ||
+            (Op == Instruction::And && IsRest) ||
+            (Op == Instruction::Or && IsSign)))
+        continue;
+      IRBuilder<> B(BO);
+      Value *X = Bits->getOperand(0), *R;
+      if (Op == Instruction::Xor)
+        R = B.CreateFNeg(X);
+      else if (Op == Instruction::And)
+        R = B.CreateUnaryIntrinsic(Intrinsic::fabs, X);
+      else
+        R = B.CreateFNeg(B.CreateUnaryIntrinsic(Intrinsic::fabs, X));
+      BO->replaceAllUsesWith(B.CreateBitCast(R, BO->getType()));
+      BO->eraseFromParent();
+      Changed = true;
+    }
+  return Changed;
+}
+
 /// Rewrites a scalar maxnum / minnum (`fmax`, `fmin`) as a select on a
 /// comparison, with the same result (NaN operands included; the first
 /// operand on ties, as the rule table's partials pick it).  The reverse
@@ -200,6 +238,7 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     bool Again = inlineCallsTo(*Clone, isAtomicWrapper);
     Again |= passComplexByValue(*Clone);
     Again |= useMemoryIntrinsics(*Clone);
+    Again |= signBitOpsAsFloatOps(*Clone);
     if (TargetNormalizer)
       Again |= TargetNormalizer(*Clone);
     if (!Again)
