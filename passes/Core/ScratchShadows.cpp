@@ -40,6 +40,22 @@ STATISTIC(NumScratchShadows, "enzyme_const arguments given a scratch shadow");
 
 namespace gpuad {
 
+/// Whether the memory a pointer of type tree \p Tree reaches holds integers
+/// alone, as far as the type analysis knows (an index table the memory
+/// analysis merged with data).  Such memory is its own shadow: shadow
+/// structures keep the primal's integers, and no adjoint is added there.
+static bool holdsIntegersAlone(const TypeTree &Tree) {
+  bool Some = false;
+  for (const auto &[Path, C] : Tree.entries()) {
+    if (Path.empty())
+      continue;
+    if (C.kind() != ConcreteType::Integer)
+      return false;
+    Some = true;
+  }
+  return Some;
+}
+
 void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
   SmallVector<unsigned, 2> Need;
   for (unsigned I = 0; I < Args.size(); ++I)
@@ -65,25 +81,10 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
             "the bytes the function reaches through it, and here it cannot (" +
             Why + "): pass it with enzyme_dup and a zeroed shadow");
   };
-  // Memory that holds integers alone (an index table merged with data by
-  // the memory analysis) is its own shadow: shadow structures keep the
-  // primal's integers, and no adjoint is ever added there.
-  auto OnlyIntegers = [&](const Argument *A) {
-    bool Some = false;
-    TypeTree Tree = TI->tree(A);
-    for (const auto &[Path, C] : Tree.entries()) {
-      if (Path.empty())
-        continue;
-      if (C.kind() != ConcreteType::Integer)
-        return false;
-      Some = true;
-    }
-    return Some;
-  };
   IRBuilder<> EB(&D.getEntryBlock(), D.getEntryBlock().getFirstInsertionPt());
   SmallVector<unsigned, 2> Scratch;
   for (unsigned I : Need) {
-    if (OnlyIntegers(Args[I].Primal))
+    if (holdsIntegersAlone(TI->tree(Args[I].Primal)))
       setShadow(Args[I].Primal, L.splat(EB, Args[I].Primal));
     else
       Scratch.push_back(I);
