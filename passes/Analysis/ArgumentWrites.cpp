@@ -34,8 +34,9 @@ static const Value *objectOf(const Value *Ptr) {
   const Value *U = getUnderlyingObject(Ptr);
   const auto *Load = dyn_cast<LoadInst>(U);
   const auto *Slot =
-      Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts())
-           : nullptr;
+      Load
+          ? dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts())
+          : nullptr;
   if (!Slot)
     return U;
   const Value *Stored = nullptr;
