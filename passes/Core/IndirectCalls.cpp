@@ -130,8 +130,10 @@ ArrayRef<Function *> IndirectCalls::candidatesOf(FunctionType *Ty,
         classifyEntryPoint(F.getName()) || !isAddressTaken(F))
       continue;
     // A declaration without a rule has no derivative: the default case
-    // names it at run time.
-    if (F.isDeclaration() && !findRule(F))
+    // names it at run time.  Heap functions (malloc through a table of
+    // allocators) are differentiated by what they are, as direct calls.
+    if (F.isDeclaration() && !findRule(F) &&
+        !classifyHeapFunction(F.getName()))
       continue;
     // A body that never returns (an abstract class's deleting destructor
     // traps) is left to the default case too.
