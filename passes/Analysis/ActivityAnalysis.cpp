@@ -138,14 +138,15 @@ void ActivityAnalysis::computeShadowed() {
   // blocks (a pointer choosing between them).  A call's summary only says
   // it may write an argument, not what it writes (a null pointer, a count),
   // and a callee differentiated with the argument const sees its own
-  // stores.  Globals the program marks inactive never.
+  // stores.  Globals the program marks inactive are not, unless merged with
+  // the function's own differentiated memory.
   SmallVector<int, 16> Roots;
   for (unsigned C = 0; C < Classes.numClasses(); ++C)
     if (Classes.find(C) == int(C))
       Roots.push_back(C);
   for (int C : Roots) {
     unsigned O = Classes.origins(C);
-    if ((O & OriginInactive) || constArgumentsOnly(C))
+    if (inactiveGlobalsOnly(C) || constArgumentsOnly(C))
       continue;
     if ((O & OriginShadowedArg) || ForcedShadow.count(C) ||
         (VariedMem.count(C) && (UsefulMem.count(C) || (O & OriginGlobal))))
@@ -157,7 +158,7 @@ void ActivityAnalysis::computeShadowed() {
     for (int C : Roots) {
       int Content = Classes.contentIfAny(C);
       if (Content != -1 && Shadowed.count(Content) && !Shadowed.count(C) &&
-          !(Classes.origins(C) & OriginInactive) && !constArgumentsOnly(C))
+          !inactiveGlobalsOnly(C) && !constArgumentsOnly(C))
         Changed |= Shadowed.insert(C).second;
     }
   }
@@ -293,6 +294,16 @@ static bool reachesMemory(const CallBase &Call, const Use &A) {
   const Function *Callee = Call.getCalledFunction();
   return !(Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
            No < Callee->arg_size() && isOnlyCalled(*Callee->getArg(No)));
+}
+
+bool ActivityAnalysis::inactiveGlobalsOnly(int C) const {
+  // Merged with the function's own differentiated memory (a pointer
+  // choosing between the global and a local), the class is shadowed; the
+  // global's shadow is then zeroed at entry (its derivative is always 0).
+  unsigned O = Classes.origins(C);
+  return (O & OriginInactive) &&
+         !(O & (OriginShadowedArg | OriginLocal | OriginHeap |
+                OriginCallResult));
 }
 
 bool ActivityAnalysis::constArgumentsOnly(int C) const {

@@ -133,6 +133,9 @@ private:
   /// A class of memory reached only through enzyme_const arguments that
   /// this function stores no varied value into: not shadowed.
   bool constArgumentsOnly(int C) const;
+  /// A class of globals the program marks inactive, not merged with this
+  /// function's own memory: not shadowed.
+  bool inactiveGlobalsOnly(int C) const;
   std::optional<llvm::SmallVector<const llvm::GlobalVariable *, 8>>
       WritableGlobals;
   /// Final answer of isShadowed, per class root.

@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstVisitor.h"
 
@@ -239,6 +240,8 @@ private:
   llvm::SmallVector<llvm::Instruction *, 8> Removed;
   /// The scratch shadows' allocations (one per lane and argument).
   llvm::SmallVector<llvm::Value *, 2> ScratchBlocks;
+  /// Shadows of inactive globals, zeroed at the generated function's entry.
+  llvm::SmallPtrSet<llvm::GlobalVariable *, 2> ZeroedInactiveShadows;
   bool Failed = false;
 };
 

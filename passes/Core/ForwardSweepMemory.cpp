@@ -85,8 +85,21 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
         return PoisonValue::get(L.shadowType(Ty));
       }
       SmallVector<Value *, 4> Lanes;
-      for (unsigned Lane = 0; Lane < L.width(); ++Lane)
-        Lanes.push_back(Ctx.globalShadowOf(*GV, Lane));
+      for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+        GlobalVariable *S = Ctx.globalShadowOf(*GV, Lane);
+        // An inactive global merged with differentiated memory: its
+        // derivative is 0 on every entry, whatever the twin held before.
+        if (GV->hasMetadata("enzyme_inactive") &&
+            ZeroedInactiveShadows.insert(S).second) {
+          IRBuilder<> EB(&D.getEntryBlock(),
+                         D.getEntryBlock().getFirstInsertionPt());
+          const DataLayout &DL = D.getParent()->getDataLayout();
+          EB.CreateMemSet(S, EB.getInt8(0),
+                          DL.getTypeAllocSize(S->getValueType()),
+                          S->getAlign());
+        }
+        Lanes.push_back(S);
+      }
       return L.pack(B, Ty, Lanes);
     }
     fail(At, "device global variable '" + GV->getName() +
