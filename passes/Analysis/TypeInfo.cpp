@@ -7,7 +7,9 @@
 #include "Analysis/TypeInfo.h"
 
 #include "Rules/KnownFunctions.h"
+#include "Support/DemangledTypes.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -100,13 +102,38 @@ const TypeSummaries::Summary *TypeSummaries::get(Function &F) {
   return &(Done[&F] = std::move(S));
 }
 
+/// What a C++ parameter declared `double *` (`float &`, `const double *`)
+/// points to, at every offset: the IR's opaque pointer forgets it, and a
+/// body that only moves the bytes (memmove) says nothing.
+static TypeTree pointeeOfDeclared(StringRef Declared, const Function &F) {
+  TypeTree T;
+  StringRef S = Declared.trim();
+  if (!S.consume_back("*") && !S.consume_back("&"))
+    return T;
+  S = S.trim();
+  S.consume_back("const");
+  S = S.trim();
+  S.consume_front("const ");
+  Type *Float = StringSwitch<Type *>(S.trim())
+                    .Case("double", Type::getDoubleTy(F.getContext()))
+                    .Case("float", Type::getFloatTy(F.getContext()))
+                    .Default(nullptr);
+  if (Float)
+    T.insert({-1}, ConcreteType::floatOf(Float));
+  return T;
+}
+
 TypeInfo::TypeInfo(Function &F, const ArgumentTypes &Known,
                    TypeSummaries *Callees)
     : F(F), DL(F.getParent()->getDataLayout()), Callees(Callees) {
+  std::optional<SmallVector<std::string, 8>> Declared =
+      demangledParameterTypes(F.getName());
   for (Argument &A : F.args()) {
     Trees[&A] = treeOfType(A.getType(), DL);
     if (auto It = Known.find(&A); It != Known.end())
       Trees[&A].join(It->second);
+    if (Declared && A.getArgNo() < Declared->size())
+      Trees[&A].join(pointeeOfDeclared((*Declared)[A.getArgNo()], F));
   }
   for (Instruction &I : instructions(F)) {
     if (!I.getType()->isVoidTy())

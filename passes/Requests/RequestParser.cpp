@@ -7,6 +7,7 @@
 #include "Requests/RequestParser.h"
 
 #include "Requests/Markers.h"
+#include "Support/DemangledTypes.h"
 #include "Support/Diagnostics.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -572,31 +573,6 @@ bool Parser::parseActivitiesOnly() {
   return true;
 }
 
-/// The top-level parameter types of a demangled parameter list
-/// "(T1, T2<A, B>, ...)".
-static SmallVector<std::string, 8> splitParameterList(StringRef List) {
-  SmallVector<std::string, 8> Types;
-  List = List.trim();
-  if (!List.consume_front("(") || !List.consume_back(")"))
-    return Types;
-  int Depth = 0;
-  size_t Start = 0;
-  for (size_t I = 0; I <= List.size(); ++I) {
-    char C = I < List.size() ? List[I] : ',';
-    if (C == '(' || C == '<' || C == '[')
-      ++Depth;
-    else if (C == ')' || C == '>' || C == ']')
-      --Depth;
-    else if (C == ',' && Depth == 0) {
-      StringRef T = List.slice(Start, I).trim();
-      if (!T.empty() && T != "void")
-        Types.push_back(T.str());
-      Start = I + 1;
-    }
-  }
-  return Types;
-}
-
 /// A C++ request (gpuad.h's templates) names the source types of its
 /// arguments in its mangled name.  When the target's calling convention
 /// split a struct passed by value into several IR arguments (AMDGPU and
@@ -604,19 +580,11 @@ static SmallVector<std::string, 8> splitParameterList(StringRef List) {
 /// would take one field as another's shadow: refuse instead of guessing.
 bool Parser::checkNoSplitArguments() {
   Function *Callee = Call.getCalledFunction();
-  if (!Callee || !Callee->getName().starts_with("_Z"))
+  std::optional<SmallVector<std::string, 8>> Demangled =
+      Callee ? demangledParameterTypes(Callee->getName()) : std::nullopt;
+  if (!Demangled)
     return true;
-  // The demangler keeps pointing into the name: it must outlive D's use.
-  std::string Mangled = Callee->getName().str();
-  ItaniumPartialDemangler D;
-  if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
-    return true;
-  size_t Size = 0;
-  char *Params = D.getFunctionParameters(nullptr, &Size);
-  if (!Params)
-    return true;
-  SmallVector<std::string, 8> Types = splitParameterList(Params);
-  std::free(Params);
+  SmallVector<std::string, 8> &Types = *Demangled;
   unsigned IRArgs = numArgs() - (Req.ReturnSlot ? 1 : 0);
   // A variadic declaration (`(void *, ...)`) says nothing of its arguments.
   if (Types.size() == IRArgs || Types.empty() || is_contained(Types, "..."))

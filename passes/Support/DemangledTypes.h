@@ -1,0 +1,35 @@
+//===- DemangledTypes.h - Source types from C++ mangled names ---*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A C++ function's Itanium-mangled name says its parameters' source types
+/// ("(double*, double*, std::allocator<double>&)"), which the IR's opaque
+/// pointers no longer do.  The request parser reads them to tell a struct
+/// passed by value apart; the type analysis to know what a `double *`
+/// parameter points to when nothing in the body says (libstdc++'s
+/// relocation helpers move a vector's doubles with memmove).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_SUPPORT_DEMANGLEDTYPES_H
+#define GPUAD_SUPPORT_DEMANGLEDTYPES_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace gpuad {
+
+/// The source types of the parameters of the function named \p Name (an
+/// Itanium-mangled name; a clone's suffix such as ".gpuad.primal" is
+/// allowed), in order, `...` for a variadic tail; none if \p Name is no
+/// mangled function.
+std::optional<llvm::SmallVector<std::string, 8>>
+demangledParameterTypes(llvm::StringRef Name);
+
+} // namespace gpuad
+
+#endif // GPUAD_SUPPORT_DEMANGLEDTYPES_H
