@@ -330,7 +330,8 @@ static bool mayBeWritten(const GlobalVariable &GV) {
         Work.push_back(U);
         continue;
       }
-      if (isa<GlobalVariable>(U) && cast<GlobalVariable>(U)->getName().starts_with("llvm."))
+      if (const auto *Used = dyn_cast<GlobalVariable>(U);
+          Used && Used->getName().starts_with("llvm."))
         continue;
       return true;
     }

@@ -7,6 +7,7 @@
 #include "Analysis/ArgumentWrites.h"
 
 #include "Rules/KnownFunctions.h"
+#include "Support/LocalSlots.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -28,8 +29,8 @@ static bool mayWriteSomething(const CallBase &Call) {
 
 /// The object \p Ptr points into, seen through -O0's local copies of
 /// pointer parameters: a load from a local that is only ever assigned a
-/// parameter (`store ptr %p, ptr %p.addr`, then only loads; AMDGPU reaches
-/// its locals through an addrspacecast) is that parameter.
+/// parameter (`store ptr %p, ptr %p.addr`, then only loads) is that
+/// parameter.
 static const Value *objectOf(const Value *Ptr) {
   const Value *U = getUnderlyingObject(Ptr);
   const auto *Load = dyn_cast<LoadInst>(U);
@@ -37,26 +38,7 @@ static const Value *objectOf(const Value *Ptr) {
       Load
           ? dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts())
           : nullptr;
-  if (!Slot)
-    return U;
-  const Value *Stored = nullptr;
-  SmallVector<const Value *, 4> Addresses = {Slot};
-  while (!Addresses.empty()) {
-    const Value *Address = Addresses.pop_back_val();
-    for (const User *Usr : Address->users()) {
-      if (const auto *SI = dyn_cast<StoreInst>(Usr)) {
-        if (SI->getPointerOperand() != Address || Stored)
-          return U;
-        Stored = SI->getValueOperand();
-      } else if (isa<AddrSpaceCastInst, BitCastInst>(Usr)) {
-        Addresses.push_back(Usr);
-      } else if (!isa<LoadInst>(Usr) && !Usr->isDroppable() &&
-                 !(isa<IntrinsicInst>(Usr) &&
-                   cast<IntrinsicInst>(Usr)->isLifetimeStartOrEnd())) {
-        return U; // the local's address escapes: it may be assigned elsewhere
-      }
-    }
-  }
+  const Value *Stored = Slot ? onlyStoredValue(*Slot) : nullptr;
   return Stored && isa<Argument>(Stored->stripPointerCasts())
              ? Stored->stripPointerCasts()
              : U;

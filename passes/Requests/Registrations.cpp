@@ -178,6 +178,7 @@ public:
   void readAnnotations();
   void readAttributes();
   void annotationError(Value *Target, StringRef Text);
+  const Function *reportedAt(const Function *At) const;
 
 private:
   Module &M;
@@ -191,16 +192,19 @@ void Reader::error(const GlobalVariable &GV, const Function *At,
                    const Twine &Msg) {
   if (!Diags)
     return;
-  // Diagnostics are attached to a function: the registered one, else any
-  // function of the module (the message names the global).
-  if (!At)
-    for (Function &F : M)
-      if (!F.isDeclaration()) {
-        At = &F;
-        break;
-      }
-  if (At)
+  if ((At = reportedAt(At)))
     Diags->error(*At, DebugLoc(), "'" + GV.getName() + "': " + Msg);
+}
+
+/// Diagnostics are attached to a function: \p At, else any function of the
+/// module (the message names what it is about).
+const Function *Reader::reportedAt(const Function *At) const {
+  if (At)
+    return At;
+  for (const Function &F : M)
+    if (!F.isDeclaration())
+      return &F;
+  return nullptr;
 }
 
 void Reader::makeFunctionLike(const GlobalVariable *GV, Function &F,
@@ -356,10 +360,7 @@ void Reader::readAnnotations() {
 void Reader::annotationError(Value *Target, StringRef Text) {
   if (!Diags)
     return;
-  Function *At = dyn_cast<Function>(Target);
-  for (Function &F : M)
-    if (!At && !F.isDeclaration())
-      At = &F;
+  const Function *At = reportedAt(dyn_cast<Function>(Target));
   if (!At)
     return;
   bool Known =

@@ -166,13 +166,11 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
   bool WantsResult = Req.ReturnSlot || !Declared->isVoidTy();
   if (WantsResult) {
     SmallVector<Type *, 8> HaveTypes;
-    if (!TapeLast)
-      HaveTypes.append(TapeLeafTypes.begin(), TapeLeafTypes.end());
     for (auto [Ty, N] : Parts)
       for (unsigned Lane = 0; Lane < N; ++Lane)
         flattenType(Ty, HaveTypes);
-    if (TapeLast)
-      HaveTypes.append(TapeLeafTypes.begin(), TapeLeafTypes.end());
+    HaveTypes.insert(TapeLast ? HaveTypes.end() : HaveTypes.begin(),
+                     TapeLeafTypes.begin(), TapeLeafTypes.end());
     SmallVector<Value *, 8> Fake;
     for (Type *T : HaveTypes)
       Fake.push_back(PoisonValue::get(T));

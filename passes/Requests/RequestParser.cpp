@@ -8,6 +8,7 @@
 
 #include "Requests/Markers.h"
 #include "Support/DemangledTypes.h"
+#include "Support/LocalSlots.h"
 #include "Support/Diagnostics.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -194,32 +195,6 @@ private:
 
 } // namespace
 
-/// The one value stored to the local \p Slot, directly or through casts of
-/// its address (AMDGPU's -O0 code reaches its addrspace(5) allocas through
-/// an addrspacecast); null if there are several, or if the address goes
-/// anywhere else (a call, memory) that could write another.
-static Value *onlyStoredValue(AllocaInst &Slot) {
-  Value *Stored = nullptr;
-  SmallVector<Value *, 4> Addresses = {&Slot};
-  while (!Addresses.empty()) {
-    Value *Address = Addresses.pop_back_val();
-    for (User *U : Address->users()) {
-      if (auto *SI = dyn_cast<StoreInst>(U)) {
-        if (SI->getPointerOperand() != Address || Stored)
-          return nullptr;
-        Stored = SI->getValueOperand();
-      } else if (isa<AddrSpaceCastInst>(U) || isa<BitCastInst>(U)) {
-        Addresses.push_back(U);
-      } else if (auto *II = dyn_cast<IntrinsicInst>(U);
-                 !isa<LoadInst>(U) && !U->isDroppable() &&
-                 !(II && II->isLifetimeStartOrEnd())) {
-        return nullptr;
-      }
-    }
-  }
-  return Stored;
-}
-
 Function *resolveFunction(Value *V) {
   V = V->stripPointerCasts();
   if (auto *GA = dyn_cast<GlobalAlias>(V))
@@ -268,9 +243,9 @@ bool Parser::checkType(Value *V, Type *ParamTy, const Twine &What) {
   return fail(What + " has type " + Have + ", expected " + Want);
 }
 
-/// Markers of Enzyme's ABI that gpuad does not implement, and why each is
-/// refused rather than ignored.
-static std::optional<StringRef> refusedMarker(StringRef Name) {
+/// Why a marker of Enzyme's ABI that gpuad does not implement is refused
+/// rather than ignored; none for the others.
+static std::optional<StringRef> whyRefused(StringRef Name) {
   return StringSwitch<std::optional<StringRef>>(Name)
       .Cases({"enzyme_scalar", "enzyme_vector", "enzyme_buffer"},
              "it applies to __enzyme_batch only")
@@ -290,9 +265,16 @@ static std::optional<StringRef> refusedMarker(StringRef Name) {
       .Default(std::nullopt);
 }
 
+/// The error for a refused marker, or none.
+static std::optional<std::string> refusal(const MarkerMatch &M) {
+  if (std::optional<StringRef> Why = whyRefused(M.Name))
+    return "marker '" + M.Name + "' is not supported here: " + Why->str();
+  return std::nullopt;
+}
+
 bool Parser::parseMarker(const MarkerMatch &M, unsigned &Idx) {
-  if (std::optional<StringRef> Why = refusedMarker(M.Name))
-    return fail("marker '" + M.Name + "' is not supported here: " + *Why);
+  if (std::optional<std::string> Refused = refusal(M))
+    return fail(*Refused);
   if (!M.Kind)
     return fail("unknown marker '" + M.Name + "'");
   DiffMode Mode = Req.Key.Mode;
@@ -387,8 +369,8 @@ bool Parser::takeShadows(unsigned &Idx, ArgRequest &AR, Type *ParamTy) {
                   "of " + paramName(P));
     Value *S = arg(Idx);
     MarkerMatch M = matchMarker(S);
-    if (std::optional<StringRef> Why = refusedMarker(M.Name))
-      return fail("marker '" + M.Name + "' is not supported here: " + *Why);
+    if (std::optional<std::string> Refused = refusal(M))
+      return fail(*Refused);
     if (M.isMarker())
       return fail("expected the shadow of " + paramName(P) + ", found marker '" +
                   M.Name + "'");
