@@ -6,8 +6,8 @@
 // (its own derivative is dropped, as enzyme_const asks); every derivative
 // that flows through the state is kept.  Reverse and forward mode against
 // central differences (the state restored before each evaluation) and the
-// dot-product test, at -O0 to -O3.  Before, the state's class was never
-// shadowed and the derivative was zero wherever the state was on the path.
+// dot-product test, at -O0 to -O3.  (Without a shadow for the state, the
+// derivative would be zero wherever the state is on the path.)
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2

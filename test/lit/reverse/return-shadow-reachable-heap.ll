@@ -2,8 +2,8 @@
 ; block (a constructor: get_new_matrix in ADBench's hand at -O0).  The
 ; returned pointer has a shadow, and so must everything reachable from it:
 ; the augmented half allocates a shadow of the data block too and stores it
-; in the shadow struct (before, the shadow's field stayed null and the
-; caller's reverse sweep added into null[i]).
+; in the shadow struct (else the shadow's field stays null and the caller's
+; reverse sweep adds into null[i]).
 ; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
 
 declare double @__enzyme_autodiff(ptr, ...)
