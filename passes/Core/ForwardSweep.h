@@ -212,6 +212,9 @@ private:
   /// carries derivatives (ScratchShadows.cpp); an error where they cannot
   /// be sized.
   void giveScratchShadows(llvm::ArrayRef<SweepArg> Args);
+  /// A scratch shadow of unknown extent for \p Primal: address space the
+  /// target reserves; false where it cannot.
+  bool reserveScratchShadow(llvm::IRBuilderBase &EB, llvm::Value *Primal);
   void createPhiShadows();
   void finishPhiShadows();
   void emitHeapCall(llvm::CallBase &Call);
@@ -238,8 +241,13 @@ private:
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> PhiShadows;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> Aliases;
   llvm::SmallVector<llvm::Instruction *, 8> Removed;
-  /// The scratch shadows' allocations (one per lane and argument).
-  llvm::SmallVector<llvm::Value *, 2> ScratchBlocks;
+  /// The scratch shadows' allocations (one per lane and argument): calloc's
+  /// blocks, or address space the target reserved.
+  struct ScratchBlock {
+    llvm::Value *Block;
+    bool Reserved;
+  };
+  llvm::SmallVector<ScratchBlock, 2> ScratchBlocks;
   /// Shadows of inactive globals, zeroed at the generated function's entry.
   llvm::SmallPtrSet<llvm::GlobalVariable *, 2> ZeroedInactiveShadows;
   bool Failed = false;

@@ -17,8 +17,13 @@
 /// own adjoint or tangent -- are dropped, as enzyme_const asks.
 ///
 /// Where the ranges are unknown (a call the analysis does not see into, a
-/// non-affine address), or in device code, it is an error naming the
-/// argument: pass it with enzyme_dup and a zeroed shadow.
+/// loop whose trip count scalar evolution cannot give), the host reserves
+/// address space either side of the shadow's middle instead, which the
+/// operating system commits, zeroed, page by page as the derivative touches
+/// it (TargetHooks::emitReserveAround; 1 TiB either side where the address
+/// space allows).  In device code, or on a host that cannot reserve, it is
+/// an error naming the argument: pass it with enzyme_dup and a zeroed
+/// shadow.
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/ActivityAnalysis.h"
@@ -78,7 +83,8 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
             "memory (values that carry them are stored there and read back, "
             "or a pointer may point into it or into differentiated memory); "
             "gpuad gives such an argument a scratch shadow where it can bound "
-            "the bytes the function reaches through it, and here it cannot (" +
+            "the bytes the function reaches through it or, on a Linux host, "
+            "reserve address space for them, and here it cannot (" +
             Why + "): pass it with enzyme_dup and a zeroed shadow");
   };
   IRBuilder<> EB(&D.getEntryBlock(), D.getEntryBlock().getFirstInsertionPt());
@@ -111,6 +117,8 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
     const std::optional<ArgumentRange> &AR =
         I < R.Ranges.Params.size() ? R.Ranges.Params[I] : std::nullopt;
     if (!R.Ranges.Unknown.empty() || !AR) {
+      if (reserveScratchShadow(EB, Args[I].Primal))
+        continue;
       Refuse(I, R.Ranges.Unknown.empty()
                     ? "its accesses are not at offsets of the arguments"
                     : R.Ranges.Unknown);
@@ -126,7 +134,7 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
     for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
       CallInst *Block =
           EB.CreateCall(Calloc, {Bytes, EB.getInt64(1)}, "scratch.shadow");
-      ScratchBlocks.push_back(Block);
+      ScratchBlocks.push_back({Block, /*Reserved=*/false});
       Lanes.push_back(EB.CreateGEP(EB.getInt8Ty(), Block, EB.CreateNeg(Lo),
                                    Args[I].Primal->getName() + ".scratch"));
     }
@@ -135,6 +143,20 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
     LLVM_DEBUG(dbgs() << "gpuad: scratch shadow for argument " << I << " of "
                       << Key.Fn->getName() << "\n");
   }
+}
+
+bool ForwardSweep::reserveScratchShadow(IRBuilderBase &EB, Value *Primal) {
+  SmallVector<Value *, 4> Lanes;
+  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    auto [Block, Middle] = Ctx.target().emitReserveAround(EB);
+    if (!Block)
+      return false;
+    ScratchBlocks.push_back({Block, /*Reserved=*/true});
+    Lanes.push_back(Middle);
+  }
+  setShadow(Primal, L.pack(EB, Primal->getType(), Lanes));
+  ++NumScratchShadows;
+  return true;
 }
 
 void ForwardSweep::freeScratchShadows(IRBuilderBase &At,
@@ -146,8 +168,12 @@ void ForwardSweep::freeScratchShadows(IRBuilderBase &At,
       "free",
       FunctionType::get(Type::getVoidTy(M.getContext()),
                         {PointerType::getUnqual(M.getContext())}, false));
-  for (Value *Block : ScratchBlocks)
-    At.CreateCall(Free, {Lookup(Block)});
+  for (const ScratchBlock &S : ScratchBlocks) {
+    if (S.Reserved)
+      Ctx.target().emitReleaseReserved(At, Lookup(S.Block));
+    else
+      At.CreateCall(Free, {Lookup(S.Block)});
+  }
 }
 
 } // namespace gpuad

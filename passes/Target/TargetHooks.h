@@ -25,6 +25,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace llvm {
 class CallBase;
@@ -76,6 +77,18 @@ public:
   /// not run (CUDA's vprintf is a system call; HIP's printf is ockl's host
   /// call, ~55 VGPRs wherever reachable).
   virtual bool printIsCheap() const { return true; }
+  /// Zeroed memory for a shadow whose extent is unknown: address space
+  /// reserved on both sides of a middle and committed page by page as the
+  /// derivative touches it.  Returns {the block, for emitReleaseReserved;
+  /// the middle}, or {null, null} where the target cannot reserve address
+  /// space (a GPU; a host without mmap).  Stops the program with a message
+  /// when no reservation can be made.
+  virtual std::pair<llvm::Value *, llvm::Value *>
+  emitReserveAround(llvm::IRBuilderBase &B) {
+    return {nullptr, nullptr};
+  }
+  virtual void emitReleaseReserved(llvm::IRBuilderBase &B,
+                                   llvm::Value *Block) {}
   /// The usable size (i64) of a block emitAlloc or the C library returned.
   virtual llvm::Value *emitUsableSize(llvm::IRBuilderBase &B, llvm::Value *Ptr);
 
