@@ -20,16 +20,11 @@ namespace gpuad {
 bool lowerVirtualReverse(CallBase &Call, Diagnostics &Diags) {
   Function &Caller = *Call.getFunction();
   Value *Op = Call.arg_size() == 1 ? Call.getArgOperand(0) : nullptr;
-  // A function read from a local at -O0 is that function.
-  if (Op && !isa<Constant>(Op))
-    if (Function *F = resolveFunction(Op))
-      Op = F;
-  if (!Op || !isa<Constant>(Op) || !Op->getType()->isPointerTy() ||
+  if (!Op || !Op->getType()->isPointerTy() ||
       !Call.getType()->isPointerTy() || isa<InvokeInst>(Call)) {
     Diags.error(Caller, Call,
-                "__enzyme_virtualreverse takes one function or global (a "
-                "constant, such as a vtable read from an object at -O2) and "
-                "returns a pointer; got '" +
+                "__enzyme_virtualreverse takes one pointer (a function or a "
+                "vtable) and returns a pointer; got '" +
                     (Op ? describe(*Op) : std::string("no argument")) + "'");
     return false;
   }

@@ -19,7 +19,7 @@ double __enzyme_call_inactive(double, ...);
 double __enzyme_call_inactive_ok(void *, ...);
 Big __enzyme_call_inactive_big(void *, ...);
 int __enzyme_call_inactive_int(void *, ...);
-void *__enzyme_virtualreverse(void *);
+void *__enzyme_virtualreverse(double);
 
 double sq(double x) { return x * x; }
 double sum(int n, ...) { return n; }
@@ -56,7 +56,7 @@ double use(double x, double (*fp)(double), double *p) {
   s += __enzyme_call_inactive_big((void *)big, x).v[0];
   // CHECK-DAG: error: gpuad: __enzyme_call_inactive: 'sq' returns double, but the call declares i32
   s += __enzyme_call_inactive_int((void *)sq, x);
-  // CHECK-DAG: error: gpuad: __enzyme_virtualreverse takes one function or global (a constant, such as a vtable read from an object at -O2) and returns a pointer; got '{{.*}}'
-  s += ((double (*)(double))__enzyme_virtualreverse((void *)fp))(x);
+  // CHECK-DAG: error: gpuad: __enzyme_virtualreverse takes one pointer (a function or a vtable) and returns a pointer; got 'double {{.*}}'
+  s += ((double (*)(double))__enzyme_virtualreverse(x))(x);
   return s + __enzyme_call_inactive_ok((void *)sq, x);
 }
