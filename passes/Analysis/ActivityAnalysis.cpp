@@ -133,13 +133,12 @@ void ActivityAnalysis::computeShadowed() {
   // That includes the memory of an argument passed as enzyme_const: no
   // derivative is wanted of it, but derivatives flow through it (the
   // forward sweep gives it a scratch shadow, ScratchShadows.cpp) -- where
-  // the evidence is this function's own: it stores values that carry
-  // derivatives there, or the memory is merged with its own locals or heap
-  // blocks (a pointer choosing between them).  A call's summary only says
-  // it may write an argument, not what it writes (a null pointer, a count),
-  // and a callee differentiated with the argument const sees its own
-  // stores.  Globals the program marks inactive are not, unless merged with
-  // the function's own differentiated memory.
+  // there is evidence: the function stores values that carry derivatives
+  // there, or calls a function with varied inputs that may store data
+  // there (floats, moved bits: not only pointers or a count it computes),
+  // or the memory is merged with its own locals or heap blocks (a pointer
+  // choosing between them).  Globals the program marks inactive are not,
+  // unless merged with the function's own differentiated memory.
   SmallVector<int, 16> Roots;
   for (unsigned C = 0; C < Classes.numClasses(); ++C)
     if (Classes.find(C) == int(C))
@@ -396,10 +395,18 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
       Changed |= setVariedBits(Call);
     // Varied inputs vary only the memory the call may write: a method
     // reading an object through `this` leaves the object inactive.
+    // Where it may store data that carries a derivative, that is evidence
+    // for memory passed as enzyme_const (it needs a scratch shadow).
     SmallBitVector Written = Writes.writtenArguments(*Call);
-    for (const Use &A : Call->args())
-      if (reachesMemory(*Call, A) && Written.test(Call->getArgOperandNo(&A)))
-        Changed |= setMemoryReach(VariedMem, A.get());
+    SmallBitVector Data = Writes.dataWrittenArguments(*Call);
+    for (const Use &A : Call->args()) {
+      unsigned No = Call->getArgOperandNo(&A);
+      if (!reachesMemory(*Call, A) || !Written.test(No))
+        continue;
+      Changed |= setMemoryReach(VariedMem, A.get());
+      if (Data.test(No))
+        Changed |= setMemoryReach(StoredVariedMem, A.get());
+    }
     // And the mutable globals it may write (it may store what it was given
     // there, and this function read it back).
     GlobalWrites Globals = Writes.writtenGlobals(*Call);

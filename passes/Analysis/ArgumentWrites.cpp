@@ -6,6 +6,7 @@
 
 #include "Analysis/ArgumentWrites.h"
 
+#include "Requests/RequestParser.h"
 #include "Rules/KnownFunctions.h"
 #include "Support/LocalSlots.h"
 
@@ -58,31 +59,61 @@ static const Value *writtenAddress(const Instruction &I) {
   return nullptr;
 }
 
-SmallBitVector ArgumentWrites::writtenArguments(const CallBase &Call) {
-  return ofCall(Call, 0);
+/// Whether \p I may write data that can carry a derivative where it writes:
+/// a float (or a vector or aggregate holding one), an integer moved from
+/// memory whole (a double copied as an i64), a copy of unknown bytes.  A
+/// pointer, an integer the function computes, a memset's constant do not.
+static bool writesData(const Instruction &I) {
+  if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+    const Value *V = SI->getValueOperand();
+    if (carriesFloat(V->getType()))
+      return true;
+    if (V->getType()->isPtrOrPtrVectorTy())
+      return false;
+    const Value *Moved = V->stripPointerCasts();
+    return isa<LoadInst, BitCastInst, ExtractValueInst, ExtractElementInst,
+               PHINode, SelectInst, Argument>(Moved) &&
+           V->getType()->getScalarSizeInBits() >= 16;
+  }
+  if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return carriesFloat(RMW->getValOperand()->getType());
+  return isa<MemTransferInst>(I);
 }
 
-SmallBitVector ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
-  SmallBitVector Bits(Call.arg_size());
+SmallBitVector ArgumentWrites::writtenArguments(const CallBase &Call) {
+  return ofCall(Call, 0).Any;
+}
+
+SmallBitVector ArgumentWrites::dataWrittenArguments(const CallBase &Call) {
+  return ofCall(Call, 0).Data;
+}
+
+ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
+  ParameterWrites W{SmallBitVector(Call.arg_size()),
+                    SmallBitVector(Call.arg_size())};
   if (!mayWriteSomething(Call))
-    return Bits;
+    return W;
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || Callee->isDeclaration() || Callee->isVarArg() ||
       classifyHeapCall(Call)) {
     // Unknown code (or a heap function releasing its argument): every
-    // pointer argument.
+    // pointer argument, with anything.
     for (unsigned K = 0; K < Call.arg_size(); ++K)
-      Bits[K] = Call.getArgOperand(K)->getType()->isPointerTy();
-    return Bits;
+      W.Any[K] = W.Data[K] = Call.getArgOperand(K)->getType()->isPointerTy();
+    if (classifyHeapCall(Call))
+      W.Data.reset();
+    return W;
   }
-  const SmallBitVector &F = ofFunction(*Callee, Depth);
-  for (unsigned K = 0; K < Call.arg_size() && K < F.size(); ++K)
-    Bits[K] = F[K];
-  return Bits;
+  const ParameterWrites &F = ofFunction(*Callee, Depth);
+  for (unsigned K = 0; K < Call.arg_size() && K < F.Any.size(); ++K) {
+    W.Any[K] = F.Any[K];
+    W.Data[K] = F.Data[K];
+  }
+  return W;
 }
 
-const SmallBitVector &ArgumentWrites::ofFunction(const Function &F,
-                                                 unsigned Depth) {
+const ParameterWrites &ArgumentWrites::ofFunction(const Function &F,
+                                                  unsigned Depth) {
   if (auto It = Known.find(&F); It != Known.end())
     return It->second;
   SmallBitVector All(F.arg_size());
@@ -90,35 +121,40 @@ const SmallBitVector &ArgumentWrites::ofFunction(const Function &F,
     All[A.getArgNo()] = A.getType()->isPointerTy();
   // Too deep, or recursive: assume every pointer parameter.
   if (Depth > 4 || !InProgress.insert(&F).second)
-    return Known[&F] = All;
+    return Known[&F] = ParameterWrites{All, All};
 
-  SmallBitVector Bits(F.arg_size());
+  ParameterWrites W{SmallBitVector(F.arg_size()),
+                    SmallBitVector(F.arg_size())};
   bool Everything = false;
   // The parameter (or nothing) a written address comes from.
-  auto Written = [&](const Value *Ptr) {
+  auto Written = [&](const Value *Ptr, bool Data) {
     const Value *U = objectOf(Ptr);
-    if (const auto *A = dyn_cast<Argument>(U))
-      Bits[A->getArgNo()] = true;
-    else if (!isa<AllocaInst>(U) &&
-             !(isa<CallBase>(U) && classifyHeapCall(*cast<CallBase>(U))))
+    if (const auto *A = dyn_cast<Argument>(U)) {
+      W.Any[A->getArgNo()] = true;
+      W.Data[A->getArgNo()] = W.Data[A->getArgNo()] || Data;
+    } else if (!isa<AllocaInst>(U) &&
+               !(isa<CallBase>(U) && classifyHeapCall(*cast<CallBase>(U)))) {
       Everything = true; // a loaded pointer, a global, ...
+    }
   };
   for (const Instruction &I : instructions(F)) {
     if (const Value *Ptr = writtenAddress(I))
-      Written(Ptr);
+      Written(Ptr, writesData(I));
     else if (const auto *Call = dyn_cast<CallBase>(&I);
              Call && !isa<DbgInfoIntrinsic>(Call) &&
              !Call->isLifetimeStartOrEnd()) {
-      SmallBitVector Inner = ofCall(*Call, Depth + 1);
-      for (unsigned K = 0; K < Inner.size(); ++K)
-        if (Inner[K])
-          Written(Call->getArgOperand(K));
+      ParameterWrites Inner = ofCall(*Call, Depth + 1);
+      for (unsigned K = 0; K < Inner.Any.size(); ++K)
+        if (Inner.Any[K])
+          Written(Call->getArgOperand(K), Inner.Data[K]);
     }
     if (Everything)
       break;
   }
   InProgress.erase(&F);
-  return Known[&F] = Everything ? All : Bits;
+  if (Everything)
+    W = ParameterWrites{All, All};
+  return Known[&F] = W;
 }
 
 GlobalWrites ArgumentWrites::writtenGlobals(const CallBase &Call) {

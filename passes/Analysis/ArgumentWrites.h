@@ -36,25 +36,36 @@ struct GlobalWrites {
   bool Any = false;
 };
 
+/// What a function may write through its pointer parameters.
+struct ParameterWrites {
+  /// Bit k: anything, through parameter k.
+  llvm::SmallBitVector Any;
+  /// Bit k: data that may be floating point (a float's value or bits moved
+  /// whole, a copy, unknown code), not only pointers, integers it computes
+  /// and constants: what could carry a derivative.
+  llvm::SmallBitVector Data;
+};
+
 class ArgumentWrites {
 public:
   /// Bit k: \p Call may write memory through its argument k (a pointer).
   llvm::SmallBitVector writtenArguments(const llvm::CallBase &Call);
+  /// Bit k: \p Call may store data that can carry a derivative through its
+  /// argument k (ParameterWrites::Data).
+  llvm::SmallBitVector dataWrittenArguments(const llvm::CallBase &Call);
   /// The mutable globals \p Call may write: a callee that stores what it is
   /// given in a global the caller then reads passes a derivative through
   /// memory no argument shows.
   GlobalWrites writtenGlobals(const llvm::CallBase &Call);
 
 private:
-  llvm::SmallBitVector ofCall(const llvm::CallBase &Call, unsigned Depth);
-  /// Bit k: \p F may write through parameter k.
-  const llvm::SmallBitVector &ofFunction(const llvm::Function &F,
-                                         unsigned Depth);
+  ParameterWrites ofCall(const llvm::CallBase &Call, unsigned Depth);
+  const ParameterWrites &ofFunction(const llvm::Function &F, unsigned Depth);
 
   const GlobalWrites &globalsOf(const llvm::Function &F, unsigned Depth);
   GlobalWrites globalsOfCall(const llvm::CallBase &Call, unsigned Depth);
 
-  llvm::DenseMap<const llvm::Function *, llvm::SmallBitVector> Known;
+  llvm::DenseMap<const llvm::Function *, ParameterWrites> Known;
   llvm::SmallPtrSet<const llvm::Function *, 8> InProgress;
   llvm::DenseMap<const llvm::Function *, GlobalWrites> KnownGlobals;
   llvm::SmallPtrSet<const llvm::Function *, 8> GlobalsInProgress;

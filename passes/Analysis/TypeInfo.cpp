@@ -10,6 +10,7 @@
 #include "Support/DemangledTypes.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -102,9 +103,19 @@ const TypeSummaries::Summary *TypeSummaries::get(Function &F) {
   return &(Done[&F] = std::move(S));
 }
 
-/// What a C++ parameter declared `double *` (`float &`, `const double *`)
-/// points to, at every offset: the IR's opaque pointer forgets it, and a
-/// body that only moves the bytes (memmove) says nothing.
+/// The floating-point type named \p S ("double", "float"), or null.
+static Type *floatNamed(StringRef S, LLVMContext &C) {
+  return StringSwitch<Type *>(S.trim())
+      .Case("double", Type::getDoubleTy(C))
+      .Case("float", Type::getFloatTy(C))
+      .Default(nullptr);
+}
+
+/// What a C++ parameter declared `double *` (`float &`, `const double *`,
+/// `std::vector<double> const &`) points to: the IR's opaque pointer forgets
+/// it, and a body that only moves the bytes (memmove) says nothing.  A
+/// std::vector is three pointers to its elements (begin, end, end of
+/// storage), in libstdc++ and libc++ alike.
 static TypeTree pointeeOfDeclared(StringRef Declared, const Function &F) {
   TypeTree T;
   StringRef S = Declared.trim();
@@ -114,12 +125,23 @@ static TypeTree pointeeOfDeclared(StringRef Declared, const Function &F) {
   S.consume_back("const");
   S = S.trim();
   S.consume_front("const ");
-  Type *Float = StringSwitch<Type *>(S.trim())
-                    .Case("double", Type::getDoubleTy(F.getContext()))
-                    .Case("float", Type::getFloatTy(F.getContext()))
-                    .Default(nullptr);
-  if (Float)
+  S = S.trim();
+  LLVMContext &C = F.getContext();
+  if (Type *Float = floatNamed(S, C)) {
     T.insert({-1}, ConcreteType::floatOf(Float));
+    return T;
+  }
+  StringRef Element = S;
+  if (Element.consume_front("std::vector<") && Element.consume_back(">")) {
+    Element = Element.split(',').first;
+    unsigned PtrBytes = F.getDataLayout().getPointerSize();
+    if (Type *Float = floatNamed(Element, C))
+      for (int Field = 0; Field < 3; ++Field) {
+        T.insert({Field * int(PtrBytes)},
+                 ConcreteType(ConcreteType::Pointer));
+        T.insert({Field * int(PtrBytes), -1}, ConcreteType::floatOf(Float));
+      }
+  }
   return T;
 }
 
@@ -127,12 +149,12 @@ TypeInfo::TypeInfo(Function &F, const ArgumentTypes &Known,
                    TypeSummaries *Callees)
     : F(F), DL(F.getParent()->getDataLayout()), Callees(Callees) {
   std::optional<SmallVector<std::string, 8>> Declared =
-      demangledParameterTypes(F.getName());
+      declaredArgumentTypes(F);
   for (Argument &A : F.args()) {
     Trees[&A] = treeOfType(A.getType(), DL);
     if (auto It = Known.find(&A); It != Known.end())
       Trees[&A].join(It->second);
-    if (Declared && A.getArgNo() < Declared->size())
+    if (Declared)
       Trees[&A].join(pointeeOfDeclared((*Declared)[A.getArgNo()], F));
   }
   for (Instruction &I : instructions(F)) {
@@ -286,11 +308,38 @@ static ConcreteType typeFromTBAA(const MDNode *Tag, Type *AccessTy) {
   return ConcreteType(); // "omnipotent char" and unknown names say nothing
 }
 
+/// Whether the local \p Obj is copied to or from as bytes (memcpy,
+/// memmove, or the headers' functions of those names): C's sanctioned type
+/// pun, `memcpy(&u, &d, 8)` with a uint64_t u, whose integer accesses hold a
+/// double's bits.
+static bool isPunnedLocal(const Value *Obj) {
+  if (!isa<AllocaInst>(Obj))
+    return false;
+  for (const User *U : Obj->users()) {
+    const auto *Call = dyn_cast<CallBase>(U);
+    if (!Call)
+      continue;
+    if (isa<MemTransferInst>(Call))
+      return true;
+    if (const Function *Callee = Call->getCalledFunction();
+        Callee && !headerMemoryFunction(*Callee).empty() &&
+        headerMemoryFunction(*Callee) != "memset")
+      return true;
+  }
+  return false;
+}
+
 void TypeInfo::applyTBAA(Instruction &I, Value *Ptr, Type *AccessTy) {
   ConcreteType C = typeFromTBAA(I.getMetadata(LLVMContext::MD_tbaa), AccessTy);
-  if (C.kind() != ConcreteType::Unknown && !AccessTy->isAggregateType() &&
-      !AccessTy->isVectorTy())
-    update(Ptr, {0}, C);
+  if (C.kind() == ConcreteType::Unknown || AccessTy->isAggregateType() ||
+      AccessTy->isVectorTy())
+    return;
+  // An integer's tag on a local that bytes are copied into says what the
+  // program declared, not what the bits are.
+  if (C.kind() == ConcreteType::Integer &&
+      isPunnedLocal(getUnderlyingObject(Ptr)))
+    return;
+  update(Ptr, {0}, C);
 }
 
 void TypeInfo::visitMemoryAccess(Instruction &I, Value *Ptr, Value *Val) {
@@ -478,6 +527,19 @@ void TypeInfo::visitCall(CallBase &Call) {
       if (Arg->getType()->isIntegerTy())
         update(Arg, {}, ConcreteType(ConcreteType::Integer));
   Function *Callee = Call.getCalledFunction();
+  // A memcpy or memmove the headers define (CUDA's is a function of its
+  // own, kept out of line until gpuad makes it the intrinsic): the same
+  // bytes at both ends, as the intrinsic.
+  if (Callee && Call.arg_size() == 3) {
+    StringRef Kind = headerMemoryFunction(*Callee);
+    if (Kind == "memcpy" || Kind == "memmove") {
+      visitMemTransfer(Call.getArgOperand(0), Call.getArgOperand(1),
+                       Call.getArgOperand(2));
+      if (!Call.getType()->isVoidTy())
+        update(&Call, tree(Call.getArgOperand(0)));
+      return;
+    }
+  }
   if (!Callees || !Callee || Callee->isDeclaration() || Callee->isVarArg())
     return;
   const TypeSummaries::Summary *S = Callees->get(*Callee);

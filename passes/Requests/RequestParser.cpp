@@ -573,12 +573,7 @@ bool Parser::checkNoSplitArguments() {
     return true;
   std::string ByValue;
   for (const std::string &T : Types)
-    if (!StringRef(T).ends_with("*") && !StringRef(T).ends_with("&") &&
-        !is_contained(ArrayRef<StringRef>{"bool", "char", "short", "int",
-                                          "long", "long long", "unsigned int",
-                                          "unsigned long", "float", "double",
-                                          "void*"},
-                      StringRef(T)))
+    if (!isPassedWhole(T))
       ByValue += (ByValue.empty() ? "'" : ", '") + T + "'";
   return fail("the request's arguments (" + Twine(Types.size()) +
               " in the source) reach the IR as " + Twine(IRArgs) +

@@ -511,13 +511,44 @@ void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
 
 void ReverseEmitter::reverseMemSet(MemSetInst &I) {
   // The memory was overwritten with constants: its adjoint before is zero.
+  // Fields the type analysis knows hold pointers are skipped: their shadows
+  // are shadow pointers, no adjoints, and the object they belong to may live
+  // on (a std::vector's fields cleared by its constructor, then set).
   Value *Dst = I.getRawDest();
   if (!needsShadow(Dst))
     return;
   Value *DstS = reverseShadow(Dst, I);
-  Value *Len = lookup(I.getLength());
+  auto *ConstLen = dyn_cast<ConstantInt>(I.getLength());
+  SmallVector<uint64_t, 4> Pointers;
+  TypeTree Tree = TI->tree(orig(Dst));
+  if (ConstLen)
+    for (const auto &[Path, C] : Tree.entries())
+      if (Path.size() == 1 && Path[0] >= 0 &&
+          C.kind() == ConcreteType::Pointer)
+        Pointers.push_back(Path[0]);
+  if (Pointers.empty()) {
+    Value *Len = lookup(I.getLength());
+    forEachLane(DstS, [&](Value *LanePtr, unsigned) {
+      B.CreateMemSet(LanePtr, B.getInt8(0), Len, I.getDestAlign());
+    });
+    return;
+  }
+  llvm::sort(Pointers);
+  uint64_t PtrBytes = D.getParent()->getDataLayout().getPointerSize();
+  Align DstAlign = I.getDestAlign().valueOrOne();
   forEachLane(DstS, [&](Value *LanePtr, unsigned) {
-    B.CreateMemSet(LanePtr, B.getInt8(0), Len, I.getDestAlign());
+    auto Zero = [&](uint64_t From, uint64_t To) {
+      if (To > From)
+        B.CreateMemSet(B.CreateConstGEP1_64(B.getInt8Ty(), LanePtr, From),
+                       B.getInt8(0), To - From,
+                       commonAlignment(DstAlign, From));
+    };
+    uint64_t At = 0, Len = ConstLen->getZExtValue();
+    for (uint64_t P : Pointers) {
+      Zero(At, std::min(P, Len));
+      At = std::max(At, P + PtrBytes);
+    }
+    Zero(At, Len);
   });
 }
 

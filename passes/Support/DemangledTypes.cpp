@@ -7,6 +7,7 @@
 #include "Support/DemangledTypes.h"
 
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Function.h"
 
 #include <cstdlib>
 
@@ -53,6 +54,51 @@ demangledParameterTypes(StringRef Name) {
     return std::nullopt;
   SmallVector<std::string, 8> Types = splitParameterList(Params);
   std::free(Params);
+  return Types;
+}
+
+bool isPassedWhole(StringRef Type) {
+  return Type.ends_with("*") || Type.ends_with("&") ||
+         is_contained(ArrayRef<StringRef>{"bool", "char", "signed char",
+                                          "unsigned char", "short",
+                                          "unsigned short", "int",
+                                          "unsigned int", "long",
+                                          "unsigned long", "long long",
+                                          "unsigned long long", "float",
+                                          "double", "long double"},
+                      Type);
+}
+
+std::optional<SmallVector<std::string, 8>>
+declaredArgumentTypes(const Function &F) {
+  std::optional<SmallVector<std::string, 8>> Declared =
+      demangledParameterTypes(F.getName());
+  if (!Declared || is_contained(*Declared, "..."))
+    return std::nullopt;
+  SmallVector<unsigned, 8> Explicit; // the IR arguments not sret
+  for (const Argument &A : F.args())
+    if (!A.hasStructRetAttr())
+      Explicit.push_back(A.getArgNo());
+  unsigned Skip;
+  if (Explicit.size() == Declared->size())
+    Skip = 0;
+  else if (Explicit.size() == Declared->size() + 1 &&
+           F.getArg(Explicit[0])->getType()->isPointerTy() &&
+           all_of(*Declared, isPassedWhole))
+    Skip = 1; // `this`: nothing else adds an argument
+  else
+    return std::nullopt;
+  SmallVector<std::string, 8> Types(F.arg_size());
+  for (unsigned K = Skip; K < Explicit.size(); ++K) {
+    StringRef T = (*Declared)[K - Skip];
+    // Pointers and references are IR pointers, and arithmetic types not:
+    // else a struct's fields and a dropped empty struct met by chance.
+    bool Indirect = T.ends_with("*") || T.ends_with("&");
+    if ((Indirect || isPassedWhole(T)) &&
+        Indirect != F.getArg(Explicit[K])->getType()->isPointerTy())
+      return std::nullopt;
+    Types[Explicit[K]] = T.str();
+  }
   return Types;
 }
 

@@ -21,6 +21,10 @@
 #include <optional>
 #include <string>
 
+namespace llvm {
+class Function;
+} // namespace llvm
+
 namespace gpuad {
 
 /// The source types of the parameters of the function named \p Name (an
@@ -29,6 +33,18 @@ namespace gpuad {
 /// mangled function.
 std::optional<llvm::SmallVector<std::string, 8>>
 demangledParameterTypes(llvm::StringRef Name);
+
+/// Whether a parameter of source type \p Type reaches the IR as one
+/// argument whatever the target: a pointer, a reference or a builtin
+/// arithmetic type (a struct by value may be split into its fields).
+bool isPassedWhole(llvm::StringRef Type);
+
+/// The declared source type of each of \p F's IR arguments, from its
+/// mangled name (empty for `this` and an sret pointer); none where the
+/// arguments do not line up with the declaration (a struct split into its
+/// fields, a variadic tail) or the name is not mangled.
+std::optional<llvm::SmallVector<std::string, 8>>
+declaredArgumentTypes(const llvm::Function &F);
 
 } // namespace gpuad
 

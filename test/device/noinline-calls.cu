@@ -2,7 +2,9 @@
 // callees are __noinline__, so they survive as real PTX .func calls at every
 // level, and the pass must produce derivative versions of them (one callee is
 // reached from two call sites with different activity, one is recursive
-// through a chain of two, one takes and writes a pointer).  The derivative
+// through a chain of two, one takes and writes a pointer, and a double
+// travels as uint64_t bits through helpers that copy it with memcpy, in
+// forward and reverse mode).  The derivative
 // functions must be defined in the PTX (ptxas rejects an undefined .func).
 //
 // REQUIRES: cuda
@@ -21,6 +23,29 @@
 // RUN: %gpuad-cc --cuda-host-only -O2 -c %s -o %t.host.o
 
 #include <gpuad/gpuad.h>
+
+#include <stdint.h>
+#include <string.h>
+
+// A double's bits as an integer, C's way (CUDA's memcpy is a function of
+// its own until gpuad runs, and the integer's TBAA tag says "long").
+__device__ __noinline__ uint64_t to_bits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+__device__ __noinline__ double from_bits(uint64_t u) {
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
+__device__ __noinline__ uint64_t cube_bits(uint64_t u) {
+  double d = from_bits(u);
+  return to_bits(d * d * d);
+}
+__device__ double through_bits(double x) {
+  return from_bits(cube_bits(to_bits(x * 0.5))) + x;
+}
 
 __device__ __noinline__ double square_sin(double x) {
   double s = sin(x);
@@ -50,12 +75,12 @@ __device__ double top(double x, double y, int depth) {
   accumulate(&acc, square_sin(x));
   accumulate(&acc, blend(x, y));
   accumulate(&acc, blend(y, 2.0));
-  return acc + even_chain(x, depth);
+  return acc + even_chain(x, depth) + through_bits(x);
 }
 
 __global__ void noinline_calls(const double *x, const double *y,
                                const int *depth, double *dx, double *dxy,
-                               int n) {
+                               double *gbits, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -64,6 +89,7 @@ __global__ void noinline_calls(const double *x, const double *y,
   dxy[i] = __enzyme_fwddiff<double>((void *)top, enzyme_dup, x[i], 1.0,
                                     enzyme_dup, y[i], 1.0, enzyme_const,
                                     depth[i]);
+  gbits[i] = __enzyme_autodiff<double>((void *)through_bits, x[i]);
 }
 
 // The kernel and real function calls remain.
@@ -94,13 +120,17 @@ static double hostSquareSin(double x) {
 }
 static double hostBlend(double a, double b) { return a * std::exp(-b) + b * b; }
 static void hostAccumulate(double *acc, double v) { *acc += v * v; }
+static double hostThroughBits(double x) {
+  double h = x * 0.5;
+  return h * h * h + x;
+}
 
 static double hostTop(double x, double y, int depth) {
   double acc = 0.0;
   hostAccumulate(&acc, hostSquareSin(x));
   hostAccumulate(&acc, hostBlend(x, y));
   hostAccumulate(&acc, hostBlend(y, 2.0));
-  return acc + hostEvenChain(x, depth);
+  return acc + hostEvenChain(x, depth) + hostThroughBits(x);
 }
 
 int main() {
@@ -120,11 +150,13 @@ int main() {
   double *dX = deviceCopy(x), *dY = deviceCopy(y);
   int *dDepth = deviceCopy(depth);
   double *dGx = deviceCopy(std::vector<double>(n, 0.0)),
-         *dGxy = deviceCopy(std::vector<double>(n, 0.0));
-  noinline_calls<<<grid, block>>>(dX, dY, dDepth, dGx, dGxy, n);
+         *dGxy = deviceCopy(std::vector<double>(n, 0.0)),
+         *dGbits = deviceCopy(std::vector<double>(n, 0.0));
+  noinline_calls<<<grid, block>>>(dX, dY, dDepth, dGx, dGxy, dGbits, n);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
-  std::vector<double> gx = hostCopy(dGx, n), gxy = hostCopy(dGxy, n);
+  std::vector<double> gx = hostCopy(dGx, n), gxy = hostCopy(dGxy, n),
+                      gbits = hostCopy(dGbits, n);
 
   for (int i = 0; i < n; ++i) {
     double v = x[i], w = y[i];
@@ -134,8 +166,11 @@ int main() {
     expectNear(fd, "d(1,1) top", i, gxy[i],
                (hostTop(v + H, w + H, k) - hostTop(v - H, w - H, k)) /
                    (2 * H));
+    expectNear(fd, "reverse d/dx through uint64_t bits", i, gbits[i],
+               (hostThroughBits(v + H) - hostThroughBits(v - H)) / (2 * H));
   }
-  return finish("d/dx top (y const) and along (1,1), through noinline calls "
-                "and recursion depth 0..6, vs central FD h=1e-6; n=500",
+  return finish("d/dx top (y const) and along (1,1), through noinline calls, "
+                "recursion depth 0..6 and uint64_t bits, and the reverse "
+                "derivative through the bits, vs central FD h=1e-6; n=500",
                 {&fd});
 }

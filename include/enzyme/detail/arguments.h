@@ -21,7 +21,8 @@
 ///            &adj... with adj zeroed; the adjoint is read from adj.
 /// A class passed by value reaches f through `thunk::call`, which takes it
 /// by pointer (the parameter's type `q`), f as an enzyme_const argument
-/// (gpuad binds it: the call is direct) and the memory for f's result.
+/// (gpuad binds it: the call is direct) and the memory for f's result, which
+/// it constructs there.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_ENZYME_DETAIL_ARGUMENTS_H
@@ -301,7 +302,9 @@ GPUAD_ENZYME_INLINE decltype(auto) invoke(Fn fn, X &&...x) {
 /// and each argument as its `q`.
 template <class Fn, class R, class... A> struct thunk {
   GPUAD_ENZYME_HD static void call(Fn fn, R *out, typename A::q... x) {
-    *out = invoke(fn, A::unwrap(x)...);
+    // Constructed in place: `out` is raw storage (a std::vector result is
+    // f's own sret memory).
+    ::new ((void *)out) R(invoke(fn, A::unwrap(x)...));
   }
 };
 template <class Fn, class... A> struct thunk<Fn, void, A...> {

@@ -143,11 +143,31 @@ template <class FT, std::size_t N>
 struct arity_of<FT, N, fk::function>
     : std::integral_constant<std::size_t, FT::arity> {};
 
+/// Room for one T that the request constructs (the thunk writes f's result
+/// there); the result is moved out of it and destroyed there, so a class
+/// that owns memory (std::vector) is returned as it is, its tangent too.
+template <class T> struct storage {
+  alignas(T) unsigned char bytes[sizeof(T)];
+};
+template <class T> GPUAD_ENZYME_INLINE T &object(storage<T> &s) {
+  return *std::launder(reinterpret_cast<T *>(s.bytes));
+}
+template <class T> GPUAD_ENZYME_INLINE T take(storage<T> &s) {
+  T v(std::move(object(s)));
+  object(s).~T();
+  return v;
+}
+template <class T, std::size_t... L>
+GPUAD_ENZYME_INLINE std::array<T, sizeof...(L)>
+take_lanes(std::array<storage<T>, sizeof...(L)> &s, std::index_sequence<L...>) {
+  return {take(s[L])...};
+}
+
 template <class RV, std::size_t N, bool Memory> struct out_memory {
   using type = nothing;
 };
 template <class RV, std::size_t N> struct out_memory<RV, N, true> {
-  using type = raw<RV, std::array<RV, N>>;
+  using type = raw<storage<RV>, std::array<storage<RV>, N>>;
 };
 
 template <class L, std::size_t N> struct request_parts;
@@ -209,12 +229,14 @@ template <class Mode, class RetActivity, class F, class... Args> struct call {
                 "a value, or write through a Duplicated pointer argument");
   static constexpr bool r_void = std::is_void_v<RV>;
   static constexpr bool r_class = std::is_class_v<RV> || std::is_union_v<RV>;
-  static constexpr bool r_ok =
-      !r_class ||
-      (std::is_trivially_copyable_v<RV> && std::is_default_constructible_v<RV>);
-  static_assert(r_ok,
-                "enzyme::autodiff: a returned class must be trivially "
-                "copyable and default-constructible (its tangent is one)");
+  static constexpr bool r_ok = !r_class || std::is_move_constructible_v<RV>;
+  static_assert(r_ok, "enzyme::autodiff: a returned class must be "
+                      "move-constructible (it is moved out of the memory the "
+                      "request writes it to)");
+  /// A class owning memory: its primal, and a shadow it holds, are always
+  /// constructed (enzyme_dup), so that what the call allocated for them is
+  /// destroyed when the result does not take it.
+  static constexpr bool r_owning = r_class && !std::is_trivially_copyable_v<RV>;
   using RA = ret_activity<fwd, RetActivity, RV>;
   static constexpr bool ret_primal =
       !r_void && (M::primal ||
@@ -256,9 +278,11 @@ template <class Mode, class RetActivity, class F, class... Args> struct call {
     typename out_memory<RV, N, thunked && !r_void>::type out;
   };
 
-  static constexpr mark out_mark = !ret_shadow          ? mark::constant
-                                   : fwd && !ret_primal ? mark::dupnoneed
-                                                        : mark::dup;
+  static constexpr bool out_shadow = ret_shadow || r_owning;
+  static constexpr mark out_mark =
+      !out_shadow                       ? mark::constant
+      : fwd && !ret_primal && !r_owning ? mark::dupnoneed
+                                        : mark::dup;
   using slot_list = concat_t<
       only_if<(N > 1), list<marker_slot<mark::width>, number_slot<N>>>,
       only_if<raw_primal, list<marker_slot<mark::primal_return>>>,
@@ -268,7 +292,7 @@ template <class Mode, class RetActivity, class F, class... Args> struct call {
               concat_t<list<marker_slot<out_mark>>,
                        typename slots<out_slot, 0,
                                       std::make_index_sequence<
-                                          1 + (ret_shadow ? N : 0)>>::type>>,
+                                          1 + (out_shadow ? N : 0)>>::type>>,
       typename argument_slots<args, std::make_index_sequence<n>, N>::type>;
 
   template <std::size_t... I>
@@ -283,8 +307,8 @@ template <class Mode, class RetActivity, class F, class... Args> struct call {
     __builtin_memset(&fr.adj, 0, sizeof fr.adj);
     __builtin_memset(&fr.out, 0, sizeof fr.out);
     if constexpr (thunked && !r_void && !fwd && ret_shadow)
-      for (RV &seed : part<1>(fr.out))
-        seed = RV(1);
+      for (storage<RV> &seed : part<1>(fr.out))
+        ::new ((void *)seed.bytes) RV(1);
     if constexpr (thunked) {
       void *t = (void *)&parts::template thunk_type<Fn, RV>::call;
       void *fn; // f: a function, or the object whose operator() thunk calls
@@ -308,9 +332,22 @@ template <class Mode, class RetActivity, class F, class... Args> struct call {
     }
   }
 
-  // The result, as Enzyme's C++ interface returns it.
+  // The result, as Enzyme's C++ interface returns it; what the request
+  // constructed in fr.out and the result does not take is destroyed.
   template <class... Raw_>
   GPUAD_ENZYME_INLINE static auto results(frame &fr, Raw_ &...r) {
+    auto res = tuple_of(fr, r...);
+    if constexpr (thunked && r_owning) {
+      if constexpr (!ret_primal)
+        object(part<0>(fr.out)).~RV();
+      if constexpr (!(fwd && ret_shadow))
+        for (storage<RV> &shadow : part<1>(fr.out))
+          object(shadow).~RV();
+    }
+    return res;
+  }
+  template <class... Raw_>
+  GPUAD_ENZYME_INLINE static auto tuple_of(frame &fr, Raw_ &...r) {
     if constexpr (fwd && ret_primal && ret_shadow)
       return std::make_tuple(primal(fr, r...), tangent(fr, r...));
     else if constexpr (fwd && ret_primal)
@@ -330,14 +367,16 @@ template <class Mode, class RetActivity, class F, class... Args> struct call {
   template <class... Raw_>
   GPUAD_ENZYME_INLINE static RV primal(frame &fr, Raw_ &...r) {
     if constexpr (thunked)
-      return part<0>(fr.out);
+      return take(part<0>(fr.out));
     else
       return (RV)part<0>(r...);
   }
   template <class... Raw_>
   GPUAD_ENZYME_INLINE static lanes_t<RV, N> tangent(frame &fr, Raw_ &...r) {
-    if constexpr (thunked)
-      return lanes_of<N>(part<1>(fr.out));
+    if constexpr (thunked && N == 1)
+      return take(part<1>(fr.out)[0]);
+    else if constexpr (thunked)
+      return take_lanes(part<1>(fr.out), std::make_index_sequence<N>{});
     else
       return restore(part<raw_primal>(r...));
   }

@@ -27,6 +27,7 @@
 // RUN: not %gpuad-cc -std=c++17 -fsyntax-only -DCASE=24 %s 2>&1 | FileCheck %s --check-prefix=VARIADIC --implicit-check-not=error:
 // RUN: not %gpuad-cc -std=c++17 -fsyntax-only -DCASE=25 %s 2>&1 | FileCheck %s --check-prefix=MEMBER --implicit-check-not=error:
 // RUN: not %gpuad-cc -std=c++17 -fsyntax-only -DCASE=26 %s 2>&1 | FileCheck %s --check-prefix=NOT-TRIVIAL --implicit-check-not=error:
+// RUN: not %gpuad-cc -std=c++17 -fsyntax-only -DCASE=27 %s 2>&1 | FileCheck %s --check-prefix=RET-IMMOVABLE --implicit-check-not=error:
 
 #include <enzyme/enzyme>
 
@@ -49,6 +50,12 @@ struct S {
   S twice() const { return {2 * a, 2 * b}; }
 };
 S make(double x) { return {x, x}; }
+struct Pinned {
+  Pinned(double v) : v(v) {}
+  Pinned(Pinned &&) = delete;
+  double v;
+};
+Pinned pin(double x) { return Pinned(x); }
 
 void cases() {
   double x = 1, dx = 0, p[2] = {1, 2}, dp[2] = {};
@@ -107,6 +114,8 @@ void cases() {
   enzyme::autodiff<enzyme::Forward>(&S::twice, enzyme::Const{S{1, 2}});
 #elif CASE == 26 // Active on a class that is not trivially copyable.
   enzyme::autodiff<enzyme::Reverse>(vnorm, enzyme::Active{std::vector<double>{}});
+#elif CASE == 27 // A returned class that cannot be moved out of its memory.
+  enzyme::autodiff<enzyme::Forward>(pin, enzyme::Duplicated{x, 1.0});
 #endif
 }
 
@@ -160,3 +169,5 @@ void cases() {
 // MEMBER: 1 error generated.
 // NOT-TRIVIAL: error: static assertion failed{{.*}}: enzyme::Active<T>: T must be trivially copyable
 // NOT-TRIVIAL: 1 error generated.
+// RET-IMMOVABLE: error: static assertion failed{{.*}}: enzyme::autodiff: a returned class must be move-constructible
+// RET-IMMOVABLE: 1 error generated.
