@@ -18,7 +18,10 @@ every libm function that has a rule, branches on data, loops (constant and
 run-time trip counts, nested, early exits), reductions, local and heap
 arrays updated in place, pointer arithmetic, structs, calls to inlined,
 noinline and recursive helpers, integers computed from data and used as
-indices, and values passed through unions and integer bits.  On the device,
+indices, values passed through unions and integer bits, Enzyme's attributes
+(a helper `enzyme_function_like` log1p, an `enzyme_inactive` one that only
+reads integers) and, on the host, a global that a helper writes and f reads
+back.  On the device,
 a block-level function wraps f with shared memory, barriers, atomics and
 warp shuffles.
 
@@ -64,6 +67,7 @@ def render_type(text, real):
     f = real == "float"
     text = text.replace("$T", real).replace("$U",
                                             "uint32_t" if f else "uint64_t")
+    text = text.replace("$LOG1P", "log1pf" if f else "log1p")
     text = MATH_RE.sub(lambda m: m.group(1) + ("f(" if f else "("), text)
     return LIT_RE.sub(lambda m: m.group(1) + ("f" if f else ""), text)
 
@@ -103,6 +107,7 @@ class Gen:
         self.helpers = []  # (name, Stmt of the whole definition)
         self.helper_sigs = []  # callable helpers: (name, kind)
         self.uses_struct = False
+        self.extras = set()  # names of EXTRA_HELPERS f uses
         self.features = set()
 
     def fresh(self, p):
@@ -256,9 +261,10 @@ class Gen:
         kinds = ["decl", "decl", "assign", "assign", "if", "loop", "dynloop",
                  "while", "reduce", "inplace", "local", "pointer", "index",
                  "bits", "union", "call", "call", "struct", "sweep", "last",
-                 "condstore", "switch", "fnptr", "walk", "structs"]
+                 "condstore", "switch", "fnptr", "walk", "structs",
+                 "likefn", "inactive"]
         if self.kind == "host":
-            kinds += ["heap"]
+            kinds += ["heap", "global"]
         if loop:
             kinds += ["exit"]
         if self.in_f:
@@ -509,6 +515,32 @@ class Gen:
                         ps, m, i, i, m, i, ps, i, e[0], ps, i, i, self.nx,
                         i, i, m, i, t, ps, i))
 
+    def stmt_likefn(self, sc):
+        # Enzyme's function-like attribute: the rule of log1p, for a body
+        # that computes it another way (the two must agree).
+        self.extras.add("likefn")
+        e = self.bounded(self.expr(sc))
+        t = self.target_real(sc)
+        return Stmt("%s += lp_like(#0.25# * (%s) * (%s));" % (t, e[0], e[0]))
+
+    def stmt_inactive(self, sc):
+        # An enzyme_inactive helper that reads integers only: a constant.
+        self.extras.add("inactive")
+        e = self.bounded(self.expr(sc))
+        t = self.target_real(sc)
+        return Stmt("%s += gain(n + %d) * %s;" % (t, self.r.randrange(5),
+                                                  e[0]))
+
+    def stmt_global(self, sc):
+        # A helper stores into a global that f reads back (at -O0 gpuad
+        # refuses it: a callee cannot see which globals carry derivatives).
+        self.extras.add("global")
+        e = self.bounded(self.expr(sc))
+        t = self.target_real(sc)
+        k = self.r.randrange(2)
+        return Stmt("put_global(%d, %s);\n%s += gbuf[%d] * #0.5#;" % (
+            k, e[0], t, k))
+
     def nested(self, make):
         self.depth_now += 1
         try:
@@ -622,6 +654,7 @@ class Program:
         self.body = g.function()
         self.helpers = g.helpers
         self.uses_struct = g.uses_struct
+        self.extras = g.extras
         self.real, self.nx, self.ny = g.real, g.nx, g.ny
         self.features = sorted(g.features)
         r = g.r
@@ -667,6 +700,8 @@ class Program:
         out = []
         if self.uses_struct:
             out.append(STRUCT_HELPERS.replace("__DEV__", dev))
+        for name in sorted(self.extras):
+            out.append(EXTRA_HELPERS[name].replace("__DEV__", dev))
         for h in self.helpers:
             out.append(h.render(0))
         out.append("%s$T f($T *x, $T *y, $T s, int n) {" % dev)
@@ -675,7 +710,8 @@ class Program:
         text = render_type("\n".join(out), real)
         if suffix:
             # The double reference copy: its own names.
-            text = re.sub(r"\b(f|h\d+|pair_dot|pair_norm|pair)\b",
+            text = re.sub(r"\b(f|h\d+|pair_dot|pair_norm|pair|lp_like|gain|"
+                          r"gbuf|put_global)\b",
                           lambda m: m.group(1) + suffix, text)
         return text
 
@@ -731,6 +767,19 @@ static __DEV__$T pair_dot(struct pair p) { return p.a * p.b + @sin(p.a); }
 static __DEV__$T pair_norm(const struct pair *p) {
   return @sqrt(#0.5# + p->a * p->a + p->b * p->b);
 }"""
+
+# Helpers a statement kind needs, defined once before f.
+EXTRA_HELPERS = {
+    # log1p as log(1 + a), with log1p's rule (a >= 0 here).
+    "likefn": """static __DEV__$T lp_like($T a)
+    __attribute__((enzyme_function_like("$LOG1P")));
+static __DEV__$T lp_like($T a) { return @log(#1.0# + a); }""",
+    "inactive": """__attribute__((enzyme_inactive)) static __DEV__$T gain(int k) {
+  return #0.5# + ($T)(k % 3) * #0.25#;
+}""",
+    "global": """static $T gbuf[2];
+static void put_global(int k, $T v) { gbuf[k] = v * v; }""",
+}
 
 # How g mixes the threads (a macro body): each but "none" first publishes
 # the thread's result in shared memory behind a barrier.
