@@ -2,7 +2,8 @@
 """Numeric fuzzing: random differentiable programs through gpuad, checked.
 
 Each seed gives one program per kind (tools/fuzz/progen.py: "host" is C,
-"cuda" and "hip" are CUDA and HIP run on the CPU emulator).  Each program is compiled with
+"cxx" C++ with std::vector and Eigen, "cuda" and "hip" are CUDA and HIP run
+on the CPU emulator).  Each program is compiled with
 gpuad-cc at every optimisation level asked for and run; the program checks
 forward mode against central differences, reverse mode against them and by
 the dot-product test against forward mode, width N against width-1 runs and
@@ -45,7 +46,8 @@ from failures import compiler_failure  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-EXTENSIONS = {"host": ".c", "cuda": ".cu", "hip": ".hip"}
+EXTENSIONS = {"host": ".c", "cxx": ".cpp", "cuda": ".cu", "hip": ".hip"}
+HOST_KINDS = ("host", "cxx")
 MODES = ["fwd", "fwd-width", "rev", "rev-width", "split"]
 FAILURES = ("wrong", "crash", "invalid-ir", "hang", "generator")
 
@@ -58,8 +60,10 @@ def compile_and_run(src, kind, opt, cc, workdir, timeout, extra=()):
         f.write(src)
     exe = path[:-len(ext)]
     cmd = [cc, "-O%s" % opt, "-I" + HERE, path, "-o", exe, "-lm"] + list(extra)
-    if kind != "host":
+    if kind not in HOST_KINDS:
         cmd.insert(1, "--emulate")
+    if kind == "cxx":
+        cmd.insert(1, "-I/usr/include/eigen3")
     try:
         r = subprocess.run(cmd, capture_output=True, text=True,
                            timeout=timeout)
@@ -174,13 +178,13 @@ def shrink(case, cc, workdir, timeout, log):
 def regression_header(case, shrunk):
     """Lit lines that make a saved failure a test of test/fuzz/ once it is
     fixed: it must build and pass at the level it failed at."""
-    emulate = " --emulate" if case["kind"] != "host" else ""
+    emulate = " --emulate" if case["kind"] not in HOST_KINDS else ""
     lines = ["%s seed %d%s at -O%s: %s%s (tools/fuzz/fuzz.py)" % (
         case["kind"], case["seed"],
         " size %d" % case["size"] if case["size"] != 1 else "", case["opt"],
         case["outcome"], ", reduced" if shrunk else "")]
     lines += case["detail"].splitlines()[:12]
-    if case["kind"] != "host":
+    if case["kind"] not in HOST_KINDS:
         lines.append("REQUIRES: " + case["kind"])
     lines.append("RUN: %%gpuad-cc%s -O%s%s -I%%fuzz-dir %%s -o %%t -lm && %%t" % (
         emulate, case["opt"], "".join(" " + f for f in case["flags"])))

@@ -2,8 +2,9 @@
 """Random differentiable programs for gpuad's numeric fuzzer.
 
 `generate(seed, kind)` returns a Program: the source of a self-checking C
-program (kind "host") or CUDA or HIP program (kinds "cuda" and "hip", run
-on the emulator)
+program (kind "host"), C++ program (kind "cxx": the host's statements and
+std::vector growth and Eigen fixed-size matrices) or CUDA or HIP program
+(kinds "cuda" and "hip", run on the emulator)
 that differentiates a random function in every mode and checks the results
 with tools/fuzz/fuzzcheck.h.  The same seed always gives the same program.
 
@@ -263,8 +264,10 @@ class Gen:
                  "bits", "union", "call", "call", "struct", "sweep", "last",
                  "condstore", "switch", "fnptr", "walk", "structs",
                  "likefn", "inactive"]
-        if self.kind == "host":
+        if self.kind in HOST_KINDS:
             kinds += ["heap", "global"]
+        if self.kind == "cxx":
+            kinds += ["vector", "eigen"]
         if loop:
             kinds += ["exit"]
         if self.in_f:
@@ -541,6 +544,32 @@ class Gen:
         return Stmt("put_global(%d, %s);\n%s += gbuf[%d] * #0.5#;" % (
             k, e[0], t, k))
 
+    def stmt_vector(self, sc):
+        # A std::vector grown by push_back (its doubles move to new storage
+        # with memmove each time it grows), read back.
+        r = self.r
+        v, i = self.fresh("vec"), self.fresh("i")
+        m = r.randint(2, 9)
+        inner = Scope(sc)
+        inner.ints[i] = m
+        e = self.bounded(self.expr(inner))
+        t = self.target_real(sc)
+        return Stmt("{\n  std::vector<$T> %s;\n  for (int %s = 0; %s < %d; ++%s)"
+                    "\n    %s.push_back(%s);\n  %s += %s[%d] * %s.back();\n}" % (
+                        v, i, i, m, i, v, e[0], t, v, r.randrange(m), v))
+
+    def stmt_eigen(self, sc):
+        # Eigen fixed-size matrices: a 2x2 product, a dot product, a norm.
+        es = [self.bounded(self.expr(sc))[0] for _ in range(6)]
+        t = self.target_real(sc)
+        a, b = self.fresh("mA"), self.fresh("vb")
+        return Stmt("{\n  Eigen::Matrix<$T, 2, 2> %s;\n  %s << %s, %s, %s, %s;"
+                    "\n  Eigen::Matrix<$T, 2, 1> %s(%s, %s);\n"
+                    "  Eigen::Matrix<$T, 2, 1> c_ = %s * %s;\n"
+                    "  %s += c_.dot(%s) * #0.25# + @sqrt(#0.5# + c_.squaredNorm());"
+                    "\n}" % (a, a, es[0], es[1], es[2], es[3], b, es[4], es[5],
+                             a, b, t, b))
+
     def nested(self, make):
         self.depth_now += 1
         try:
@@ -551,7 +580,8 @@ class Gen:
     # ---- helper functions -------------------------------------------------
     def make_helpers(self):
         r = self.r
-        quals = "static __device__" if self.kind != "host" else "static"
+        quals = "static __device__" if self.kind not in HOST_KINDS \
+            else "static"
         for j in range(r.randint(1, 3)):
             name = "h%d" % j
             attr = r.choice(["", "__attribute__((noinline)) ",
@@ -660,7 +690,7 @@ class Program:
         r = g.r
         self.width = r.choice([2, 3, 4, 8])
         self.block = 4  # CUDA threads per block
-        nin = self.nx + self.ny + 1 if kind == "host" else \
+        nin = self.nx + self.ny + 1 if kind in HOST_KINDS else \
             self.block * (self.nx + self.ny) + 2
         self.u0 = [round(r.uniform(-1, 1), 3) for _ in range(nin)]
         self.shared_mix = r.choice(sorted(MIXES))
@@ -696,7 +726,7 @@ class Program:
 
     # ---- source --------------------------------------------------------------
     def function_source(self, real, suffix):
-        dev = "__device__ " if self.kind != "host" else ""
+        dev = "__device__ " if self.kind not in HOST_KINDS else ""
         out = []
         if self.uses_struct:
             out.append(STRUCT_HELPERS.replace("__DEV__", dev))
@@ -716,7 +746,10 @@ class Program:
         return text
 
     def source(self):
-        return (HOST_TEMPLATE if self.kind == "host" else DEVICE_TEMPLATE) \
+        host = self.kind in HOST_KINDS
+        return (HOST_TEMPLATE if host else DEVICE_TEMPLATE) \
+            .replace("__CXX_INCLUDES__", CXX_INCLUDES if self.kind == "cxx"
+                     else "") \
             .replace("__FUNCTIONS__", self.functions()) \
             .replace("__REAL__", self.real) \
             .replace("__UREAL__", "uint32_t" if self.real == "float"
@@ -767,6 +800,9 @@ static __DEV__$T pair_dot(struct pair p) { return p.a * p.b + @sin(p.a); }
 static __DEV__$T pair_norm(const struct pair *p) {
   return @sqrt(#0.5# + p->a * p->a + p->b * p->b);
 }"""
+
+HOST_KINDS = ("host", "cxx")
+CXX_INCLUDES = "#include <vector>\n#include <Eigen/Dense>\n"
 
 # Helpers a statement kind needs, defined once before f.
 EXTRA_HELPERS = {
