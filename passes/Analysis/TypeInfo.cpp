@@ -169,7 +169,19 @@ TypeTree TypeInfo::tree(const Value *V) const {
   auto It = Trees.find(V);
   if (It != Trees.end())
     return It->second;
-  return treeOfType(V->getType(), DL);
+  TypeTree T = treeOfType(V->getType(), DL);
+  // A constant global holds its initializer: what it points to is the
+  // initializer's type (a `const double x[] = {...}` memcpy'd into a local
+  // at -O0).
+  if (const auto *GV = dyn_cast<GlobalVariable>(V);
+      GV && GV->isConstant() && GV->hasDefinitiveInitializer()) {
+    Type *VT = GV->getValueType();
+    TypeTree Pointee = treeOfType(VT, DL);
+    T.join(VT->isAggregateType() || VT->isVectorTy()
+               ? Pointee
+               : Pointee.underPrefix({0}));
+  }
+  return T;
 }
 
 /// Integer operations whose operands and result are integers (not addresses,

@@ -204,22 +204,13 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
     Ok = false;
   }
   if (Ok) {
-    Cut.emplace(*Combined, *E.forwardEnd(), E.returnValue(), E.returnShadow());
+    Cut.emplace(*Combined, *E.forwardEnd(), E.returnValue(), E.returnShadow(),
+                /*EscapedOnHeap=*/!Target->isGPU());
     if (const AllocaInst *AI = Cut->dynamicStack()) {
       Diags.error(*Key.Fn, AI->getDebugLoc(),
                   "cannot differentiate '" + Key.Fn->getName() +
                       "' in split form: its reverse sweep needs a "
                       "variable-size stack allocation");
-      Ok = false;
-    } else if (const Instruction *I = Cut->stackPointerHandedToCallee()) {
-      Diags.error(*Key.Fn, I->getDebugLoc(),
-                  "cannot differentiate '" + Key.Fn->getName() +
-                      "' in split form: it gives a callee the address of "
-                      "stack memory that holds a pointer into its stack (a "
-                      "pointer passed by reference, a lambda capturing a "
-                      "local array); the callee's tape would keep that "
-                      "pointer into the finished forward half's frame (keep "
-                      "such arrays on the heap, or pass them by value)");
       Ok = false;
     } else if (const Instruction *I = Cut->lostStackPointer()) {
       Diags.error(*Key.Fn, I->getDebugLoc(),

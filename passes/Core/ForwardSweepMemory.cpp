@@ -74,6 +74,11 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
       }
       return L.pack(B, Ty, Lanes);
     }
+    // A byte holds no float (C++'s empty classes: std::placeholders::_1,
+    // merged with a bound call's data): it is its own shadow.
+    if (GV->getParent()->getDataLayout().getTypeAllocSize(
+            GV->getValueType()) <= 1)
+      return L.splat(B, GV);
     if (!Ctx.target().isGPU()) {
       if (const CallBase *Call = Ctx.callAccessingGlobals(*Key.Fn)) {
         fail(At, "global variable '" + GV->getName() +

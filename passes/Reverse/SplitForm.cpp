@@ -7,6 +7,7 @@
 #include "Reverse/SplitForm.h"
 
 #include "Core/DerivativeSignature.h"
+#include "Support/ReturnedArguments.h"
 #include "Tape/Tape.h"
 #include "Tape/TapePlacement.h"
 #include "Target/TargetHooks.h"
@@ -15,6 +16,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ValueHandle.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -33,6 +35,26 @@ struct StackRoots {
   SmallSetVector<AllocaInst *, 2> Allocas;
   bool Other = false;
 };
+
+void findRoots(const Value *V, StackRoots &R,
+               SmallPtrSetImpl<const Value *> &Seen);
+
+/// The pointer a call returns (at \p Idx of a returned struct: an augmented
+/// half's primal or shadow result) may be one it was given, or point into
+/// one (a C++ accessor returning a reference to its argument).
+void callRoots(const CallBase &Call, ArrayRef<unsigned> Idx, StackRoots &R,
+               SmallPtrSetImpl<const Value *> &Seen) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee) {
+    R.Other = true;
+    return;
+  }
+  ReturnedArguments Returned = returnedArguments(*Callee, Idx);
+  R.Other |= Returned.Other;
+  for (unsigned K : Returned.Params.set_bits())
+    if (K < Call.arg_size())
+      findRoots(Call.getArgOperand(K), R, Seen);
+}
 
 void findRoots(const Value *V, StackRoots &R,
                SmallPtrSetImpl<const Value *> &Seen) {
@@ -54,8 +76,14 @@ void findRoots(const Value *V, StackRoots &R,
     Value *Agg = const_cast<Value *>(EV->getAggregateOperand());
     if (Value *Leaf = FindInsertedValue(Agg, EV->getIndices()))
       return findRoots(Leaf, R, Seen);
+    if (const auto *Call = dyn_cast<CallBase>(Agg);
+        Call && V->getType()->isPointerTy())
+      return callRoots(*Call, EV->getIndices(), R, Seen);
     R.Other = true; // some element of the aggregate: any of them
     findRoots(Agg, R, Seen);
+  } else if (const auto *Call = dyn_cast<CallBase>(V);
+             Call && V->getType()->isPointerTy()) {
+    callRoots(*Call, {}, R, Seen);
   } else if (auto *IV = dyn_cast<InsertValueInst>(V)) {
     findRoots(IV->getAggregateOperand(), R, Seen);
     findRoots(IV->getInsertedValueOperand(), R, Seen);
@@ -79,7 +107,7 @@ static StackRoots stackRoots(const Value *V) {
 }
 
 SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
-                     Value *Shadow)
+                     Value *Shadow, bool EscapedOnHeap)
     : C(Combined), ForwardEnd(ForwardEnd) {
   // Locals become SSA values, so everything that crosses from the forward
   // into the reverse sweep is a value the cut can see.
@@ -116,25 +144,35 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
               return !ForwardBlocks.count(cast<Instruction>(U)->getParent());
             }))
           addCrossing(I);
-  // Values cached in loop frames travel as they are: a pointer into the
-  // stack among them would be the augmented half's.
+  // Values cached in loop frames travel as they are: what they point to
+  // in the stack lives on the heap instead, until the backward half is done.
   for (const BasicBlock *BB : ForwardBlocks)
     for (const Instruction &I : *BB)
       if (auto *SI = dyn_cast<StoreInst>(&I);
-          SI && SI->getMetadata(CachedStoreMD) && !LostStackPointer &&
-          !stackRoots(SI->getValueOperand()).Allocas.empty())
-        LostStackPointer = &I;
+          SI && SI->getMetadata(CachedStoreMD))
+        keepOnHeap(stackRoots(SI->getValueOperand()).Allocas.getArrayRef(), I);
+  // So does memory a pointer into the stack is stored in and handed to a
+  // callee (whose tape may keep what it loads there), and what it points to.
+  findStackPointersHandedToCallees();
+  if (EscapedOnHeap)
+    for (Instruction &I : C.getEntryBlock())
+      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isHandedToCallee(*AI))
+        keepOnHeap(AI, *AI);
   for (AllocaInst *AI : Stack)
-    if (!isa<Constant>(AI->getArraySize()) && !DynamicStack)
+    if (!isa<Constant>(AI->getArraySize()) && !DynamicStack &&
+        !OnHeap.count(AI))
       DynamicStack = AI;
   SmallVector<Type *, 16> Types;
   for (Instruction *I : Fields)
     Types.push_back(Rebased.count(I) ? rebasedType(C.getContext())
                                      : I->getType());
-  // Tape regions travel by value, after the fields.
+  // Tape regions travel by value, after the fields; then the frame kept
+  // on the heap.
   for (AllocaInst *AI : Stack)
-    if (isCarriedTapeRegion(*AI))
+    if (isCarriedTapeRegion(*AI) && !OnHeap.count(AI))
       Types.push_back(AI->getAllocatedType());
+  for (unsigned K = 0; K < OnHeap.size(); ++K)
+    Types.push_back(PointerType::get(C.getContext(), 0));
   TapeTy = StructType::get(C.getContext(), Types);
 }
 
@@ -181,9 +219,80 @@ void SplitForm::addCrossing(Instruction &I) {
   if (I.getType()->isPointerTy()) {
     Rebased[&I].assign(R.Allocas.begin(), R.Allocas.end());
     Stack.insert_range(R.Allocas);
-  } else if (!LostStackPointer) {
-    LostStackPointer = &I;
+  } else {
+    keepOnHeap(R.Allocas.getArrayRef(), I);
   }
+}
+
+void SplitForm::keepOnHeap(ArrayRef<AllocaInst *> Allocas,
+                           const Instruction &Why) {
+  for (AllocaInst *AI : Allocas) {
+    // A fixed-size allocation of generic memory can move to the heap (not
+    // AMDGPU's private address space, not a variable-length array).
+    if (!isa<Constant>(AI->getArraySize()) || AI->getAddressSpace() != 0) {
+      if (!LostStackPointer)
+        LostStackPointer = &Why;
+      continue;
+    }
+    OnHeap.insert(AI);
+  }
+}
+
+bool SplitForm::isHandedToCallee(const AllocaInst &AI) const {
+  SmallVector<const Value *, 8> Work = {&AI};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      const auto *I = dyn_cast<Instruction>(U);
+      if (!I || !ForwardBlocks.count(I->getParent()))
+        continue;
+      // (A width-N shadow travels as an [N x ptr] of its lanes.)
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+              SelectInst, InsertValueInst>(I))
+        Work.push_back(I);
+      else if (const auto *Call = dyn_cast<CallBase>(I);
+               Call && !isa<IntrinsicInst>(Call) && Call->hasArgument(V))
+        return true;
+    }
+  }
+  return false;
+}
+
+void SplitForm::findStackPointersHandedToCallees() {
+  // Stack memory that holds a pointer into this stack, and what it points
+  // to ...
+  DenseMap<const AllocaInst *, SmallSetVector<AllocaInst *, 2>> Held;
+  for (const BasicBlock *BB : ForwardBlocks)
+    for (const Instruction &I : *BB)
+      if (auto *SI = dyn_cast<StoreInst>(&I)) {
+        StackRoots Targets = stackRoots(SI->getValueOperand());
+        if (Targets.Allocas.empty())
+          continue;
+        for (AllocaInst *AI : stackRoots(SI->getPointerOperand()).Allocas)
+          Held[AI].insert_range(Targets.Allocas);
+      }
+  if (Held.empty())
+    return;
+  // ... whose address a callee receives: the callee may keep the pointer it
+  // loads there on its own tape, for its backward half.
+  for (const BasicBlock *BB : ForwardBlocks)
+    for (const Instruction &I : *BB) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee || Callee->isDeclaration())
+        continue;
+      for (const Value *A : Call->args())
+        if (A->getType()->isPointerTy())
+          for (AllocaInst *Holder : stackRoots(A).Allocas)
+            if (auto It = Held.find(Holder); It != Held.end()) {
+              SmallSetVector<AllocaInst *, 2> Both = It->second;
+              Both.insert(Holder);
+              keepOnHeap(Both.getArrayRef(), I);
+            }
+    }
 }
 
 /// \p V (an allocation, or an address of one) as a pointer of \p Ty.
@@ -196,14 +305,13 @@ static Value *castTo(IRBuilderBase &B, Value *V, Type *Ty) {
 /// allocation may be the start of the next: one inside an allocation takes
 /// precedence.
 static Value *rebase(IRBuilderBase &B, Value *Ptr, ArrayRef<Value *> Bases,
-                     const DataLayout &DL) {
+                     ArrayRef<uint64_t> Sizes) {
   Type *I64 = B.getInt64Ty();
   Value *Which = B.getInt64(-1);
   Value *Off = B.CreatePtrToInt(Ptr, I64);
   for (bool Inside : {false, true})
     for (unsigned K = 0; K < Bases.size(); ++K) {
-      auto *AI = cast<AllocaInst>(Bases[K]->stripPointerCasts());
-      uint64_t Size = AI->getAllocationSize(DL)->getFixedValue();
+      uint64_t Size = Sizes[K];
       Value *Rel = B.CreatePtrDiff(B.getInt8Ty(), Ptr,
                                    castTo(B, Bases[K], Ptr->getType()));
       Value *In = Inside ? B.CreateICmpULT(Rel, B.getInt64(Size))
@@ -228,35 +336,6 @@ static Value *unrebase(IRBuilderBase &B, Value *Pair, ArrayRef<Value *> Bases,
   Value *InStack = B.CreateGEP(B.getInt8Ty(), Base, Off);
   return B.CreateSelect(B.CreateICmpSLT(Which, B.getInt64(0)),
                         B.CreateIntToPtr(Off, Ty), InStack, Name);
-}
-
-const Instruction *SplitForm::stackPointerHandedToCallee() const {
-  // Stack memory that holds a pointer into this stack ...
-  SmallPtrSet<const Value *, 8> Holders;
-  for (const BasicBlock *BB : ForwardBlocks)
-    for (const Instruction &I : *BB)
-      if (auto *SI = dyn_cast<StoreInst>(&I);
-          SI && !stackRoots(SI->getValueOperand()).Allocas.empty())
-        for (const AllocaInst *AI : stackRoots(SI->getPointerOperand()).Allocas)
-          Holders.insert(AI);
-  if (Holders.empty())
-    return nullptr;
-  // ... whose address a callee receives: the callee may keep the pointer it
-  // loads there on its own tape, where in the backward half it would point
-  // into the finished forward half's frame.
-  for (const BasicBlock *BB : ForwardBlocks)
-    for (const Instruction &I : *BB) {
-      const auto *Call = dyn_cast<CallBase>(&I);
-      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      if (!Callee || Callee->isDeclaration())
-        continue;
-      for (const Value *A : Call->args())
-        if (A->getType()->isPointerTy() &&
-            any_of(stackRoots(A).Allocas,
-                   [&](const AllocaInst *AI) { return Holders.count(AI); }))
-          return Call;
-    }
-  return nullptr;
 }
 
 /// Clones \p From's body into \p To, parameter I to parameter I (parameters
@@ -300,6 +379,23 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
                               bool Boxed, TargetHooks &Target) {
   ValueToValueMapTy VMap;
   cloneBody(C, Aug, VMap);
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
+  // The frame kept for the backward half: heap blocks for those allocas.
+  DenseMap<AllocaInst *, Value *> Frame;
+  {
+    IRBuilder<> EB(Aug.getContext());
+    for (AllocaInst *AI : OnHeap) {
+      auto *Clone = cast<AllocaInst>(VMap[AI]);
+      EB.SetInsertPoint(Clone);
+      Value *Block = Target.emitCheckedAlloc(
+          EB, EB.getInt64(AI->getAllocationSize(DL)->getFixedValue()));
+      Block->setName(AI->getName() + ".frame");
+      Clone->replaceAllUsesWith(Block);
+      Clone->eraseFromParent();
+      VMap[AI] = Block;
+      Frame[AI] = Block;
+    }
+  }
   auto *End = cast<BranchInst>(VMap[&ForwardEnd]);
   IRBuilder<> B(End);
   Value *Tape = PoisonValue::get(TapeTy);
@@ -307,20 +403,24 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
     Value *Field = VMap[I];
     if (auto It = Rebased.find(I); It != Rebased.end()) {
       SmallVector<Value *, 2> Bases;
-      for (AllocaInst *AI : It->second)
+      SmallVector<uint64_t, 2> Sizes;
+      for (AllocaInst *AI : It->second) {
         Bases.push_back(VMap[AI]);
-      Field = rebase(B, Field, Bases, Aug.getParent()->getDataLayout());
+        Sizes.push_back(AI->getAllocationSize(DL)->getFixedValue());
+      }
+      Field = rebase(B, Field, Bases, Sizes);
     }
     Tape = B.CreateInsertValue(Tape, Field, K);
   }
   unsigned K = Fields.size();
   for (AllocaInst *AI : Stack)
-    if (isCarriedTapeRegion(*AI))
+    if (isCarriedTapeRegion(*AI) && !OnHeap.count(AI))
       Tape = B.CreateInsertValue(
           Tape, B.CreateLoad(AI->getAllocatedType(), VMap[AI], "tape.region"),
           K++);
+  for (AllocaInst *AI : OnHeap)
+    Tape = B.CreateInsertValue(Tape, Frame[AI], K++, "frame");
   if (Boxed) {
-    const DataLayout &DL = Aug.getParent()->getDataLayout();
     Value *Box = Target.emitCheckedAlloc(B, B.getInt64(DL.getTypeAllocSize(TapeTy)));
     B.CreateStore(Tape, Box);
     Tape = Box;
@@ -362,8 +462,10 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
   // tape region, filled from the tape.
   const DataLayout &DL = Bwd.getParent()->getDataLayout();
   unsigned K = Fields.size();
-  DenseMap<AllocaInst *, AllocaInst *> NewStack;
+  DenseMap<AllocaInst *, Value *> NewStack;
   for (AllocaInst *AI : Stack) {
+    if (OnHeap.count(AI))
+      continue;
     auto *New = cast<AllocaInst>(AI->clone());
     B.Insert(New, AI->getName());
     if (isCarriedTapeRegion(*AI))
@@ -373,6 +475,14 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
                      New->getAlign());
     VMap[AI]->replaceAllUsesWith(New);
     NewStack[AI] = New;
+  }
+  // The frame kept on the heap: the same memory, freed when done.
+  SmallVector<Value *, 2> Frame;
+  for (AllocaInst *AI : OnHeap) {
+    Value *Block = B.CreateExtractValue(Tape, K++, "frame");
+    VMap[AI]->replaceAllUsesWith(Block);
+    NewStack[AI] = Block;
+    Frame.push_back(Block);
   }
   // What the rebuilt addresses are made of, in the backward half.
   DenseMap<Value *, Value *> Now;
@@ -407,6 +517,13 @@ void SplitForm::emitBackward(Function &Bwd, const DerivativeSignature &Sig,
   for (const BasicBlock *BB : ForwardBlocks)
     Forward.insert(cast<BasicBlock>(VMap[BB]));
   dropBlocks(Bwd, [&](BasicBlock &BB) { return Forward.count(&BB); });
+  if (!Frame.empty())
+    for (BasicBlock &BB : Bwd)
+      if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+        IRBuilder<> RB(Ret);
+        for (Value *Block : Frame)
+          Target.emitFree(RB, Block);
+      }
 }
 
 } // namespace gpuad

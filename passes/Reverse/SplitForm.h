@@ -21,7 +21,11 @@
 /// reaches the backward half: addresses built from stack memory, arguments
 /// and constants (GEPs, casts, selects, a width-N shadow's [N x ptr]) are
 /// built again there, and other pointers that may point into the stack (a
-/// PHI of locals) travel as which local and offset.  The tape travels by
+/// PHI of locals) travel as which local and offset.  Where pointers into
+/// the stack reach the backward half as they are (cached per loop
+/// iteration, in an aggregate, or loaded by a callee from memory it was
+/// handed), the memory they point to is a heap block instead, from the
+/// augmented half's entry to the backward half's end.  The tape travels by
 /// value (a struct SROA takes apart once the halves are inlined), or boxed
 /// on the heap for recursive functions, whose tape would otherwise contain
 /// itself.
@@ -30,6 +34,7 @@
 #ifndef GPUAD_REVERSE_SPLITFORM_H
 #define GPUAD_REVERSE_SPLITFORM_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -55,20 +60,22 @@ public:
   /// \p Combined is the emitted function; \p ForwardEnd its branch from the
   /// forward into the reverse sweep; \p Primal and \p Shadow the values the
   /// augmented half returns (or null).
+  /// \p EscapedOnHeap: stack memory whose address a callee receives lives
+  /// on the heap too (the callee's tape may keep pointers into it, which
+  /// must stay valid in its backward half; the host, where a heap block
+  /// per such local is cheap).
   SplitForm(llvm::Function &Combined, llvm::BranchInst &ForwardEnd,
-            llvm::Value *Primal, llvm::Value *Shadow);
+            llvm::Value *Primal, llvm::Value *Shadow, bool EscapedOnHeap);
 
   /// A variable-size stack allocation the reverse sweep addresses, which
   /// the backward half cannot recreate (null if none).
   const llvm::AllocaInst *dynamicStack() const { return DynamicStack; }
   /// A value holding pointers into the function's stack that the backward
-  /// half would need but cannot rebuild (cached in a loop's frames, or an
-  /// aggregate not built from its parts here), or null.
+  /// half would need (cached in a loop's frames, an aggregate not built from
+  /// its parts here, memory handed to a callee) where the memory pointed to
+  /// cannot move to the heap (a variable-length array, AMDGPU's private
+  /// memory), or null.
   const llvm::Instruction *lostStackPointer() const { return LostStackPointer; }
-  /// A call given the address of stack memory that holds a pointer into the
-  /// stack (a pointer passed by reference, a lambda capturing a local
-  /// array), or null.
-  const llvm::Instruction *stackPointerHandedToCallee() const;
   /// The tape's contents by value.
   llvm::StructType *tapeType() const { return TapeTy; }
   /// Writes the bodies of the two halves (declared with signatures \p AugSig
@@ -83,6 +90,17 @@ private:
   /// allocate again, a field (rebased if it points into one allocation), or
   /// a value that may point into the stack, built again from its operands.
   void addCrossing(llvm::Instruction &I);
+  /// Keeps \p Allocas on the heap, from the augmented half's entry to the
+  /// backward half's end, because a pointer into them crosses as it is
+  /// (\p Why: for the error where one cannot move).
+  void keepOnHeap(llvm::ArrayRef<llvm::AllocaInst *> Allocas,
+                  const llvm::Instruction &Why);
+  /// Stack memory that holds a pointer into the stack, handed to a callee:
+  /// the callee may keep the pointer it loads there on its own tape.  Both
+  /// are kept on the heap.
+  void findStackPointersHandedToCallees();
+  /// Whether the forward sweep gives a callee \p AI's address.
+  bool isHandedToCallee(const llvm::AllocaInst &AI) const;
 
   llvm::Function &C;
   llvm::BranchInst &ForwardEnd;
@@ -93,6 +111,10 @@ private:
   /// Stack memory the reverse sweep addresses (and casts of it to generic
   /// pointers).
   llvm::SetVector<llvm::AllocaInst *> Stack;
+  /// Stack memory that pointers reach the backward half as they are: heap
+  /// blocks instead, allocated by the augmented half and freed by the
+  /// backward half.
+  llvm::SetVector<llvm::AllocaInst *> OnHeap;
   /// Fields that point into the stack alone: they travel as which of these
   /// allocations they point into and their offset from it, and the backward
   /// half adds that to its own copy.

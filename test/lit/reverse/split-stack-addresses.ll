@@ -1,11 +1,9 @@
-; A split-form callee's backward half must not read addresses of stack
-; memory from the tape: the forward half's frame is gone by then, and the
-; caller's backward half allocates its own stack slots afresh.  Addresses
-; computed from stack slots, arguments and constants alone (GEPs, a width-N
-; shadow's [N x ptr]) are recomputed in the backward half.  Here @flip builds
-; a local pair and returns it (C++ at -O0: a constructor, then a load of the
-; local): its backward half adds the return's adjoint to the shadow of the
-; local, through GEPs of its fresh slot, not of a taped pointer.
+; A split-form callee's backward half must not read addresses of its stack
+; from the tape: the forward half's frame is gone by then.  Here @flip
+; builds a local pair through a callee and returns it (C++ at -O0: a
+; constructor, then a load of the local): its backward half adds the
+; return's adjoint to the shadow of the local, which must be the memory the
+; augmented half (and the callee's) used.
 ; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
 
 @enzyme_width = external global i32
@@ -47,15 +45,22 @@ define void @g(ptr %x, ptr %dx0, ptr %dx1) {
   ret void
 }
 
-; The tape of @flip's forward half holds values only (a, -b, and
-; @store_pair's empty tape), no pointer; the backward half addresses the
-; shadow slots of %r (one per lane) that it allocates itself.
-; CHECK-LABEL: define internal { { double, double, {} }, { double, double } } @flip.aug.w2
+; On the host, stack memory a callee is handed (%r, and its two shadow
+; lanes, given to @store_pair) is a heap block from the augmented half's
+; entry to the backward half's end: the tape carries the values (a, -b,
+; @store_pair's empty tape) and the three blocks, and the backward half
+; addresses the shadow lanes through them, then frees them.
+; CHECK-LABEL: define internal { { double, double, {}, ptr, ptr, ptr }, { double, double } } @flip.aug.w2
+; CHECK-DAG: %r.frame = call ptr @malloc(i64 16)
+; CHECK-DAG: %r.d.frame = call ptr @malloc(i64 16)
+; CHECK-DAG: %r.d1.frame = call ptr @malloc(i64 16)
+; CHECK-NOT: alloca
+; CHECK: ret
 ; CHECK-LABEL: define internal void @flip.bwd.w2
-; CHECK: {{%.*}} = alloca { double, double }
-; CHECK: [[S1:%.*]] = alloca { double, double }
-; CHECK: [[S2:%.*]] = alloca { double, double }
-; CHECK: [[L0:%.*]] = insertvalue [2 x ptr] poison, ptr [[S1]], 0
-; CHECK: [[L:%.*]] = insertvalue [2 x ptr] [[L0]], ptr [[S2]], 1
-; CHECK: [[E:%.*]] = extractvalue [2 x ptr] [[L]], 0
-; CHECK: getelementptr inbounds { double, double }, ptr [[E]], i32 0, i32 1
+; CHECK-NOT: alloca
+; CHECK-DAG: [[F:%frame[0-9]*]] = extractvalue { double, double, {}, ptr, ptr, ptr } %3, 4
+; CHECK-DAG: [[L0:%.*]] = insertvalue [2 x ptr] poison, ptr [[F]], 0
+; CHECK: call void @free
+; CHECK-NEXT: call void @free
+; CHECK-NEXT: call void @free
+; CHECK-NEXT: ret void
