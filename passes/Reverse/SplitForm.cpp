@@ -12,6 +12,7 @@
 #include "Tape/TapePlacement.h"
 #include "Target/TargetHooks.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
@@ -108,7 +109,7 @@ static StackRoots stackRoots(const Value *V) {
 
 SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
                      Value *Shadow, bool EscapedOnHeap)
-    : C(Combined), ForwardEnd(ForwardEnd) {
+    : C(Combined), ForwardEnd(ForwardEnd), HostHeap(EscapedOnHeap) {
   // Locals become SSA values, so everything that crosses from the forward
   // into the reverse sweep is a value the cut can see.
   WeakTrackingVH PrimalVH(Primal), ShadowVH(Shadow);
@@ -119,6 +120,15 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
   if (!Promotable.empty()) {
     DominatorTree DT(C);
     PromoteMemToReg(Promotable, DT);
+  }
+  {
+    // Blocks in loops: a variable-size allocation there is made again each
+    // iteration, and cannot become one heap block.
+    DominatorTree DT(C);
+    LoopInfo LI(DT);
+    for (BasicBlock &BB : C)
+      if (LI.getLoopFor(&BB))
+        InLoop.insert(&BB);
   }
   this->Primal = PrimalVH;
   this->Shadow = ShadowVH;
@@ -158,10 +168,23 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
     for (Instruction &I : C.getEntryBlock())
       if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isHandedToCallee(*AI))
         keepOnHeap(AI, *AI);
+  // Variable-size stack memory the reverse sweep addresses cannot be made
+  // again in the backward half (its size is the augmented half's): on the
+  // host it is the same heap block in both.
+  if (HostHeap)
+    for (AllocaInst *AI : Stack)
+      if (!isa<Constant>(AI->getArraySize()))
+        keepOnHeap(AI, *AI);
   for (AllocaInst *AI : Stack)
     if (!isa<Constant>(AI->getArraySize()) && !DynamicStack &&
         !OnHeap.count(AI))
       DynamicStack = AI;
+  // A pointer into memory kept on the heap is the same in both halves.
+  for (auto It = Rebased.begin(); It != Rebased.end();) {
+    auto Cur = It++;
+    if (all_of(Cur->second, [&](AllocaInst *AI) { return OnHeap.count(AI); }))
+      Rebased.erase(Cur);
+  }
   SmallVector<Type *, 16> Types;
   for (Instruction *I : Fields)
     Types.push_back(Rebased.count(I) ? rebasedType(C.getContext())
@@ -227,9 +250,11 @@ void SplitForm::addCrossing(Instruction &I) {
 void SplitForm::keepOnHeap(ArrayRef<AllocaInst *> Allocas,
                            const Instruction &Why) {
   for (AllocaInst *AI : Allocas) {
-    // A fixed-size allocation of generic memory can move to the heap (not
-    // AMDGPU's private address space, not a variable-length array).
-    if (!isa<Constant>(AI->getArraySize()) || AI->getAddressSpace() != 0) {
+    // Generic memory can move to the heap (not AMDGPU's private address
+    // space); a variable-length array on the host, outside loops.
+    bool Variable = !isa<Constant>(AI->getArraySize());
+    if (AI->getAddressSpace() != 0 ||
+        (Variable && (!HostHeap || InLoop.count(AI->getParent())))) {
       if (!LostStackPointer)
         LostStackPointer = &Why;
       continue;
@@ -387,8 +412,14 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
     for (AllocaInst *AI : OnHeap) {
       auto *Clone = cast<AllocaInst>(VMap[AI]);
       EB.SetInsertPoint(Clone);
-      Value *Block = Target.emitCheckedAlloc(
-          EB, EB.getInt64(AI->getAllocationSize(DL)->getFixedValue()));
+      Value *Bytes =
+          isa<Constant>(AI->getArraySize())
+              ? EB.getInt64(AI->getAllocationSize(DL)->getFixedValue())
+              : EB.CreateMul(
+                    EB.CreateZExtOrTrunc(Clone->getArraySize(),
+                                         EB.getInt64Ty()),
+                    EB.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
+      Value *Block = Target.emitCheckedAlloc(EB, Bytes);
       Block->setName(AI->getName() + ".frame");
       Clone->replaceAllUsesWith(Block);
       Clone->eraseFromParent();

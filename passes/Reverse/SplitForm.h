@@ -104,6 +104,10 @@ private:
 
   llvm::Function &C;
   llvm::BranchInst &ForwardEnd;
+  /// The host: stack memory moves to the heap where it must outlive the
+  /// augmented half (a variable-length array too).
+  bool HostHeap;
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 16> InLoop;
   llvm::Value *Primal, *Shadow;
   llvm::SmallPtrSet<const llvm::BasicBlock *, 32> ForwardBlocks;
   /// Forward values the reverse sweep uses: the tape's fields.
