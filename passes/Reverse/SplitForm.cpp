@@ -164,7 +164,7 @@ SplitForm::SplitForm(Function &Combined, BranchInst &ForwardEnd, Value *Primal,
   // So does memory a pointer into the stack is stored in and handed to a
   // callee (whose tape may keep what it loads there), and what it points to.
   findStackPointersHandedToCallees();
-  if (EscapedOnHeap)
+  if (HostHeap)
     for (Instruction &I : C.getEntryBlock())
       if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isHandedToCallee(*AI))
         keepOnHeap(AI, *AI);
