@@ -2,8 +2,8 @@
 // level, -O0 included.  At -O0 Eigen's vectorised dot goes through
 // conj_if<false>::pconj, an accessor that returns a reference to its packet
 // argument, inside functions differentiated in split form: the reference
-// must not travel on a tape as an address into a finished frame (the
-// derivative of b.dot(b) was silently 0 at -O0).  Reverse mode against
+// must not travel on a tape as an address into a finished frame (where
+// the adjoint would be lost: b.dot(b)'s derivative 0).  Reverse mode against
 // central differences and by the dot-product test against forward mode.
 // RUN: %gpuad-cc -O0 %itest-flags -I/usr/include/eigen3 %s -o %t.O0 && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags -I/usr/include/eigen3 %s -o %t.O1 && %t.O1

@@ -1,12 +1,11 @@
 // Heap structs as ADBench's hand objective builds them (a matrix type with a
-// pointer to its heap data), and two ways that went wrong:
-//  - a program function named `copy` (hand's matrix copy) was taken for the
-//    rule table's internal identity row of that name, so its derivative was
-//    never made and the copied matrix had no shadow data (a crash in the
+// pointer to its heap data), with the two things that make it hard:
+//  - a program function named `copy` (hand's matrix copy), which is not the
+//    rule table's internal identity row of that name: its derivative must
+//    be made, or the copied matrix has no shadow data (a crash in the
 //    reverse sweep of the next product);
 //  - a constructor returning a new struct whose field points to a second
-//    heap block gave the struct a shadow but not the block (the data's
-//    shadow pointer stayed NULL).
+//    heap block: the block needs a shadow too, not only the struct.
 // Reverse mode against central differences and forward mode (dot product),
 // at -O0 to -O3, and under valgrind.
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0

@@ -2,7 +2,7 @@
 // into an integer: `b ^ SIGN` (negation), `b & ~SIGN` (absolute value),
 // `b | SIGN` (minus the absolute value), for double (uint64_t) and float
 // (uint32_t).  At -O1 and up clang's InstCombine turns them into fneg/fabs;
-// at -O0 gpuad does (they were "no derivative rule for xor").  Reverse and
+// at -O0 gpuad does (xor has no derivative rule).  Reverse and
 // forward mode against the analytic derivative (the float part's rounding
 // makes finite differences useless there) and each other, -O0 to -O3.
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0

@@ -3,10 +3,9 @@
 // returned by a selector (std::max's shape) and kept per loop iteration, and
 // a callee that keeps, per iteration, a pointer into the local array its
 // caller handed it.  The backward half must use the same memory the
-// augmented half did (it lives on the heap across the split); a pointer into
-// the finished augmented frame was silently read after the frame was reused
-// (boost::odeint's controlled stepper at -O0 gave a derivative of 1e59), or
-// refused.  Reverse mode against central differences, at -O0 to -O2, and
+// augmented half did (it lives on the heap across the split), never a
+// pointer into the finished augmented frame, whose memory later calls reuse
+// (boost::odeint's controlled stepper at -O0 is this shape).  Reverse mode against central differences, at -O0 to -O2, and
 // under valgrind (every block freed).
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1

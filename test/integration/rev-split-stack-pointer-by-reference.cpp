@@ -3,7 +3,7 @@
 // stack (`double *&&`, as std::function's invoker takes its arguments).  The
 // callee keeps the pointer it loads there on its tape; the memory it points
 // to must be the same in the backward half, so the local array lives on the
-// heap across the split (it was an error).  Checked against central
+// heap across the split.  Checked against central
 // differences with the work array on the stack and on the heap, at -O0 and
 // -O2, and under valgrind.
 // RUN: %gpuad-cc -O0 %s -o %t.O0 -lm && %t.O0

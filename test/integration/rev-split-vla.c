@@ -1,9 +1,8 @@
 // A variable-length array in a function differentiated in split form (a
 // callee of the requested one, not inlined): its reverse sweep addresses
 // the array's shadow, whose size only the augmented half knows.  On the
-// host it is one heap block for both halves (it was an error: "needs a
-// variable-size stack allocation"), as are the VLAs of Eigen's dynamic
-// matrix products.  Reverse mode against central differences and by the
+// host it is one heap block for both halves, as are the VLAs of Eigen's
+// dynamic matrix products.  Reverse mode against central differences and by the
 // dot-product test against forward mode, at -O0 to -O2, and under valgrind.
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1

@@ -1,8 +1,7 @@
 // std::bind with std::placeholders::_1, as boost's odeint binds a stepper's
 // member function: the placeholder is an empty class, a one-byte global the
 // bound object's memory is merged with.  A byte holds no derivative, so it
-// is its own shadow (it was an error: "global variable '_1' carries
-// derivatives").  Reverse and forward mode against central differences and
+// is its own shadow, not a global that "carries derivatives".  Reverse and forward mode against central differences and
 // each other, at -O0 to -O2.
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 && %t.O1

@@ -3,7 +3,7 @@
 // a memmove in a helper whose pointers the IR no longer types
 // (std::__relocate_a_1<double, double>(double*, double*, double*, ...)).
 // The helper's C++ name says its parameters are double*: the adjoints move
-// back through the memmove (it was "cannot tell what ... copies").  Reverse
+// back through the memmove (not "cannot tell what ... copies").  Reverse
 // mode against central differences and forward mode, -O0 to -O3.
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 && %t.O1

@@ -1,8 +1,8 @@
 ; A program's own function whose name is a rule family's internal name
 ; ("copy": the identity row behind llvm.canonicalize) or a spelling whose
 ; type does not fit the row is an ordinary call, differentiated through its
-; body (ADBench's hand: `void copy(Matrix *dst, const Matrix *src)` was taken
-; for the identity, left as the primal call, and its shadow never made).
+; body (ADBench's hand: `void copy(Matrix *dst, const Matrix *src)`, which
+; taken for the identity would stay the primal call, its shadow never made).
 ; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
 
 declare double @__enzyme_autodiff(ptr, ...)
