@@ -333,10 +333,11 @@ static bool isPunnedLocal(const Value *Obj) {
       continue;
     if (isa<MemTransferInst>(Call))
       return true;
-    if (const Function *Callee = Call->getCalledFunction();
-        Callee && !headerMemoryFunction(*Callee).empty() &&
-        headerMemoryFunction(*Callee) != "memset")
-      return true;
+    if (const Function *Callee = Call->getCalledFunction()) {
+      StringRef Kind = headerMemoryFunction(*Callee);
+      if (Kind == "memcpy" || Kind == "memmove")
+        return true;
+    }
   }
   return false;
 }

@@ -15,7 +15,7 @@
 #include "Rules/KnownFunctions.h"
 #include "Support/Inlining.h"
 
-#include "Support/LocalSlots.h"
+#include "Support/ReturnedArguments.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -216,34 +216,6 @@ static bool selectFormMinMax(Function &F) {
   return Changed;
 }
 
-/// The parameter \p F always returns (a C++ accessor returning a reference
-/// to its argument, `*this` from an assignment): every return's value is
-/// the parameter itself, seen through casts and -O0's local slot.
-static std::optional<unsigned> returnedParameter(const Function &F) {
-  if (F.isDeclaration() || !F.getReturnType()->isPointerTy())
-    return std::nullopt;
-  for (const Argument &A : F.args())
-    if (A.hasReturnedAttr())
-      return A.getArgNo();
-  std::optional<unsigned> Which;
-  for (const BasicBlock &BB : F) {
-    const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
-    if (!Ret)
-      continue;
-    const Value *V = Ret->getReturnValue()->stripPointerCasts();
-    if (const auto *Load = dyn_cast<LoadInst>(V))
-      if (const auto *Slot = dyn_cast<AllocaInst>(
-              Load->getPointerOperand()->stripPointerCasts()))
-        if (const Value *Stored = onlyStoredValue(*Slot))
-          V = Stored->stripPointerCasts();
-    const auto *A = dyn_cast<Argument>(V);
-    if (!A || (Which && *Which != A->getArgNo()))
-      return std::nullopt;
-    Which = A->getArgNo();
-  }
-  return Which;
-}
-
 /// Uses of a call that returns one of its pointer arguments use that
 /// argument instead.  The value is the same; but a derivative that keeps
 /// the argument needs no tape for it (it is rebuilt where its backward
@@ -256,7 +228,7 @@ static bool forwardReturnedArguments(Function &F) {
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
     if (!Callee || Call->use_empty() || Callee->isVarArg())
       continue;
-    std::optional<unsigned> K = returnedParameter(*Callee);
+    std::optional<unsigned> K = alwaysReturnedParameter(*Callee);
     if (!K || *K >= Call->arg_size() ||
         Call->getArgOperand(*K)->getType() != Call->getType())
       continue;

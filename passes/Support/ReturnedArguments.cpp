@@ -20,6 +20,17 @@ namespace gpuad {
 
 namespace {
 
+/// \p V, or the one value stored to the -O0 local slot \p V is loaded from
+/// (a parameter's own slot); null for a load from anywhere else.
+const Value *throughLocalSlot(const Value *V) {
+  const auto *Load = dyn_cast<LoadInst>(V);
+  if (!Load)
+    return V;
+  const auto *Slot =
+      dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
+  return Slot ? onlyStoredValue(*Slot) : nullptr;
+}
+
 /// Calls are followed this deep (accessor chains are short).
 constexpr unsigned MaxDepth = 6;
 
@@ -86,12 +97,8 @@ private:
       walkAt(EV->getAggregateOperand(), EV->getIndices());
     } else if (const auto *Call = dyn_cast<CallBase>(V)) {
       walkCall(*Call, {});
-    } else if (const auto *Load = dyn_cast<LoadInst>(V)) {
-      // -O0: the parameter's own slot.
-      const auto *Slot =
-          dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
-      const Value *Stored = Slot ? onlyStoredValue(*Slot) : nullptr;
-      if (Stored)
+    } else if (isa<LoadInst>(V)) {
+      if (const Value *Stored = throughLocalSlot(V))
         walk(Stored);
       else
         R.Other = true;
@@ -102,6 +109,26 @@ private:
 };
 
 } // namespace
+
+std::optional<unsigned> alwaysReturnedParameter(const Function &F) {
+  if (F.isDeclaration() || !F.getReturnType()->isPointerTy())
+    return std::nullopt;
+  for (const Argument &A : F.args())
+    if (A.hasReturnedAttr())
+      return A.getArgNo();
+  std::optional<unsigned> Which;
+  for (const BasicBlock &BB : F) {
+    const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    const Value *V = throughLocalSlot(Ret->getReturnValue()->stripPointerCasts());
+    const auto *A = V ? dyn_cast<Argument>(V->stripPointerCasts()) : nullptr;
+    if (!A || (Which && *Which != A->getArgNo()))
+      return std::nullopt;
+    Which = A->getArgNo();
+  }
+  return Which;
+}
 
 ReturnedArguments returnedArguments(const Function &F,
                                     ArrayRef<unsigned> Idx) {

@@ -18,6 +18,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <optional>
+
 namespace llvm {
 class Function;
 } // namespace llvm
@@ -37,6 +39,11 @@ struct ReturnedArguments {
 /// -O0's local slots and calls of functions that return their own.
 ReturnedArguments returnedArguments(const llvm::Function &F,
                                     llvm::ArrayRef<unsigned> Idx = {});
+
+/// The parameter \p F always returns as it is (no offset): every return's
+/// value is that parameter, seen through casts and -O0's local slot; or its
+/// `returned` attribute says so.
+std::optional<unsigned> alwaysReturnedParameter(const llvm::Function &F);
 
 } // namespace gpuad
 
