@@ -155,6 +155,27 @@ private:
                     llvm::Type *Elt, llvm::Align DstAlign, llvm::Align SrcAlign,
                     bool SrcPrivate);
 
+  /// The shadows and alignments of a copy of records being reversed.
+  struct RecordCopy {
+    llvm::Value *DstS, *SrcS; // SrcS null: the source has no shadow
+    llvm::Align DstAlign, SrcAlign;
+    bool SrcPrivate;
+    llvm::Value *Src;
+  };
+  /// Moves the adjoints of the float \p Fields of the record at byte \p At
+  /// (a multiple of \p AtMultipleOf, or 0 if \p At is 0) that lie whole
+  /// within the \p Avail bytes the copy covers from there.
+  void moveRecordAdjoints(const RecordCopy &Copy,
+                          llvm::ArrayRef<std::pair<int, llvm::Type *>> Fields,
+                          llvm::Value *At, uint64_t AtMultipleOf,
+                          llvm::Value *Avail);
+  /// The same for each record of an array of \p Stride-byte records that a
+  /// copy of \p Len bytes covers.
+  void moveRecordArrayAdjoints(
+      const RecordCopy &Copy,
+      llvm::ArrayRef<std::pair<int, llvm::Type *>> Fields, uint64_t Stride,
+      llvm::Value *Len);
+
   /// A forward value at the current reverse position.
   llvm::Value *lookup(llvm::Value *V);
   /// Shadow pointer of forward pointer \p P at the current reverse position.

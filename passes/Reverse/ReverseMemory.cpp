@@ -1,0 +1,243 @@
+//===- ReverseMemory.cpp - Adjoints of memcpy, memmove and memset ---------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// A copy's reverse adds the destination's adjoints to the source's and
+/// zeroes them; a memset's zeroes the destination's.  Adjoints are moved as
+/// the floats they belong to, so a copy must be typed: an array of one float
+/// type is moved element by element, records (and arrays of records) field
+/// by field, as CopyLayout describes them.
+//===----------------------------------------------------------------------===//
+
+#include "Reverse/ReverseEmitter.h"
+
+#include "Analysis/CopyLayout.h"
+#include "Analysis/TypeInfo.h"
+#include "Core/DerivativeContext.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+unsigned ReverseEmitter::floatBitsAround(Value *Ptr) const {
+  ConcreteType Here = TI->memoryAt(orig(Ptr), 0);
+  if (Here.kind() == ConcreteType::Float)
+    return Here.floatType()->getPrimitiveSizeInBits();
+  // At an offset not known: the object, if it holds one float type only.
+  const Value *Object = getUnderlyingObject(orig(Ptr));
+  CopiedFloats F = copiedFloats(TI->tree(Object));
+  if (F.Throughout && !F.OtherData)
+    return F.Throughout->getPrimitiveSizeInBits();
+  return 0;
+}
+
+void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
+  Value *Dst = I.getRawDest(), *Src = I.getRawSource();
+  if (!needsShadow(Dst))
+    return;
+  const DataLayout &DL = D.getParent()->getDataLayout();
+  CopyLayout Layout = copyLayout(orig(Dst), orig(Src), *TI, DL);
+  const CopiedFloats &F = Layout.Floats;
+  if (F.Unknown)
+    return fail(I, "cannot tell what '" + describe(I) +
+                       "' copies; the adjoints of untyped bytes cannot be "
+                       "added (copy typed values, or use a loop)");
+  if (!F.Throughout && F.AtOffsets.empty())
+    return; // integers and pointers: no adjoints
+  if (F.Throughout && F.OtherData)
+    return fail(I, "cannot differentiate '" + describe(I) +
+                       "': it copies floats mixed with other data at "
+                       "offsets the types do not tell");
+  Value *DstS = reverseShadow(Dst, I);
+  Value *SrcS = needsShadow(Src) ? reverseShadow(Src, I) : nullptr;
+  Align DstAlign = I.getDestAlign().valueOrOne(),
+        SrcAlign = I.getSourceAlign().valueOrOne();
+  Value *Len = B.CreateZExtOrTrunc(lookup(I.getLength()), B.getInt64Ty());
+  if (F.Throughout)
+    return moveAdjoints(DstS, SrcS, Len, F.Throughout, DstAlign, SrcAlign,
+                        threadPrivate(Src));
+  RecordCopy Copy{DstS, SrcS, DstAlign, SrcAlign, threadPrivate(Src), Src};
+  if (Layout.Stride)
+    return moveRecordArrayAdjoints(Copy, F.AtOffsets, Layout.Stride, Len);
+  // One record: the copy must stay within the bytes whose types are known.
+  auto *ConstLen = dyn_cast<ConstantInt>(I.getLength());
+  if (ConstLen && ConstLen->getZExtValue() > Layout.Reach)
+    return fail(I, "cannot differentiate '" + describe(I) + "': it copies " +
+                       std::to_string(ConstLen->getZExtValue()) +
+                       " bytes of records whose types are known for " +
+                       std::to_string(Layout.Reach) +
+                       " bytes only (copy the fields, or use a loop)");
+  if (!ConstLen) {
+    // A length known only at run time: stop where it goes beyond.
+    BasicBlock *Stop = BasicBlock::Create(D.getContext(), "adj.copy.stop", &D);
+    BasicBlock *Go = BasicBlock::Create(D.getContext(), "adj.copy", &D);
+    B.CreateCondBr(B.CreateICmpUGT(Len, B.getInt64(Layout.Reach)), Stop, Go);
+    B.SetInsertPoint(Stop);
+    Ctx.target().emitTrap(B, "gpuad: the copy '" + describe(I) +
+                                 "' reached bytes of unknown type; its "
+                                 "derivative would be wrong");
+    B.CreateUnreachable();
+    B.SetInsertPoint(Go);
+  }
+  moveRecordAdjoints(Copy, F.AtOffsets, B.getInt64(0), 0, Len);
+}
+
+void ReverseEmitter::moveRecordAdjoints(
+    const RecordCopy &Copy, ArrayRef<std::pair<int, Type *>> Fields,
+    Value *At, uint64_t AtMultipleOf, Value *Avail) {
+  const DataLayout &DL = D.getParent()->getDataLayout();
+  Type *PtrTy = PointerType::get(D.getContext(), 0);
+  for (auto [Offset, Elt] : Fields) {
+    uint64_t End = Offset + DL.getTypeStoreSize(Elt);
+    // The field is moved where the copy covers it whole.
+    Value *Covered = B.CreateICmpULE(B.getInt64(End), Avail);
+    BasicBlock *After = nullptr;
+    if (auto *C = dyn_cast<ConstantInt>(Covered)) {
+      if (C->isZero())
+        continue;
+    } else {
+      BasicBlock *Move =
+          BasicBlock::Create(D.getContext(), "adj.field", &D);
+      After = BasicBlock::Create(D.getContext(), "adj.field.done", &D);
+      B.CreateCondBr(Covered, Move, After);
+      B.SetInsertPoint(Move);
+    }
+    Value *ByteOffset = B.CreateAdd(At, B.getInt64(Offset));
+    auto FieldAlign = [&](Align Base) {
+      return commonAlignment(
+          AtMultipleOf ? commonAlignment(Base, AtMultipleOf) : Base, Offset);
+    };
+    Align DstFieldAlign = FieldAlign(Copy.DstAlign),
+          SrcFieldAlign = FieldAlign(Copy.SrcAlign);
+    for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+      Value *DstK = B.CreateGEP(B.getInt8Ty(),
+                                L.extract(B, Copy.DstS, PtrTy, Lane),
+                                ByteOffset);
+      Value *D0 = B.CreateAlignedLoad(Elt, DstK, DstFieldAlign);
+      B.CreateAlignedStore(Constant::getNullValue(Elt), DstK, DstFieldAlign);
+      if (Copy.SrcS)
+        Ctx.target().emitAccumulate(
+            B,
+            B.CreateGEP(B.getInt8Ty(), L.extract(B, Copy.SrcS, PtrTy, Lane),
+                        ByteOffset),
+            D0, SrcFieldAlign, Copy.SrcPrivate, Copy.Src);
+    }
+    if (After) {
+      B.CreateBr(After);
+      B.SetInsertPoint(After);
+    }
+  }
+}
+
+void ReverseEmitter::moveRecordArrayAdjoints(
+    const RecordCopy &Copy, ArrayRef<std::pair<int, Type *>> Fields,
+    uint64_t Stride, Value *Len) {
+  // Whole records in a loop, then the fields of a partial last one.
+  Value *Count = B.CreateUDiv(Len, B.getInt64(Stride));
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Body = BasicBlock::Create(D.getContext(), "adj.records", &D);
+  BasicBlock *After =
+      BasicBlock::Create(D.getContext(), "adj.records.done", &D);
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Body);
+  B.SetInsertPoint(Body);
+  PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "record");
+  K->addIncoming(B.getInt64(0), Pre);
+  moveRecordAdjoints(Copy, Fields, B.CreateMul(K, B.getInt64(Stride)), Stride,
+                     B.getInt64(Stride));
+  Value *Next = B.CreateAdd(K, B.getInt64(1));
+  K->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Body);
+  B.SetInsertPoint(After);
+  Value *Whole = B.CreateMul(Count, B.getInt64(Stride));
+  Value *Tail = B.CreateSub(Len, Whole);
+  if (auto *C = dyn_cast<ConstantInt>(Tail); C && C->isZero())
+    return;
+  moveRecordAdjoints(Copy, Fields, Whole, Stride, Tail);
+}
+
+void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
+                                  Type *Elt, Align DstAlign, Align SrcAlign,
+                                  bool SrcPrivate) {
+  const DataLayout &DL = D.getParent()->getDataLayout();
+  uint64_t Size = DL.getTypeAllocSize(Elt);
+  // Element k of an array that starts at the copy's address.
+  Align DstElt = commonAlignment(DstAlign, Size),
+        SrcElt = commonAlignment(SrcAlign, Size);
+  Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()),
+                              B.getInt64(Size));
+  // for k in [0, Count): src'[k] += dst'[k]; dst'[k] = 0
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Body = BasicBlock::Create(D.getContext(), "adj.move", &D);
+  BasicBlock *After = BasicBlock::Create(D.getContext(), "adj.move.done", &D);
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Body);
+  B.SetInsertPoint(Body);
+  PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "k");
+  K->addIncoming(B.getInt64(0), Pre);
+  Type *PtrTy = PointerType::get(D.getContext(), 0);
+  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    Value *DstK = B.CreateGEP(Elt, L.extract(B, DstS, PtrTy, Lane), K);
+    Value *D0 = B.CreateAlignedLoad(Elt, DstK, DstElt);
+    B.CreateAlignedStore(Constant::getNullValue(Elt), DstK, DstElt);
+    if (SrcS)
+      Ctx.target().emitAccumulate(
+          B, B.CreateGEP(Elt, L.extract(B, SrcS, PtrTy, Lane), K), D0, SrcElt,
+          SrcPrivate);
+  }
+  Value *Next = B.CreateAdd(K, B.getInt64(1));
+  // The latch: emitAccumulate may have branched (warp-aggregated adds).
+  K->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Body);
+  B.SetInsertPoint(After);
+}
+
+void ReverseEmitter::reverseMemSet(MemSetInst &I) {
+  // The memory was overwritten with constants: its adjoint before is zero.
+  // Fields the type analysis knows hold pointers are skipped: their shadows
+  // are shadow pointers, no adjoints, and the object they belong to may live
+  // on (a std::vector's fields cleared by its constructor, then set).
+  Value *Dst = I.getRawDest();
+  if (!needsShadow(Dst))
+    return;
+  Value *DstS = reverseShadow(Dst, I);
+  auto *ConstLen = dyn_cast<ConstantInt>(I.getLength());
+  SmallVector<uint64_t, 4> Pointers;
+  TypeTree Tree = TI->tree(orig(Dst));
+  if (ConstLen)
+    for (const auto &[Path, C] : Tree.entries())
+      if (Path.size() == 1 && Path[0] >= 0 &&
+          C.kind() == ConcreteType::Pointer)
+        Pointers.push_back(Path[0]);
+  if (Pointers.empty()) {
+    Value *Len = lookup(I.getLength());
+    forEachLane(DstS, [&](Value *LanePtr, unsigned) {
+      B.CreateMemSet(LanePtr, B.getInt8(0), Len, I.getDestAlign());
+    });
+    return;
+  }
+  llvm::sort(Pointers);
+  uint64_t PtrBytes = D.getParent()->getDataLayout().getPointerSize();
+  Align DstAlign = I.getDestAlign().valueOrOne();
+  forEachLane(DstS, [&](Value *LanePtr, unsigned) {
+    auto Zero = [&](uint64_t From, uint64_t To) {
+      if (To > From)
+        B.CreateMemSet(B.CreateConstGEP1_64(B.getInt8Ty(), LanePtr, From),
+                       B.getInt8(0), To - From,
+                       commonAlignment(DstAlign, From));
+    };
+    uint64_t At = 0, Len = ConstLen->getZExtValue();
+    for (uint64_t P : Pointers) {
+      Zero(At, std::min(P, Len));
+      At = std::max(At, P + PtrBytes);
+    }
+    Zero(At, Len);
+  });
+}
+
+} // namespace gpuad
