@@ -103,9 +103,7 @@ void ActivityAnalysis::findLostDerivatives() {
     if (!VariedBits.count(&I) || !UsefulBits.count(&I))
       continue;
     bool FromData = any_of(I.operands(), [&](const Use &Op) {
-      ConcreteType::Kind K = TI.typeOf(Op.get()).kind();
-      return (Varied.count(Op.get()) &&
-              (K == ConcreteType::Float || K == ConcreteType::Anything)) ||
+      return (Varied.count(Op.get()) && TI.typeOf(Op.get()).mayBeFloat()) ||
              (VariedBits.count(Op.get()) && !UsefulBits.count(Op.get()));
     });
     if (FromData)

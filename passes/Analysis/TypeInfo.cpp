@@ -206,7 +206,10 @@ bool TypeInfo::isInteger(const Value *V) const {
   if (!V->getType()->isIntOrIntVectorTy())
     return false;
   ConcreteType C = typeOf(V);
-  if (C.kind() == ConcreteType::Integer)
+  // An integer here and a pointer there (a list's sentinel taken for a
+  // node): never a float's bits.
+  if (C.kind() == ConcreteType::Integer ||
+      (C.kind() == ConcreteType::Anything && !C.mayBeFloat()))
     return true;
   // Results of integer arithmetic are integers unless proven otherwise.
   if (const auto *I = dyn_cast<Instruction>(V)) {

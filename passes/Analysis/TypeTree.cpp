@@ -14,13 +14,18 @@ using namespace llvm;
 namespace gpuad {
 
 bool ConcreteType::join(const ConcreteType &O) {
-  if (O.K == Unknown || *this == O || K == Anything)
+  if (O.K == Unknown || *this == O)
     return false;
   if (K == Unknown) {
     *this = O;
     return true;
   }
-  *this = ConcreteType(Anything);
+  unsigned Joined = seenKinds() | O.seenKinds();
+  if (K == Anything && Seen == Joined)
+    return false;
+  K = Anything;
+  FloatTy = nullptr;
+  Seen = Joined;
   return true;
 }
 

@@ -12,7 +12,9 @@
 ///   [k, j]   the memory at offset j behind the pointer stored at offset k.
 /// Offset -1 stands for every offset (an array indexed at run time).
 /// Facts only accumulate (a join semi-lattice); two different facts about
-/// the same bytes make them Anything, which users treat as unknown.
+/// the same bytes make them Anything, which users treat as unknown -- but
+/// Anything remembers whether a float was among the facts: bytes that are an
+/// integer here and a pointer there are not a float's.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_ANALYSIS_TYPETREE_H
@@ -35,8 +37,8 @@ public:
   enum Kind { Unknown, Integer, Pointer, Float, Anything };
 
   ConcreteType() = default;
-  /// Integer, Pointer, Anything, Unknown.
-  explicit ConcreteType(Kind K) : K(K) {}
+  /// Integer, Pointer, Anything (which may be a float), Unknown.
+  explicit ConcreteType(Kind K) : K(K), Seen(K == Anything ? AllKinds : 0) {}
   /// A floating-point scalar type (half, float, double, ...).
   static ConcreteType floatOf(llvm::Type *Ty) {
     ConcreteType C(Float);
@@ -47,18 +49,30 @@ public:
   Kind kind() const { return K; }
   llvm::Type *floatType() const { return FloatTy; }
   bool isKnown() const { return K != Unknown && K != Anything; }
+  /// Whether the bytes may hold a float: Float, or Anything joined from
+  /// facts that include one (or of unknown origin).
+  bool mayBeFloat() const {
+    return K == Float || (K == Anything && (Seen & kindBit(Float)));
+  }
 
   /// Joins \p O into this; returns true if this changed.
   bool join(const ConcreteType &O);
 
   bool operator==(const ConcreteType &O) const {
-    return K == O.K && FloatTy == O.FloatTy;
+    return K == O.K && FloatTy == O.FloatTy && Seen == O.Seen;
   }
   std::string str() const;
 
 private:
+  static constexpr unsigned kindBit(Kind K) { return 1u << K; }
+  static constexpr unsigned AllKinds =
+      (1u << Integer) | (1u << Pointer) | (1u << Float);
+  /// The kinds an Anything was joined from.
+  unsigned seenKinds() const { return K == Anything ? Seen : kindBit(K); }
+
   Kind K = Unknown;
   llvm::Type *FloatTy = nullptr;
+  unsigned Seen = 0;
 };
 
 using TypePath = llvm::SmallVector<int, 3>;

@@ -30,6 +30,20 @@ TEST(ConcreteType, JoinIsMonotone) {
   EXPECT_FALSE(T.join(ConcreteType::floatOf(Type::getFloatTy(C))));
 }
 
+TEST(ConcreteType, AnythingRemembersWhetherAFloatWasAmongItsFacts) {
+  LLVMContext C;
+  ConcreteType IntOrPtr(ConcreteType::Integer);
+  EXPECT_TRUE(IntOrPtr.join(ConcreteType(ConcreteType::Pointer)));
+  EXPECT_EQ(IntOrPtr.kind(), ConcreteType::Anything);
+  EXPECT_FALSE(IntOrPtr.mayBeFloat());
+  EXPECT_FALSE(IntOrPtr.join(ConcreteType(ConcreteType::Integer)));
+  // A float joined later is a change: the bytes may now be a float's.
+  EXPECT_TRUE(IntOrPtr.join(ConcreteType::floatOf(Type::getDoubleTy(C))));
+  EXPECT_TRUE(IntOrPtr.mayBeFloat());
+  // Anything of unknown origin may be anything.
+  EXPECT_TRUE(ConcreteType(ConcreteType::Anything).mayBeFloat());
+}
+
 TEST(ConcreteType, FloatWidthsConflict) {
   LLVMContext C;
   ConcreteType T = ConcreteType::floatOf(Type::getDoubleTy(C));
