@@ -181,7 +181,9 @@ bool ActivityAnalysis::isData(const Value *V) const {
     return false;
   // An integer may hold float bits when it only moves data around (clang
   // copies doubles through i64) and the type analysis does not rule it out.
-  if (TI.isInteger(V))
+  // An integer the types call a pointer (a pointer field loaded as i64,
+  // then inttoptr) is an address: it gets a shadow address, not a tangent.
+  if (TI.isInteger(V) || TI.typeOf(V).kind() == ConcreteType::Pointer)
     return false;
   if (isa<Argument>(V))
     return true;

@@ -211,7 +211,11 @@ void MemoryClasses::build(Function &F) {
         break;
       }
     } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
-      if (PtrResult) {
+      // A pointer field read as an integer and made a pointer again (a
+      // tuple of references at -O2) reads an address like a pointer load.
+      if (PtrResult || any_of(LI->users(), [](const User *U) {
+            return isa<IntToPtrInst>(U);
+          })) {
         int P = classOrMake(LI->getPointerOperand());
         assign(LI, P == -1 ? Unknown : contentOf(P));
       } else if (isa<GlobalVariable>(

@@ -38,7 +38,7 @@ std::string ConcreteType::str() const {
   case Pointer:
     return "Pointer";
   case Anything:
-    return "Anything";
+    return mayBeFloat() ? "Anything" : "Anything(no float)";
   case Float: {
     std::string S;
     raw_string_ostream OS(S);

@@ -15,6 +15,7 @@
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
 #include "Core/DerivativeSignature.h"
+#include "Core/IndirectCalls.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/Statistic.h"
@@ -309,6 +310,16 @@ void ForwardSweep::visitCastInst(CastInst &I) {
   case Instruction::AddrSpaceCast:
   case Instruction::PtrToInt:
   case Instruction::IntToPtr:
+    // An address made from an integer that has no shadow address: taking
+    // the primal address (or zero) for the shadow would write adjoints into
+    // the primal's memory, or fault.  A function pointer (a member function
+    // pointer's) is its own shadow: calls through it dispatch on it.
+    if (isa<IntToPtrInst>(I) && !hasShadow(I.getOperand(0)) &&
+        !isOnlyCalled(I))
+      return fail(I, "cannot tell the shadow of the pointer '" +
+                         describe(I) + "': the integer it is made from, '" +
+                         describe(*I.getOperand(0)) +
+                         "', has no shadow address");
     // Linear in the value (conversions) or moving an address.
     setShadow(&I, replay(I, {0}));
     return;

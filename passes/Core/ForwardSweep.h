@@ -98,8 +98,8 @@ protected:
   virtual void emitRuleCall(llvm::CallBase &Call, const DerivativeRule &Rule) {}
   /// A call to a defined function that needs a derivative.
   virtual void emitDerivativeCall(llvm::CallBase &Call) = 0;
-  /// Whether a store of \p Val to shadowed memory also stores its shadow.
-  virtual bool storesShadowOf(const llvm::Value *Val) const;
+  /// Whether store \p I to shadowed memory also stores its value's shadow.
+  virtual bool storesShadowOf(const llvm::StoreInst &I) const;
   /// memcpy/memmove into shadowed memory; memset of shadowed memory.
   virtual void emitMemTransfer(llvm::CallBase &Call);
   virtual void emitMemSet(llvm::CallBase &Call) {}

@@ -224,7 +224,7 @@ void ForwardSweep::visitLoadInst(LoadInst &I) {
   setShadow(&I, L.pack(B, I.getType(), Lanes));
 }
 
-bool ForwardSweep::storesShadowOf(const Value *Val) const { return true; }
+bool ForwardSweep::storesShadowOf(const StoreInst &I) const { return true; }
 
 /// Whether \p Ptr points into a global marked `enzyme_inactive`.
 static bool isInactiveGlobal(const Value *Ptr) {
@@ -252,7 +252,7 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
                   "data as an argument instead");
     return;
   }
-  if (!storesShadowOf(Val))
+  if (!storesShadowOf(I))
     return;
   // Integers are stored as they are, so shadow structures keep their sizes
   // and counts; float data stores its tangent; pointers their shadow.  An

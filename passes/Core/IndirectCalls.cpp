@@ -86,6 +86,9 @@ static bool isOnlyCalledValue(const Value &V, unsigned Depth) {
     const User *Usr = U.getUser();
     if (isa<ICmpInst>(Usr))
       return true;
+    // A member function pointer's two cases (virtual, or not) joined.
+    if (isa<PHINode>(Usr) || isa<SelectInst>(Usr))
+      return isOnlyCalledValue(*Usr, Depth + 1);
     // An -O0 spill: a local that is only stored to and loaded from.
     if (const auto *SI = dyn_cast<StoreInst>(Usr)) {
       const auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand());
@@ -112,7 +115,7 @@ static bool isOnlyCalledValue(const Value &V, unsigned Depth) {
   });
 }
 
-bool isOnlyCalled(const Argument &A) { return isOnlyCalledValue(A, 0); }
+bool isOnlyCalled(const Value &V) { return isOnlyCalledValue(V, 0); }
 
 ArrayRef<Function *> IndirectCalls::possibleCallees(const CallBase &Call) {
   if (!isDispatched(Call))

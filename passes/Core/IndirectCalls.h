@@ -41,9 +41,10 @@ namespace gpuad {
 class Diagnostics;
 class TargetHooks;
 
-/// Whether function argument \p A is only called, compared or passed on to
-/// such arguments (a callback): memory is never reached through it.
-bool isOnlyCalled(const llvm::Argument &A);
+/// Whether pointer \p V (a function argument, a function pointer made from
+/// an integer) is only called, compared, or passed on to such arguments (a
+/// callback): memory is never reached through it.
+bool isOnlyCalled(const llvm::Value &V);
 
 class IndirectCalls {
 public:

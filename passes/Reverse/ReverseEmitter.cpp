@@ -81,10 +81,39 @@ bool ReverseEmitter::run() {
 // ---- Forward sweep hooks
 // -----------------------------------------------------
 
-bool ReverseEmitter::storesShadowOf(const Value *Val) const {
+/// Whether \p Ptr is a local integer variable that only integers are
+/// stored to (a size passed by reference): its bytes are never a float's,
+/// whatever the type analysis merged them with.
+static bool isIntegerSlot(const Value *Ptr, const TypeInfo &TI) {
+  const auto *AI = dyn_cast<AllocaInst>(Ptr);
+  if (!AI || !AI->getAllocatedType()->isIntegerTy())
+    return false;
+  return all_of(AI->users(), [&](const User *U) {
+    if (const auto *SI = dyn_cast<StoreInst>(U))
+      return SI->getPointerOperand() == AI &&
+             TI.isInteger(SI->getValueOperand());
+    return !isa<MemTransferInst>(U);
+  });
+}
+
+bool ReverseEmitter::storesShadowOf(const StoreInst &I) const {
   // Shadow memory holds adjoints, which the reverse sweep fills; the forward
-  // sweep only keeps shadow structures' pointers right.
-  return !isData(Val) && needsShadow(Val);
+  // sweep keeps shadow structures' pointers right, and their integers (a
+  // size, a capacity) where the memory holds no float: a library call
+  // mirrored on the shadow reads them (std::string's _M_create sizes the
+  // shadow buffer from the capacity it is given by reference).
+  const Value *Val = I.getValueOperand();
+  if (isData(Val))
+    return false;
+  if (needsShadow(Val))
+    return true;
+  if (!isInteger(Val))
+    return false;
+  const Value *Ptr = orig(I.getPointerOperand());
+  ConcreteType Here = TI->memoryAt(Ptr, 0);
+  return Here.kind() == ConcreteType::Integer ||
+         (Here.kind() == ConcreteType::Anything && !Here.mayBeFloat()) ||
+         isIntegerSlot(Ptr, *TI);
 }
 
 void ReverseEmitter::emitMemTransfer(CallBase &Call) {

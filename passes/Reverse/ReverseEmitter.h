@@ -62,7 +62,7 @@ public:
 
 private:
   // Forward sweep hooks.
-  bool storesShadowOf(const llvm::Value *Val) const override;
+  bool storesShadowOf(const llvm::StoreInst &I) const override;
   void emitMemTransfer(llvm::CallBase &Call) override;
   void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow) override;
   void emitShadowRealloc(llvm::CallBase &Call) override;

@@ -16,6 +16,7 @@
 #include "Analysis/CopyLayout.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
+#include "Requests/RequestParser.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -36,6 +37,12 @@ unsigned ReverseEmitter::floatBitsAround(Value *Ptr) const {
   if (F.Throughout && !F.OtherData)
     return F.Throughout->getPrimitiveSizeInBits();
   return 0;
+}
+
+/// Whether \p Ptr points into a constant global that holds no float.
+static bool isConstantWithoutFloats(const Value *Ptr) {
+  const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+  return GV && GV->isConstant() && !carriesFloat(GV->getValueType());
 }
 
 void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
@@ -66,8 +73,13 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
   RecordCopy Copy{DstS, SrcS, DstAlign, SrcAlign, threadPrivate(Src), Src};
   if (Layout.Stride)
     return moveRecordArrayAdjoints(Copy, F.AtOffsets, Layout.Stride, Len);
-  // One record: the copy must stay within the bytes whose types are known.
+  // One record: the copy must stay within the bytes whose types are known,
+  // unless what it copies is a constant without floats (a string literal
+  // into a string's buffer): no derivative comes in, and the floats the
+  // bytes overwrite are known, or are read back only as those bytes.
   auto *ConstLen = dyn_cast<ConstantInt>(I.getLength());
+  if (isConstantWithoutFloats(Src))
+    return moveRecordAdjoints(Copy, F.AtOffsets, B.getInt64(0), 0, Len);
   if (ConstLen && ConstLen->getZExtValue() > Layout.Reach)
     return fail(I, "cannot differentiate '" + describe(I) + "': it copies " +
                        std::to_string(ConstLen->getZExtValue()) +
