@@ -25,6 +25,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/InstIterator.h"
@@ -205,6 +206,12 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
     Ctx.noteRequested(Req->Key);
     D = Ctx.getOrCreate(Req->Key);
   }
+  if (EP.Mode != DiffMode::ReverseBackward && !Ctx.target().isGPU()) {
+    Module &M = *Call.getModule();
+    IRBuilder<> B(&Call);
+    B.CreateCall(M.getOrInsertFunction(DerivativeContext::ZeroMadeShadowsMarker,
+                                       B.getVoidTy()));
+  }
   DebugLoc Loc = Call.getDebugLoc();
   BasicBlock *Block = Call.getParent();
   BatchMapping Mapping;
@@ -279,6 +286,7 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (CallBase *Call : innermostFirst(std::move(Calls)))
     processEntryCall(*Call, Ctx);
   bool InlineDerivatives = Ctx.finish();
+  Ctx.zeroMadeShadowsAtRequests();
   if (Ctx.diags().numErrors())
     Ctx.discardDerivatives();
   eraseDeadMarkerReferences(M);

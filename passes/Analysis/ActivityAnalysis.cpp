@@ -38,8 +38,10 @@ argumentShadows(Function &F,
 
 ActivityAnalysis::ActivityAnalysis(
     Function &F, ArrayRef<std::pair<const Argument *, ArgActivity>> Args,
-    ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive)
+    ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive,
+    CarryingGlobalFn CarriesDerivatives, CarryingCallFn ReachesCarrying)
     : F(F), TI(TI), TargetInactive(std::move(TargetInactive)),
+      ReachesCarrying(std::move(ReachesCarrying)),
       Classes(F, argumentShadows(F, Args), [&TI](const Value *Ptr) {
         return TI.mayHoldPointers(Ptr);
       }) {
@@ -52,6 +54,17 @@ ActivityAnalysis::ActivityAnalysis(
       UsefulMem.insert(C);
     }
   }
+  // A global that carries derivatives somewhere in the module carries them
+  // here: another function may have stored a value with a derivative there
+  // (this one reads it), or read back what this one stores.
+  if (CarriesDerivatives)
+    for (unsigned C = 0; C < Classes.numClasses(); ++C)
+      if (const auto *GV =
+              dyn_cast_or_null<GlobalVariable>(Classes.example(C));
+          GV && CarriesDerivatives(*GV)) {
+        VariedMem.insert(Classes.find(C));
+        UsefulMem.insert(Classes.find(C));
+      }
   if (Ret == ReturnShadow::Shadow)
     for (Instruction &I : instructions(F))
       if (auto *RI = dyn_cast<ReturnInst>(&I))
@@ -378,10 +391,14 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
     if (isa<MemSetInst>(Call) || isInactiveCall(*Call) ||
         classifyHeapCall(*Call))
       return false;
-    bool AnyVaried = any_of(Call->args(), [&](const Use &A) {
-      return carriesVaried(A.get()) ||
-             (reachesMemory(*Call, A) && memoryReachIn(VariedMem, A.get()));
-    });
+    // A call that reads or writes a global carrying derivatives may
+    // return or store what another function left there.
+    bool AnyVaried =
+        (ReachesCarrying && ReachesCarrying(*Call)) ||
+        any_of(Call->args(), [&](const Use &A) {
+          return carriesVaried(A.get()) ||
+                 (reachesMemory(*Call, A) && memoryReachIn(VariedMem, A.get()));
+        });
     if (!AnyVaried)
       return false;
     bool Changed = setVaried(Call);
@@ -457,7 +474,10 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
         classifyHeapCall(*Call))
       return false;
     bool Rule = isRuleCall(*Call);
+    // What a call stores in a global carrying derivatives may be read
+    // anywhere: its inputs matter.
     bool Needed = Useful.count(Call) || UsefulBits.count(Call) ||
+                  (ReachesCarrying && ReachesCarrying(*Call)) ||
                   (!Rule && ((Call->getType()->isPointerTy() &&
                               memoryReachIn(UsefulMem, Call)) ||
                              any_of(Call->args(), [&](const Use &A) {

@@ -49,6 +49,11 @@ class TypeInfo;
 
 /// How the analysis should see one call (rule, inactive, heap, other).
 using InactiveCallFn = std::function<bool(const llvm::CallBase &)>;
+/// Whether a mutable global may carry derivatives into or out of any
+/// function of the module (DerivativeContext::carriesDerivatives).
+using CarryingGlobalFn = std::function<bool(const llvm::GlobalVariable &)>;
+/// Whether a call may read or write such a global.
+using CarryingCallFn = std::function<bool(const llvm::CallBase &)>;
 
 class ActivityAnalysis {
 public:
@@ -57,7 +62,9 @@ public:
   ActivityAnalysis(
       llvm::Function &F,
       llvm::ArrayRef<std::pair<const llvm::Argument *, ArgActivity>> Args,
-      ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive);
+      ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive,
+      CarryingGlobalFn CarriesDerivatives = nullptr,
+      CarryingCallFn ReachesCarrying = nullptr);
 
   /// \p V carries a derivative: varied and useful data.
   bool isActive(const llvm::Value *V) const;
@@ -115,6 +122,7 @@ private:
   llvm::Function &F;
   const TypeInfo &TI;
   InactiveCallFn TargetInactive;
+  CarryingCallFn ReachesCarrying;
   MemoryClasses Classes;
   ArgumentWrites Writes;
   llvm::DenseSet<const llvm::Value *> Varied, Useful;

@@ -26,8 +26,10 @@
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <memory>
 
@@ -131,6 +133,22 @@ public:
   /// its globals only where no such call can see them: the callee's own
   /// analysis would not know the global carries derivatives.
   const llvm::CallBase *callAccessingGlobals(const llvm::Function &F);
+  /// Whether host global \p GV may carry derivatives between functions:
+  /// mutable float data (not marked inactive) that some function of the
+  /// module writes with a computed value, copies into, or hands to a call.
+  /// Every function's analysis then treats it as carrying them, so a callee
+  /// that writes it and a caller that reads it agree on its shadow.
+  bool carriesDerivatives(const llvm::GlobalVariable &GV);
+  /// Whether \p Call may read or write a global that carries derivatives
+  /// (its callee, a few calls deep, names one; deeper is taken as yes).
+  bool reachesCarryingGlobals(const llvm::CallBase &Call);
+  /// A call to this function marks where a request's run of derivative
+  /// code starts (before a forward, combined or augmented call).  There,
+  /// zeroMadeShadowsAtRequests() zeroes the floats of the shadow globals
+  /// gpuad made (the program can neither seed nor read them, so a tangent
+  /// or adjoint left by an earlier run must not count).
+  static constexpr const char *ZeroMadeShadowsMarker = "gpuad.zero_made_shadows";
+  void zeroMadeShadowsAtRequests();
   /// Dynamic (`extern __shared__`) memory has its shadow in the launch's
   /// dynamic shared memory too, past the primal's: the gradient kernel is
   /// launched with twice the bytes, and the shadow of base + o is
@@ -174,6 +192,11 @@ private:
       GlobalShadows;
   llvm::DenseMap<const llvm::Function *, const llvm::CallBase *>
       CallsAccessingGlobals;
+  std::optional<llvm::SmallPtrSet<const llvm::GlobalVariable *, 16>>
+      CarryingGlobals;
+  llvm::DenseMap<const llvm::Function *, bool> ReachesCarrying;
+  llvm::SmallVector<llvm::GlobalVariable *, 8> MadeGlobalShadows;
+  bool functionReachesCarrying(const llvm::Function &F, unsigned Depth);
   llvm::Constant *shadowInitializer(llvm::Constant *C, unsigned Lane);
   llvm::DenseMap<const llvm::Function *, bool> Recursive;
   /// Placeholder shadow -> the dynamic array it shadows.

@@ -104,7 +104,9 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   TargetHooks &Target = Ctx.target();
   Act = std::make_unique<ActivityAnalysis>(
       D, Activities, Ret, *TI,
-      [&Target](const CallBase &C) { return Target.isInactiveCall(C); });
+      [&Target](const CallBase &C) { return Target.isInactiveCall(C); },
+      [this](const GlobalVariable &GV) { return Ctx.carriesDerivatives(GV); },
+      [this](const CallBase &C) { return Ctx.reachesCarryingGlobals(C); });
   for (const SweepArg &A : Args)
     if (A.Shadow)
       setShadow(A.Primal, A.Shadow);

@@ -80,7 +80,11 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
             GV->getValueType()) <= 1)
       return L.splat(B, GV);
     if (!Ctx.target().isGPU()) {
-      if (const CallBase *Call = Ctx.callAccessingGlobals(*Key.Fn)) {
+      // Every function agrees on a global that carries derivatives in the
+      // module; any other one is shadowed only where no callee can see it.
+      if (const CallBase *Call = Ctx.carriesDerivatives(*GV)
+                                     ? nullptr
+                                     : Ctx.callAccessingGlobals(*Key.Fn)) {
         fail(At, "global variable '" + GV->getName() +
                      "' carries derivatives, and the call '" +
                      describe(*Call) +
@@ -395,6 +399,9 @@ bool ForwardSweep::callNeedsDerivative(CallBase &Call) const {
   // result carries nothing (isnan(x), llvm.is.fpclass, ilogb) go nowhere.
   if (!Call.getType()->isVoidTy() &&
       (isData(&Call) ? isActive(&Call) : needsShadow(&Call)))
+    return true;
+  // It may read or write a global that carries derivatives.
+  if (Ctx.reachesCarryingGlobals(Call))
     return true;
   return any_of(Call.args(), [&](const Use &A) {
     return !isData(A.get()) && needsShadow(A.get());

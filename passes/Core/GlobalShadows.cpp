@@ -11,8 +11,15 @@
 /// and writes the global.  Forward mode leaves tangents there; reverse mode
 /// accumulates adjoints there, so after a reverse call the shadow holds the
 /// gradient with respect to the global's value on entry (its value on entry
-/// seeds the adjoint of the global's value on exit).  Nothing zeroes it
-/// between calls: like a dup argument's shadow, the program owns it.
+/// seeds the adjoint of the global's value on exit).  A shadow the program
+/// defines or declares is the program's: nothing zeroes it between calls,
+/// as nothing zeroes a dup argument's shadow.  One made here the program
+/// can neither seed nor read: its floats are zeroed where each request's
+/// run starts (zeroMadeShadowsAtRequests).
+///
+/// Which globals carry derivatives is decided for the module
+/// (carriesDerivatives), so that a callee writing one and a caller reading
+/// it agree on its shadow.
 ///
 /// Which global is the shadow, in order: the one named by the primal's
 /// `enzyme_shadow` metadata (Enzyme's convention, `!{ptr @shadow}`); a
@@ -27,16 +34,19 @@
 /// globals their shadows (a table of `Shape *` whose shapes carry
 /// derivatives).  One shadow serves every mode: it holds tangents after a
 /// forward call and adjoints after a reverse one, so a program that mixes
-/// them zeroes it in between, as it would a reused dup shadow.
+/// them zeroes its own in between, as it would a reused dup shadow.
 //===----------------------------------------------------------------------===//
 
 #include "Core/DerivativeContext.h"
 
+#include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -96,6 +106,113 @@ const CallBase *DerivativeContext::callAccessingGlobals(const Function &F) {
   return nullptr;
 }
 
+bool DerivativeContext::carriesDerivatives(const GlobalVariable &GV) {
+  if (!CarryingGlobals) {
+    CarryingGlobals.emplace();
+    auto Note = [&](const Value *Ptr) {
+      const auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+      if (G && !G->isConstant() && !G->hasMetadata("enzyme_inactive") &&
+          carriesFloat(G->getValueType()))
+        CarryingGlobals->insert(G);
+    };
+    if (!target().isGPU())
+      for (const Function &F : M)
+        for (const Instruction &I : instructions(F)) {
+          if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+            if (!isa<Constant>(SI->getValueOperand()))
+              Note(SI->getPointerOperand());
+          } else if (const auto *MT = dyn_cast<MemTransferInst>(&I)) {
+            Note(MT->getRawDest());
+          } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+            Note(RMW->getPointerOperand());
+          } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
+            if (isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
+                findRule(*Call))
+              continue;
+            for (const Use &A : Call->args())
+              if (A->getType()->isPointerTy())
+                Note(A.get());
+          }
+        }
+  }
+  return CarryingGlobals->count(&GV);
+}
+
+bool DerivativeContext::functionReachesCarrying(const Function &F,
+                                               unsigned Depth) {
+  if (F.isDeclaration())
+    return false; // library code cannot name the module's globals
+  if (Depth > 4)
+    return true;
+  auto [It, New] = ReachesCarrying.try_emplace(&F, false);
+  if (!New)
+    return It->second; // known, or on the current path (recursion)
+  bool Found = false;
+  for (const Instruction &I : instructions(F)) {
+    for (const Use &U : I.operands())
+      if (const auto *GV = dyn_cast_or_null<GlobalVariable>(
+              U->getType()->isPointerTy() ? getUnderlyingObject(U.get())
+                                          : nullptr);
+          GV && carriesDerivatives(*GV))
+        Found = true;
+    if (const auto *Call = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = Call->getCalledFunction();
+          Callee && !isa<IntrinsicInst>(Call) &&
+          functionReachesCarrying(*Callee, Depth + 1))
+        Found = true;
+    if (Found)
+      break;
+  }
+  return ReachesCarrying[&F] = Found;
+}
+
+bool DerivativeContext::reachesCarryingGlobals(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && !isa<IntrinsicInst>(Call) &&
+         functionReachesCarrying(*Callee, 0);
+}
+
+/// Stores zero into the floats of the \p Ty object at \p Ptr (not its
+/// integers and pointers: a shadow structure's counts and shadow pointers).
+static void zeroFloats(IRBuilderBase &B, Value *Ptr, Type *Ty) {
+  if (Ty->isFPOrFPVectorTy()) {
+    B.CreateStore(Constant::getNullValue(Ty), Ptr);
+    return;
+  }
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      if (carriesFloat(ST->getElementType(I)))
+        zeroFloats(B, B.CreateStructGEP(ST, Ptr, I), ST->getElementType(I));
+    return;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(Ty); AT && carriesFloat(AT)) {
+    Type *Elt = AT->getElementType();
+    const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+    if (Elt->getScalarType()->isFloatingPointTy() ||
+        (isa<ArrayType>(Elt) &&
+         Elt->getArrayElementType()->isFloatingPointTy())) {
+      B.CreateMemSet(Ptr, B.getInt8(0), DL.getTypeAllocSize(AT), Align(1));
+      return;
+    }
+    for (uint64_t K = 0; K < AT->getNumElements(); ++K)
+      zeroFloats(B, B.CreateConstInBoundsGEP2_64(AT, Ptr, 0, K), Elt);
+  }
+}
+
+void DerivativeContext::zeroMadeShadowsAtRequests() {
+  Function *Marker = M.getFunction(ZeroMadeShadowsMarker);
+  if (!Marker)
+    return;
+  for (User *U : make_early_inc_range(Marker->users())) {
+    auto *Call = cast<CallInst>(U);
+    IRBuilder<> B(Call);
+    for (GlobalVariable *S : MadeGlobalShadows)
+      zeroFloats(B, S, S->getValueType());
+    Call->eraseFromParent();
+  }
+  Marker->eraseFromParent();
+}
+
 /// The global \p GV's `enzyme_shadow` metadata names, if any.
 static GlobalVariable *declaredShadow(const GlobalVariable &GV) {
   auto *MD = dyn_cast_or_null<MDTuple>(GV.getMetadata("enzyme_shadow"));
@@ -130,6 +247,7 @@ GlobalVariable *DerivativeContext::globalShadowOf(GlobalVariable &GV,
                            nullptr, GV.getThreadLocalMode(),
                            GV.getAddressSpace());
     S->setAlignment(GV.getAlign());
+    MadeGlobalShadows.push_back(S);
   }
   Cached = S;
   if (!S->isDeclaration())

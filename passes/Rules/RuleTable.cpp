@@ -230,8 +230,15 @@ Value *pRnormY(RuleContext &R) { return pRhypotY(R); }
 Value *pRnormZ(RuleContext &R) {
   return neg(R, mul(R, z(R), mul(R, r(R), square(R, r(R)))));
 }
-Value *pHypotX(RuleContext &R) { return div(R, x(R), r(R)); }
-Value *pHypotY(RuleContext &R) { return div(R, y(R), r(R)); }
+// x / hypot(x, y), and 0 at the origin, where hypot is |v| and takes the
+// same subgradient as fabs: 0 * NaN would poison a direction along which
+// the function is constant (hypot(a - a, c) at c = 0).
+static Value *overHypot(RuleContext &R, Value *Num) {
+  return R.B.CreateSelect(R.B.CreateFCmpOEQ(r(R), R.constant(0.0)),
+                          R.constant(0.0), div(R, Num, r(R)));
+}
+Value *pHypotX(RuleContext &R) { return overHypot(R, x(R)); }
+Value *pHypotY(RuleContext &R) { return overHypot(R, y(R)); }
 Value *pFabs(RuleContext &R) { return sign(R, x(R)); }
 // clamp(x, 0, 1): 1 strictly inside, 0 where it clamps (NaN gives 0).
 Value *pSaturate(RuleContext &R) {

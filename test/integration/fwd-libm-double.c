@@ -22,6 +22,9 @@ UNARY(log1p) UNARY(sqrt) UNARY(cbrt) UNARY(erf) UNARY(erfc)
 double w_atan2(double y, double x) { return atan2(y, x); }
 double w_pow(double x, double y) { return pow(x, y); }
 double w_hypot(double x, double y) { return hypot(x, y); }
+/* hypot at the origin along a direction where it stays 0: the partials take
+ * fabs's subgradient there (0), not 0/0, so d/dx is 1 exactly. */
+double w_hypot_origin(double x, double c) { return hypot(x - x, c) + x; }
 double w_fma(double a, double b, double c) { return fma(a, b, c); }
 /* pow with a constant integer-valued exponent and a constant base. */
 double w_pow3(double x) { return pow(x, 3.0); }
@@ -125,5 +128,13 @@ int main(void) {
       check_close(nm, got, gc_fd_t(g3_fma, 0.0, p), GC_RTOL_D, GC_ATOL_D);
     }
   }
+  check_close("hypot(x - x, 0) + x forward",
+              __enzyme_fwddiff((void *)w_hypot_origin, enzyme_dup, 0.5, 1.0,
+                               enzyme_const, 0.0),
+              1.0, 0.0, 0.0);
+  check_close("hypot(x - x, 0) + x reverse",
+              __enzyme_autodiff((void *)w_hypot_origin, enzyme_out, 0.5,
+                                enzyme_const, 0.0),
+              1.0, 0.0, 0.0);
   return gradcheck_exit();
 }

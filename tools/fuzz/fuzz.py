@@ -197,13 +197,18 @@ def snapshot(cc, work):
     change (or break) the compiler under test."""
     import shutil
     prefix = os.path.dirname(os.path.dirname(os.path.abspath(cc)))
-    for sub in ("bin", "lib"):
-        os.makedirs(os.path.join(work, "gpuad", sub), exist_ok=True)
+    os.makedirs(os.path.join(work, "gpuad", "bin"), exist_ok=True)
     shutil.copy2(cc, os.path.join(work, "gpuad", "bin"))
-    for lib in ("GPUAD.so", "libgpuad_emu.a"):
-        src = os.path.join(prefix, "lib", lib)
-        if os.path.exists(src):
-            shutil.copy2(src, os.path.join(work, "gpuad", "lib"))
+    # A build tree keeps them in lib/, an installed prefix in lib/gpuad/.
+    for lib in ("GPUAD.so", "GPUADFrontend.so", "libgpuad_emu.a"):
+        for sub in ("lib", os.path.join("lib", "gpuad")):
+            src = os.path.join(prefix, sub, lib)
+            if os.path.exists(src):
+                os.makedirs(os.path.join(work, "gpuad", sub), exist_ok=True)
+                shutil.copy2(src, os.path.join(work, "gpuad", sub))
+                break
+        else:
+            sys.exit("fuzz.py: no %s beside %s" % (lib, cc))
     return os.path.join(work, "gpuad", "bin", os.path.basename(cc))
 
 

@@ -1,6 +1,7 @@
 ; Powers and roots from libm, double and float spellings:
 ; d pow(x, y) = y x^(y-1) dx + r log(x) dy, d sqrt = dx / (2 r),
-; d cbrt = dx / (3 r^2), d hypot(x, y) = (x dx + y dy) / r.
+; d cbrt = dx / (3 r^2), d hypot(x, y) = (x dx + y dy) / r (0 at the
+; origin, fabs's subgradient).
 ; RUN: %opt -passes='gpuad<no-cleanup>' -S %s | FileCheck %s
 
 declare double @__enzyme_fwddiff(ptr, ...)
@@ -120,9 +121,13 @@ define float @hypot_f_caller(float %x, float %dx, float %y, float %dy) {
 ; CHECK-LABEL: define internal double @hypot_d.fwd.dd.dret(double %x, double %x.d, double %y, double %y.d)
 ; CHECK:         %r = call double @hypot(double %x, double %y)
 ; CHECK-NEXT:    [[PX:%.*]] = fdiv double %x, %r
-; CHECK-NEXT:    [[A:%.*]] = fmul double [[PX]], %x.d
+; CHECK-NEXT:    [[RZ:%.*]] = fcmp oeq double %r, 0.000000e+00
+; CHECK-NEXT:    [[PXS:%.*]] = select i1 [[RZ]], double 0.000000e+00, double [[PX]]
+; CHECK-NEXT:    [[A:%.*]] = fmul double [[PXS]], %x.d
 ; CHECK-NEXT:    [[PY:%.*]] = fdiv double %y, %r
-; CHECK-NEXT:    [[B:%.*]] = fmul double [[PY]], %y.d
+; CHECK-NEXT:    [[RZ2:%.*]] = fcmp oeq double %r, 0.000000e+00
+; CHECK-NEXT:    [[PYS:%.*]] = select i1 [[RZ2]], double 0.000000e+00, double [[PY]]
+; CHECK-NEXT:    [[B:%.*]] = fmul double [[PYS]], %y.d
 ; CHECK-NEXT:    [[D:%.*]] = fadd double [[A]], [[B]]
 ; CHECK-NEXT:    ret double [[D]]
 
@@ -160,8 +165,12 @@ define float @hypot_f_caller(float %x, float %dx, float %y, float %dy) {
 ; CHECK-LABEL: define internal float @hypot_f.fwd.dd.dret(float %x, float %x.d, float %y, float %y.d)
 ; CHECK:         %r = call float @hypotf(float %x, float %y)
 ; CHECK-NEXT:    [[PX:%.*]] = fdiv float %x, %r
-; CHECK-NEXT:    [[A:%.*]] = fmul float [[PX]], %x.d
+; CHECK-NEXT:    [[RZ:%.*]] = fcmp oeq float %r, 0.000000e+00
+; CHECK-NEXT:    [[PXS:%.*]] = select i1 [[RZ]], float 0.000000e+00, float [[PX]]
+; CHECK-NEXT:    [[A:%.*]] = fmul float [[PXS]], %x.d
 ; CHECK-NEXT:    [[PY:%.*]] = fdiv float %y, %r
-; CHECK-NEXT:    [[B:%.*]] = fmul float [[PY]], %y.d
+; CHECK-NEXT:    [[RZ2:%.*]] = fcmp oeq float %r, 0.000000e+00
+; CHECK-NEXT:    [[PYS:%.*]] = select i1 [[RZ2]], float 0.000000e+00, float [[PY]]
+; CHECK-NEXT:    [[B:%.*]] = fmul float [[PYS]], %y.d
 ; CHECK-NEXT:    [[D:%.*]] = fadd float [[A]], [[B]]
 ; CHECK-NEXT:    ret float [[D]]
