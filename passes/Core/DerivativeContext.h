@@ -195,6 +195,7 @@ private:
   std::optional<llvm::SmallPtrSet<const llvm::GlobalVariable *, 16>>
       CarryingGlobals;
   llvm::DenseMap<const llvm::Function *, bool> ReachesCarrying;
+  const llvm::SmallPtrSetImpl<const llvm::GlobalVariable *> &carryingGlobals();
   llvm::SmallVector<llvm::GlobalVariable *, 8> MadeGlobalShadows;
   bool functionReachesCarrying(const llvm::Function &F, unsigned Depth);
   llvm::Constant *shadowInitializer(llvm::Constant *C, unsigned Lane);

@@ -50,6 +50,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #define DEBUG_TYPE "gpuad-global-shadow"
 
@@ -106,7 +107,8 @@ const CallBase *DerivativeContext::callAccessingGlobals(const Function &F) {
   return nullptr;
 }
 
-bool DerivativeContext::carriesDerivatives(const GlobalVariable &GV) {
+const SmallPtrSetImpl<const GlobalVariable *> &
+DerivativeContext::carryingGlobals() {
   if (!CarryingGlobals) {
     CarryingGlobals.emplace();
     auto Note = [&](const Value *Ptr) {
@@ -135,7 +137,11 @@ bool DerivativeContext::carriesDerivatives(const GlobalVariable &GV) {
           }
         }
   }
-  return CarryingGlobals->count(&GV);
+  return *CarryingGlobals;
+}
+
+bool DerivativeContext::carriesDerivatives(const GlobalVariable &GV) {
+  return carryingGlobals().count(&GV);
 }
 
 bool DerivativeContext::functionReachesCarrying(const Function &F,
@@ -168,7 +174,7 @@ bool DerivativeContext::functionReachesCarrying(const Function &F,
 
 bool DerivativeContext::reachesCarryingGlobals(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
-  return Callee && !isa<IntrinsicInst>(Call) &&
+  return Callee && !isa<IntrinsicInst>(Call) && !carryingGlobals().empty() &&
          functionReachesCarrying(*Callee, 0);
 }
 
@@ -194,8 +200,16 @@ static void zeroFloats(IRBuilderBase &B, Value *Ptr, Type *Ty) {
       B.CreateMemSet(Ptr, B.getInt8(0), DL.getTypeAllocSize(AT), Align(1));
       return;
     }
-    for (uint64_t K = 0; K < AT->getNumElements(); ++K)
-      zeroFloats(B, B.CreateConstInBoundsGEP2_64(AT, Ptr, 0, K), Elt);
+    if (AT->getNumElements() <= 16) {
+      for (uint64_t K = 0; K < AT->getNumElements(); ++K)
+        zeroFloats(B, B.CreateConstInBoundsGEP2_64(AT, Ptr, 0, K), Elt);
+      return;
+    }
+    // Many records: a loop over them.
+    auto [Body, K] = SplitBlockAndInsertSimpleForLoop(
+        B.getInt64(AT->getNumElements()), B.GetInsertPoint());
+    IRBuilder<> LB(Body);
+    zeroFloats(LB, LB.CreateInBoundsGEP(AT, Ptr, {LB.getInt64(0), K}), Elt);
   }
 }
 

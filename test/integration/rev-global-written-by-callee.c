@@ -25,6 +25,12 @@
 double g;
 double table[3];
 double scratch;
+// Many records of an integer and a double: their shadow's doubles are
+// zeroed in a loop, their integers kept.
+static struct {
+  int id;
+  double v;
+} records[100];
 double scale = 1.5; // read only: carries nothing
 
 __attribute__((noinline)) void set(double x) { g = x * x; }
@@ -36,6 +42,13 @@ __attribute__((noinline)) void fill(const double *x) {
 
 __attribute__((noinline)) double entry(int i) { return table[i] * table[i]; }
 
+__attribute__((noinline)) void fill_records(double a) {
+  for (int i = 0; i < 100; ++i) {
+    records[i].id = i;
+    records[i].v = a * (i % 7);
+  }
+}
+
 __attribute__((noinline)) double scratch_cubed(void) {
   return scratch * scratch * scratch;
 }
@@ -44,7 +57,11 @@ double model(const double *x) {
   set(x[0]);
   fill(x);
   scratch = x[0] - 2 * x[1];
-  return 3 * g + entry(1) + entry(2) * g * x[1] + scratch_cubed();
+  fill_records(x[1]);
+  double r = 0;
+  for (int i = 0; i < 100; i += 9)
+    r += records[i].v * records[i].v * records[i].id;
+  return 3 * g + entry(1) + entry(2) * g * x[1] + scratch_cubed() + 1e-3 * r;
 }
 
 static void run(double *x, double *y, void *ctx) { y[0] = model(x); }
