@@ -140,7 +140,7 @@ public:
   /// that writes it and a caller that reads it agree on its shadow.
   bool carriesDerivatives(const llvm::GlobalVariable &GV);
   /// Whether \p Call may read or write a global that carries derivatives
-  /// (its callee, a few calls deep, names one; deeper is taken as yes).
+  /// (its callee, or what it calls, names one).
   bool reachesCarryingGlobals(const llvm::CallBase &Call);
   /// A call to this function marks where a request's run of derivative
   /// code starts (before a forward, combined or augmented call).  There,
@@ -197,7 +197,7 @@ private:
   llvm::DenseMap<const llvm::Function *, bool> ReachesCarrying;
   const llvm::SmallPtrSetImpl<const llvm::GlobalVariable *> &carryingGlobals();
   llvm::SmallVector<llvm::GlobalVariable *, 8> MadeGlobalShadows;
-  bool functionReachesCarrying(const llvm::Function &F, unsigned Depth);
+  bool functionReachesCarrying(const llvm::Function &F);
   llvm::Constant *shadowInitializer(llvm::Constant *C, unsigned Lane);
   llvm::DenseMap<const llvm::Function *, bool> Recursive;
   /// Placeholder shadow -> the dynamic array it shadows.

@@ -144,12 +144,9 @@ bool DerivativeContext::carriesDerivatives(const GlobalVariable &GV) {
   return carryingGlobals().count(&GV);
 }
 
-bool DerivativeContext::functionReachesCarrying(const Function &F,
-                                               unsigned Depth) {
+bool DerivativeContext::functionReachesCarrying(const Function &F) {
   if (F.isDeclaration())
     return false; // library code cannot name the module's globals
-  if (Depth > 4)
-    return true;
   auto [It, New] = ReachesCarrying.try_emplace(&F, false);
   if (!New)
     return It->second; // known, or on the current path (recursion)
@@ -164,7 +161,7 @@ bool DerivativeContext::functionReachesCarrying(const Function &F,
     if (const auto *Call = dyn_cast<CallBase>(&I))
       if (const Function *Callee = Call->getCalledFunction();
           Callee && !isa<IntrinsicInst>(Call) &&
-          functionReachesCarrying(*Callee, Depth + 1))
+          functionReachesCarrying(*Callee))
         Found = true;
     if (Found)
       break;
@@ -175,7 +172,7 @@ bool DerivativeContext::functionReachesCarrying(const Function &F,
 bool DerivativeContext::reachesCarryingGlobals(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   return Callee && !isa<IntrinsicInst>(Call) && !carryingGlobals().empty() &&
-         functionReachesCarrying(*Callee, 0);
+         functionReachesCarrying(*Callee);
 }
 
 /// Stores zero into the floats of the \p Ty object at \p Ptr (not its
