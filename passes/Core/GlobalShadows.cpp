@@ -144,28 +144,59 @@ bool DerivativeContext::carriesDerivatives(const GlobalVariable &GV) {
   return carryingGlobals().count(&GV);
 }
 
+/// Whether \p I names (an address in) a global that \p Carries.
+static bool namesCarryingGlobal(
+    const Instruction &I, function_ref<bool(const GlobalVariable &)> Carries) {
+  return any_of(I.operands(), [&](const Use &U) {
+    const auto *GV = dyn_cast_or_null<GlobalVariable>(
+        U->getType()->isPointerTy() ? getUnderlyingObject(U.get()) : nullptr);
+    return GV && Carries(*GV);
+  });
+}
+
 bool DerivativeContext::functionReachesCarrying(const Function &F) {
   if (F.isDeclaration())
     return false; // library code cannot name the module's globals
-  auto [It, New] = ReachesCarrying.try_emplace(&F, false);
-  if (!New)
-    return It->second; // known, or on the current path (recursion)
-  bool Found = false;
-  for (const Instruction &I : instructions(F)) {
-    for (const Use &U : I.operands())
-      if (const auto *GV = dyn_cast_or_null<GlobalVariable>(
-              U->getType()->isPointerTy() ? getUnderlyingObject(U.get())
-                                          : nullptr);
-          GV && carriesDerivatives(*GV))
-        Found = true;
-    if (const auto *Call = dyn_cast<CallBase>(&I))
-      if (const Function *Callee = Call->getCalledFunction();
-          Callee && !isa<IntrinsicInst>(Call) &&
-          functionReachesCarrying(*Callee))
-        Found = true;
-    if (Found)
-      break;
+  auto Carries = [&](const GlobalVariable &GV) {
+    return carriesDerivatives(GV);
+  };
+  auto DirectCallee = [](const Instruction &I) -> const Function * {
+    const auto *Call = dyn_cast<CallBase>(&I);
+    return Call && !isa<IntrinsicInst>(Call) ? Call->getCalledFunction()
+                                             : nullptr;
+  };
+  if (ReachesCarrying.empty()) {
+    // The module's functions as they are before any derivative: those that
+    // name a carrying global, then their callers, to a fixed point (so
+    // recursion is exact).
+    for (const Function &G : M)
+      ReachesCarrying[&G] = false;
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      for (const Function &G : M) {
+        bool &Reaches = ReachesCarrying[&G];
+        if (Reaches)
+          continue;
+        for (const Instruction &I : instructions(G)) {
+          const Function *Callee = DirectCallee(I);
+          if (namesCarryingGlobal(I, Carries) ||
+              (Callee && ReachesCarrying.lookup(Callee))) {
+            Reaches = Changed = true;
+            break;
+          }
+        }
+      }
+    }
   }
+  if (auto It = ReachesCarrying.find(&F); It != ReachesCarrying.end())
+    return It->second;
+  // Made since (a dispatcher of indirect calls): what it names and calls.
+  bool Found = any_of(instructions(F), [&](const Instruction &I) {
+    const Function *Callee = DirectCallee(I);
+    return namesCarryingGlobal(I, Carries) ||
+           (Callee && ReachesCarrying.lookup(Callee));
+  });
   return ReachesCarrying[&F] = Found;
 }
 
