@@ -148,6 +148,21 @@ private:
   void deferShadowFree(llvm::CallBase &Free, llvm::Value *S);
   /// At the end of the reverse sweep: frees the shadows on the lists.
   void freeListedShadows();
+  /// The shadows and alignments of a copy being reversed.
+  struct RecordCopy {
+    llvm::Value *DstS, *SrcS; // SrcS null: the source has no shadow
+    llvm::Align DstAlign, SrcAlign;
+    bool SrcPrivate;
+    llvm::Value *Src;
+  };
+  /// src' += dst', dst' = 0 for one \p Elt in each lane, at the address
+  /// \p At gives from that lane's shadow pointer.
+  void moveAdjoint(const RecordCopy &Copy, llvm::Type *Elt,
+                   llvm::Align DstAlign, llvm::Align SrcAlign,
+                   llvm::function_ref<llvm::Value *(llvm::Value *)> At);
+  /// for (k = 0; k < \p Count; ++k) \p Body(k), a loop at the builder.
+  void emitCountedLoop(llvm::Value *Count, const llvm::Twine &Name,
+                       llvm::function_ref<void(llvm::Value *)> Body);
   /// src'[k] += dst'[k], dst'[k] = 0 for the \p Bytes bytes of \p Elt
   /// values behind shadow pointers \p DstS and \p SrcS (null: dropped),
   /// whose primal addresses are aligned to \p DstAlign and \p SrcAlign.
@@ -155,13 +170,6 @@ private:
                     llvm::Type *Elt, llvm::Align DstAlign, llvm::Align SrcAlign,
                     bool SrcPrivate);
 
-  /// The shadows and alignments of a copy of records being reversed.
-  struct RecordCopy {
-    llvm::Value *DstS, *SrcS; // SrcS null: the source has no shadow
-    llvm::Align DstAlign, SrcAlign;
-    bool SrcPrivate;
-    llvm::Value *Src;
-  };
   /// Moves the adjoints of the float \p Fields of the record at byte \p At
   /// (a multiple of \p AtMultipleOf, or 0 if \p At is 0) that lie whole
   /// within the \p Avail bytes the copy covers from there.

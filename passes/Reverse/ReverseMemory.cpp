@@ -101,11 +101,41 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
   moveRecordAdjoints(Copy, F.AtOffsets, B.getInt64(0), 0, Len);
 }
 
+void ReverseEmitter::moveAdjoint(const RecordCopy &Copy, Type *Elt,
+                                 Align DstAlign, Align SrcAlign,
+                                 function_ref<Value *(Value *)> At) {
+  Type *PtrTy = PointerType::get(D.getContext(), 0);
+  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    Value *DstK = At(L.extract(B, Copy.DstS, PtrTy, Lane));
+    Value *D0 = B.CreateAlignedLoad(Elt, DstK, DstAlign);
+    B.CreateAlignedStore(Constant::getNullValue(Elt), DstK, DstAlign);
+    if (Copy.SrcS)
+      Ctx.target().emitAccumulate(B, At(L.extract(B, Copy.SrcS, PtrTy, Lane)),
+                                  D0, SrcAlign, Copy.SrcPrivate, Copy.Src);
+  }
+}
+
+void ReverseEmitter::emitCountedLoop(Value *Count, const Twine &Name,
+                                     function_ref<void(Value *)> Body) {
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(D.getContext(), Name, &D);
+  BasicBlock *After = BasicBlock::Create(D.getContext(), Name + ".done", &D);
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "k");
+  K->addIncoming(B.getInt64(0), Pre);
+  Body(K);
+  Value *Next = B.CreateAdd(K, B.getInt64(1));
+  // The latch: the body may have branched (warp-aggregated adds).
+  K->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Loop);
+  B.SetInsertPoint(After);
+}
+
 void ReverseEmitter::moveRecordAdjoints(
     const RecordCopy &Copy, ArrayRef<std::pair<int, Type *>> Fields,
     Value *At, uint64_t AtMultipleOf, Value *Avail) {
   const DataLayout &DL = D.getParent()->getDataLayout();
-  Type *PtrTy = PointerType::get(D.getContext(), 0);
   for (auto [Offset, Elt] : Fields) {
     uint64_t End = Offset + DL.getTypeStoreSize(Elt);
     // The field is moved where the copy covers it whole.
@@ -126,21 +156,10 @@ void ReverseEmitter::moveRecordAdjoints(
       return commonAlignment(
           AtMultipleOf ? commonAlignment(Base, AtMultipleOf) : Base, Offset);
     };
-    Align DstFieldAlign = FieldAlign(Copy.DstAlign),
-          SrcFieldAlign = FieldAlign(Copy.SrcAlign);
-    for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
-      Value *DstK = B.CreateGEP(B.getInt8Ty(),
-                                L.extract(B, Copy.DstS, PtrTy, Lane),
-                                ByteOffset);
-      Value *D0 = B.CreateAlignedLoad(Elt, DstK, DstFieldAlign);
-      B.CreateAlignedStore(Constant::getNullValue(Elt), DstK, DstFieldAlign);
-      if (Copy.SrcS)
-        Ctx.target().emitAccumulate(
-            B,
-            B.CreateGEP(B.getInt8Ty(), L.extract(B, Copy.SrcS, PtrTy, Lane),
-                        ByteOffset),
-            D0, SrcFieldAlign, Copy.SrcPrivate, Copy.Src);
-    }
+    moveAdjoint(Copy, Elt, FieldAlign(Copy.DstAlign), FieldAlign(Copy.SrcAlign),
+                [&](Value *Base) {
+                  return B.CreateGEP(B.getInt8Ty(), Base, ByteOffset);
+                });
     if (After) {
       B.CreateBr(After);
       B.SetInsertPoint(After);
@@ -153,20 +172,10 @@ void ReverseEmitter::moveRecordArrayAdjoints(
     uint64_t Stride, Value *Len) {
   // Whole records in a loop, then the fields of a partial last one.
   Value *Count = B.CreateUDiv(Len, B.getInt64(Stride));
-  BasicBlock *Pre = B.GetInsertBlock();
-  BasicBlock *Body = BasicBlock::Create(D.getContext(), "adj.records", &D);
-  BasicBlock *After =
-      BasicBlock::Create(D.getContext(), "adj.records.done", &D);
-  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Body);
-  B.SetInsertPoint(Body);
-  PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "record");
-  K->addIncoming(B.getInt64(0), Pre);
-  moveRecordAdjoints(Copy, Fields, B.CreateMul(K, B.getInt64(Stride)), Stride,
-                     B.getInt64(Stride));
-  Value *Next = B.CreateAdd(K, B.getInt64(1));
-  K->addIncoming(Next, B.GetInsertBlock());
-  B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Body);
-  B.SetInsertPoint(After);
+  emitCountedLoop(Count, "adj.records", [&](Value *K) {
+    moveRecordAdjoints(Copy, Fields, B.CreateMul(K, B.getInt64(Stride)),
+                       Stride, B.getInt64(Stride));
+  });
   Value *Whole = B.CreateMul(Count, B.getInt64(Stride));
   Value *Tail = B.CreateSub(Len, Whole);
   if (auto *C = dyn_cast<ConstantInt>(Tail); C && C->isZero())
@@ -177,36 +186,16 @@ void ReverseEmitter::moveRecordArrayAdjoints(
 void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
                                   Type *Elt, Align DstAlign, Align SrcAlign,
                                   bool SrcPrivate) {
-  const DataLayout &DL = D.getParent()->getDataLayout();
-  uint64_t Size = DL.getTypeAllocSize(Elt);
+  uint64_t Size = D.getParent()->getDataLayout().getTypeAllocSize(Elt);
   // Element k of an array that starts at the copy's address.
-  Align DstElt = commonAlignment(DstAlign, Size),
-        SrcElt = commonAlignment(SrcAlign, Size);
+  RecordCopy Copy{DstS, SrcS, DstAlign, SrcAlign, SrcPrivate, nullptr};
   Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()),
                               B.getInt64(Size));
-  // for k in [0, Count): src'[k] += dst'[k]; dst'[k] = 0
-  BasicBlock *Pre = B.GetInsertBlock();
-  BasicBlock *Body = BasicBlock::Create(D.getContext(), "adj.move", &D);
-  BasicBlock *After = BasicBlock::Create(D.getContext(), "adj.move.done", &D);
-  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Body);
-  B.SetInsertPoint(Body);
-  PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "k");
-  K->addIncoming(B.getInt64(0), Pre);
-  Type *PtrTy = PointerType::get(D.getContext(), 0);
-  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
-    Value *DstK = B.CreateGEP(Elt, L.extract(B, DstS, PtrTy, Lane), K);
-    Value *D0 = B.CreateAlignedLoad(Elt, DstK, DstElt);
-    B.CreateAlignedStore(Constant::getNullValue(Elt), DstK, DstElt);
-    if (SrcS)
-      Ctx.target().emitAccumulate(
-          B, B.CreateGEP(Elt, L.extract(B, SrcS, PtrTy, Lane), K), D0, SrcElt,
-          SrcPrivate);
-  }
-  Value *Next = B.CreateAdd(K, B.getInt64(1));
-  // The latch: emitAccumulate may have branched (warp-aggregated adds).
-  K->addIncoming(Next, B.GetInsertBlock());
-  B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Body);
-  B.SetInsertPoint(After);
+  emitCountedLoop(Count, "adj.move", [&](Value *K) {
+    moveAdjoint(Copy, Elt, commonAlignment(DstAlign, Size),
+                commonAlignment(SrcAlign, Size),
+                [&](Value *Base) { return B.CreateGEP(Elt, Base, K); });
+  });
 }
 
 void ReverseEmitter::reverseMemSet(MemSetInst &I) {

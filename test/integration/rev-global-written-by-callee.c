@@ -1,15 +1,16 @@
 // Globals that carry derivatives between functions: a noinline callee
 // writes a global with a value that carries a derivative and only the
 // caller reads it; another callee writes an array the caller reads through
-// a third callee; the caller writes a global that only a callee reads.  Every function of the module agrees that these globals
-// carry derivatives, so the writer leaves its tangent (or takes its
-// adjoint) in the same shadow global the reader uses.  Reverse against
+// a third callee; the caller writes a global that only a callee reads.
+// Every function of the module agrees that these globals carry
+// derivatives, so the writer leaves its tangent (or takes its adjoint) in
+// the same shadow global the reader uses.  Reverse against
 // central differences, the dot-product test against forward mode, at -O0
 // to -O3 (not inlined at any level), forward before reverse and reverse
-// twice: the shadow globals gpuad made start each run from zero.  (Each
-// function deciding alone, the callees' derivatives were never called:
-// d/dx came out 0; with a forward run's tangents left in the shadows, the
-// reverse run took them for seeds.)
+// twice: the shadow globals gpuad made start each run from zero.  (Were
+// each function to decide alone, the callees' derivatives would never be
+// called and d/dx would be 0; were a forward run's tangents left in the
+// shadows, the reverse run would take them for seeds.)
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
