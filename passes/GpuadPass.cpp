@@ -283,6 +283,10 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   registerLibraryAliases(M);
   DerivativeContext Ctx(M, Options);
+  std::vector<const Function *> Requested;
+  for (CallBase *Call : Calls)
+    Requested.push_back(requestedFunction(*Call));
+  Ctx.setRequestedFunctions(Requested);
   for (CallBase *Call : innermostFirst(std::move(Calls)))
     processEntryCall(*Call, Ctx);
   bool InlineDerivatives = Ctx.finish();

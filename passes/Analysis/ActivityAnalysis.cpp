@@ -62,8 +62,13 @@ ActivityAnalysis::ActivityAnalysis(
       if (const auto *GV =
               dyn_cast_or_null<GlobalVariable>(Classes.example(C));
           GV && CarriesDerivatives(*GV)) {
-        VariedMem.insert(Classes.find(C));
-        UsefulMem.insert(Classes.find(C));
+        // A table of pointers carries them in what it points to.
+        int Mem = Classes.find(C);
+        for (unsigned Depth = 0; Mem != -1 && Depth < 4; ++Depth) {
+          VariedMem.insert(Mem);
+          UsefulMem.insert(Mem);
+          Mem = Classes.contentIfAny(Mem);
+        }
       }
   if (Ret == ReturnShadow::Shadow)
     for (Instruction &I : instructions(F))

@@ -6,6 +6,8 @@
 
 #include "Analysis/MemoryClasses.h"
 
+#include "Support/GlobalAddresses.h"
+
 #include "Analysis/TypeInfo.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
@@ -141,7 +143,20 @@ int MemoryClasses::classOrMake(const Value *V) {
                        : OriginGlobal,
                    GV);
       ClassOf[GV] = C;
-      return C;
+      // What a table of pointers holds: the globals its initializer
+      // addresses, and, for a mutable one, whatever the program stores
+      // there -- memory that outlives the function, as a global's.
+      SmallVector<const GlobalVariable *, 4> Pointees;
+      if (GV->hasInitializer())
+        collectAddressedGlobals(GV->getInitializer(), Pointees);
+      if (!Pointees.empty() ||
+          (!GV->isConstant() && holdsPointer(GV->getValueType()))) {
+        if (!GV->isConstant())
+          Nodes[contentOf(C)].Origins |= OriginGlobal;
+        for (const GlobalVariable *P : Pointees)
+          unite(contentOf(C), classOrMake(P));
+      }
+      return find(C);
     }
     if (isa<ConstantPointerNull>(Obj) || isa<UndefValue>(Obj) ||
         isa<Function>(Obj))

@@ -304,18 +304,6 @@ void DerivativeContext::discardDerivatives() {
   Generated.clear();
 }
 
-GlobalVariable *DerivativeContext::zeroShadowOf(GlobalVariable &GV) {
-  GlobalVariable *&Shadow = ZeroShadows[&GV];
-  if (!Shadow)
-    Shadow = new GlobalVariable(
-        M, GV.getValueType(), /*isConstant=*/true,
-        GlobalValue::InternalLinkage,
-        Constant::getNullValue(GV.getValueType()),
-        GV.getName() + ".gpuad.zero", nullptr, GV.getThreadLocalMode(),
-        GV.getAddressSpace());
-  return Shadow;
-}
-
 GlobalVariable *DerivativeContext::sharedShadowOf(GlobalVariable &GV,
                                                  unsigned Lane) {
   GlobalVariable *&Shadow = SharedShadows[{&GV, Lane}];

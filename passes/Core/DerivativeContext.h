@@ -114,9 +114,12 @@ public:
   /// Which arguments calls may write through.
   ArgumentWrites &argumentWrites() { return Writes; }
 
-  /// The read-only all-zero shadow of a constant global (a table of
-  /// coefficients indexed together with active memory).
-  llvm::GlobalVariable *zeroShadowOf(llvm::GlobalVariable &GV);
+  /// The read-only shadow of a constant global for batch lane \p Lane:
+  /// all zero (a table of coefficients indexed together with active
+  /// memory), but for the addresses of mutable globals in it, which are
+  /// their shadows' (a constant table of pointers to state).
+  llvm::GlobalVariable *constantShadowOf(llvm::GlobalVariable &GV,
+                                         unsigned Lane);
   /// The shadow of block-shared variable \p GV for batch lane \p Lane:
   /// another block-shared variable of the same type (made once).
   llvm::GlobalVariable *sharedShadowOf(llvm::GlobalVariable &GV, unsigned Lane);
@@ -135,10 +138,33 @@ public:
   const llvm::CallBase *callAccessingGlobals(const llvm::Function &F);
   /// Whether host global \p GV may carry derivatives between functions:
   /// mutable float data (not marked inactive) that some function of the
-  /// module writes with a computed value, copies into, or hands to a call.
-  /// Every function's analysis then treats it as carrying them, so a callee
-  /// that writes it and a caller that reads it agree on its shadow.
+  /// module writes with a computed value, copies into, or hands to a call,
+  /// or whose address goes where that scan cannot follow it (into memory,
+  /// another global's initializer, an integer); or a table of pointers to
+  /// such data (by its initializer, or a store of such an address), or one
+  /// the program gave a shadow.  Every function's analysis then treats it
+  /// as carrying them, so a callee that writes it and a caller that reads
+  /// it agree on its shadow.
   bool carriesDerivatives(const llvm::GlobalVariable &GV);
+  /// The functions the module's requests differentiate (null: one through
+  /// a pointer gpuad cannot name).  What they may call is the code whose
+  /// stores decide which tables of pointers carry derivatives.
+  void setRequestedFunctions(llvm::ArrayRef<const llvm::Function *> Fns) {
+    RequestedFunctions.assign(Fns.begin(), Fns.end());
+  }
+  /// Whether the program gives \p GV its shadow (`enzyme_shadow`, or a
+  /// `<name>_shadow` it defines or declares).
+  bool hasProgramShadow(const llvm::GlobalVariable &GV) const;
+  /// Whether \p S is a shadow global gpuad made (the program cannot set
+  /// it: a pointer in it that the primal assigned outside differentiated
+  /// code is null).
+  bool isMadeShadow(const llvm::GlobalVariable &S) const {
+    return llvm::is_contained(MadeGlobalShadows, &S);
+  }
+  /// A function `(primal, shadow) -> shadow` that stops the program with a
+  /// message naming \p GV where a pointer loaded from it has no shadow
+  /// (null in a made shadow, non-null in the primal).
+  llvm::Function *shadowAddressCheck(const llvm::GlobalVariable &GV);
   /// Whether \p Call may read or write a global that carries derivatives
   /// (its callee, or what it calls, names one).
   bool reachesCarryingGlobals(const llvm::CallBase &Call);
@@ -183,7 +209,9 @@ private:
   /// Node-based: emitters hold references while nested derivatives are
   /// added.
   std::map<const llvm::Function *, DerivativeSignature> Signatures;
-  llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ZeroShadows;
+  llvm::DenseMap<std::pair<llvm::GlobalVariable *, unsigned>,
+                 llvm::GlobalVariable *>
+      ConstantShadows;
   llvm::DenseMap<std::pair<llvm::GlobalVariable *, unsigned>,
                  llvm::GlobalVariable *>
       SharedShadows;
@@ -197,6 +225,10 @@ private:
   llvm::DenseMap<const llvm::Function *, bool> ReachesCarrying;
   const llvm::SmallPtrSetImpl<const llvm::GlobalVariable *> &carryingGlobals();
   llvm::SmallVector<llvm::GlobalVariable *, 8> MadeGlobalShadows;
+  std::vector<const llvm::Function *> RequestedFunctions;
+  /// The functions the requests' code may run (indirect calls: any whose
+  /// address is taken).
+  llvm::SmallPtrSet<const llvm::Function *, 32> mayRunInDerivatives() const;
   bool functionReachesCarrying(const llvm::Function &F);
   llvm::Constant *shadowInitializer(llvm::Constant *C, unsigned Lane);
   llvm::DenseMap<const llvm::Function *, bool> Recursive;

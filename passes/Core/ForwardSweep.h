@@ -145,6 +145,11 @@ protected:
   /// The shadow of \p V; null means none (zero for data).
   llvm::Value *shadowOf(llvm::Value *V) const;
   llvm::Value *shadowOrZero(llvm::Value *V) const;
+  /// Where load \p I reads a pointer from a global whose shadow gpuad made,
+  /// stops the program if the shadow \p Lanes hold no address where the
+  /// primal does (the program set the global outside derivative code).
+  void checkLoadedShadowAddresses(llvm::LoadInst &I,
+                                  llvm::MutableArrayRef<llvm::Value *> Lanes);
   /// The shadow pointer of \p V, reporting at \p At if it has none.
   llvm::Value *shadowPointer(llvm::Value *V, llvm::Instruction &At);
   /// The shadow of any value: tangent for data, shadow pointer for pointers

@@ -53,8 +53,12 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
   if (isa<Function>(C))
     return L.splat(B, C);
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {
-    if (GV->isConstant())
-      return L.splat(B, Ctx.zeroShadowOf(*GV));
+    if (GV->isConstant()) {
+      SmallVector<Value *, 4> Lanes;
+      for (unsigned Lane = 0; Lane < L.width(); ++Lane)
+        Lanes.push_back(Ctx.constantShadowOf(*GV, Lane));
+      return L.pack(B, Ty, Lanes);
+    }
     if (Ctx.target().isBlockShared(*GV)) {
       const DataLayout &DL = GV->getParent()->getDataLayout();
       if ((GV->isDeclaration() ||
@@ -225,7 +229,21 @@ void ForwardSweep::visitLoadInst(LoadInst &I) {
     S->setMetadata(LLVMContext::MD_nonnull, nullptr);
     Lanes.push_back(B.Insert(S, I.getName() + ".d"));
   });
+  checkLoadedShadowAddresses(I, Lanes);
   setShadow(&I, L.pack(B, I.getType(), Lanes));
+}
+
+void ForwardSweep::checkLoadedShadowAddresses(LoadInst &I,
+                                              MutableArrayRef<Value *> Lanes) {
+  auto *GV = dyn_cast<GlobalVariable>(
+      getUnderlyingObject(I.getPointerOperand()));
+  if (!I.getType()->isPointerTy() || !GV || GV->isConstant() ||
+      Ctx.target().isGPU() || Ctx.target().isBlockShared(*GV))
+    return;
+  for (unsigned Lane = 0; Lane < Lanes.size(); ++Lane)
+    if (Ctx.isMadeShadow(*Ctx.globalShadowOf(*GV, Lane)))
+      Lanes[Lane] =
+          B.CreateCall(Ctx.shadowAddressCheck(*GV), {&I, Lanes[Lane]});
 }
 
 bool ForwardSweep::storesShadowOf(const StoreInst &I) const { return true; }

@@ -42,6 +42,7 @@
 #include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
+#include "Support/GlobalAddresses.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -107,35 +108,197 @@ const CallBase *DerivativeContext::callAccessingGlobals(const Function &F) {
   return nullptr;
 }
 
+/// The global \p GV's `enzyme_shadow` metadata names, if any.
+static GlobalVariable *declaredShadow(const GlobalVariable &GV) {
+  auto *MD = dyn_cast_or_null<MDTuple>(GV.getMetadata("enzyme_shadow"));
+  if (!MD || MD->getNumOperands() == 0)
+    return nullptr;
+  auto *CM = dyn_cast_or_null<ConstantAsMetadata>(MD->getOperand(0).get());
+  return CM ? dyn_cast<GlobalVariable>(CM->getValue()->stripPointerCasts())
+            : nullptr;
+}
+
+bool DerivativeContext::hasProgramShadow(const GlobalVariable &GV) const {
+  if (declaredShadow(GV))
+    return true;
+  const GlobalVariable *S =
+      M.getGlobalVariable((GV.getName() + "_shadow").str(), true);
+  return S && !is_contained(MadeGlobalShadows, S);
+}
+
+SmallPtrSet<const Function *, 32>
+DerivativeContext::mayRunInDerivatives() const {
+  SmallPtrSet<const Function *, 32> Reach;
+  SmallVector<const Function *, 16> Work;
+  auto AddressTaken = [&] {
+    for (const Function &F : M)
+      if (F.hasAddressTaken())
+        Work.push_back(&F);
+  };
+  for (const Function *F : RequestedFunctions) {
+    if (!F)
+      AddressTaken();
+    Work.push_back(F);
+  }
+  bool Indirect = false;
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    if (!F || F->isDeclaration() || !Reach.insert(F).second)
+      continue;
+    for (const Instruction &I : instructions(*F))
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        if (const Function *Callee = Call->getCalledFunction())
+          Work.push_back(Callee);
+        else if (!Call->isInlineAsm() && !Indirect) {
+          Indirect = true;
+          AddressTaken();
+        }
+      }
+  }
+  return Reach;
+}
+
+/// The mutable global \p Ptr's address was loaded from, if any: `*gp` or
+/// `gp[i]` names no global but writes through `gp`'s contents.  At -O0 the
+/// address may pass through a local first (`double *p = gp; p[i] = ...`).
+static const GlobalVariable *tableOfAddress(const Value *Ptr,
+                                            unsigned Depth = 0) {
+  const auto *LI = dyn_cast<LoadInst>(getUnderlyingObject(Ptr));
+  if (!LI || Depth > 2)
+    return nullptr;
+  const Value *From = getUnderlyingObject(LI->getPointerOperand());
+  if (const auto *G = dyn_cast<GlobalVariable>(From))
+    return G->isConstant() ? nullptr : G;
+  if (const auto *AI = dyn_cast<AllocaInst>(From))
+    for (const User *U : AI->users())
+      if (const auto *SI = dyn_cast<StoreInst>(U);
+          SI && SI->getPointerOperand() == AI)
+        if (const GlobalVariable *G =
+                tableOfAddress(SI->getValueOperand(), Depth + 1))
+          return G;
+  return nullptr;
+}
+
+/// The tables of pointers through whose contents \p Reach (the code the
+/// requests may run) may write floats: stores of computed floats, copies,
+/// atomics, calls that write float data through an argument.
+static SmallPtrSet<const GlobalVariable *, 8>
+tablesWrittenThrough(const Module &M,
+                     const SmallPtrSetImpl<const Function *> &Reach,
+                     ArgumentWrites &Writes) {
+  SmallPtrSet<const GlobalVariable *, 8> Tables;
+  auto Note = [&](const Value *Ptr) {
+    if (const GlobalVariable *G = tableOfAddress(Ptr))
+      Tables.insert(G);
+  };
+  for (const Function *F : Reach)
+    for (const Instruction &I : instructions(*F)) {
+      if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (!isa<Constant>(SI->getValueOperand()) &&
+            carriesFloat(SI->getValueOperand()->getType()))
+          Note(SI->getPointerOperand());
+      } else if (const auto *MT = dyn_cast<MemTransferInst>(&I)) {
+        Note(MT->getRawDest());
+      } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        Note(RMW->getPointerOperand());
+      } else if (const auto *Call = dyn_cast<CallBase>(&I);
+                 Call && !isa<IntrinsicInst>(Call) &&
+                 !isKnownInactiveCall(*Call) && !findRule(*Call)) {
+        SmallBitVector Data = Writes.dataWrittenArguments(*Call);
+        for (unsigned K : Data.set_bits())
+          if (K < Call->arg_size())
+            Note(Call->getArgOperand(K));
+      }
+    }
+  return Tables;
+}
+
 const SmallPtrSetImpl<const GlobalVariable *> &
 DerivativeContext::carryingGlobals() {
-  if (!CarryingGlobals) {
-    CarryingGlobals.emplace();
-    auto Note = [&](const Value *Ptr) {
-      const auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
-      if (G && !G->isConstant() && !G->hasMetadata("enzyme_inactive") &&
-          carriesFloat(G->getValueType()))
-        CarryingGlobals->insert(G);
-    };
-    if (!target().isGPU())
-      for (const Function &F : M)
-        for (const Instruction &I : instructions(F)) {
-          if (const auto *SI = dyn_cast<StoreInst>(&I)) {
-            if (!isa<Constant>(SI->getValueOperand()))
-              Note(SI->getPointerOperand());
-          } else if (const auto *MT = dyn_cast<MemTransferInst>(&I)) {
-            Note(MT->getRawDest());
-          } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-            Note(RMW->getPointerOperand());
-          } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
-            if (isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
-                findRule(*Call))
-              continue;
-            for (const Use &A : Call->args())
-              if (A->getType()->isPointerTy())
-                Note(A.get());
-          }
-        }
+  if (CarryingGlobals)
+    return *CarryingGlobals;
+  CarryingGlobals.emplace();
+  if (target().isGPU())
+    return *CarryingGlobals;
+  auto Mutable = [](const GlobalVariable *G) {
+    return G && !G->isConstant() && !G->hasMetadata("enzyme_inactive");
+  };
+  auto Note = [&](const Value *Ptr) {
+    const auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+    if (Mutable(G) && carriesFloat(G->getValueType()))
+      CarryingGlobals->insert(G);
+  };
+  // Tables of pointers: (table, what a store puts in it).
+  SmallVector<std::pair<const GlobalVariable *, const Value *>, 8> Pointers;
+  SmallPtrSet<const Function *, 32> Reach = mayRunInDerivatives();
+  SmallPtrSet<const GlobalVariable *, 8> WrittenThrough =
+      tablesWrittenThrough(M, Reach, Writes);
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F)) {
+      if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (!isa<Constant>(SI->getValueOperand()))
+          Note(SI->getPointerOperand());
+        if (SI->getValueOperand()->getType()->isPointerTy())
+          if (const auto *G = dyn_cast<GlobalVariable>(
+                  getUnderlyingObject(SI->getPointerOperand()));
+              Mutable(G))
+            Pointers.push_back({G, SI->getValueOperand()});
+      } else if (const auto *MT = dyn_cast<MemTransferInst>(&I)) {
+        Note(MT->getRawDest());
+      } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        Note(RMW->getPointerOperand());
+      } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        if (isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
+            findRule(*Call))
+          continue;
+        for (const Use &A : Call->args())
+          if (A->getType()->isPointerTy())
+            Note(A.get());
+      }
+    }
+  for (const GlobalVariable &G : M.globals())
+    if (Mutable(&G) && carriesFloat(G.getValueType()) && addressEscapes(G))
+      CarryingGlobals->insert(&G);
+  // A table of pointers carries derivatives where what it points to does:
+  // by its initializer, by a store of a carrying global's address or of a
+  // local holding floats, or because the program gave it a shadow (it
+  // means to differentiate through it).  To a fixed point: tables of
+  // tables.
+  auto PointsToCarrying = [&](const GlobalVariable &G) {
+    if (G.hasMetadata("enzyme_inactive"))
+      return false;
+    if (!G.isConstant() && (hasProgramShadow(G) || WrittenThrough.count(&G)))
+      return true;
+    SmallVector<const GlobalVariable *, 4> Pointees;
+    if (G.hasInitializer())
+      collectAddressedGlobals(G.getInitializer(), Pointees);
+    if (any_of(Pointees, [&](const GlobalVariable *P) {
+          return CarryingGlobals->count(P);
+        }))
+      return true;
+    for (auto [Table, Stored] : Pointers) {
+      if (Table != &G)
+        continue;
+      const Value *Obj = getUnderlyingObject(Stored);
+      if (const auto *P = dyn_cast<GlobalVariable>(Obj);
+          P && CarryingGlobals->count(P))
+        return true;
+      // A local's address stored by derivative code: the code that
+      // writes it may write through the table too.
+      if (const auto *AI = dyn_cast<AllocaInst>(Obj);
+          AI && carriesFloat(AI->getAllocatedType()) &&
+          Reach.count(AI->getFunction()))
+        return true;
+    }
+    return false;
+  };
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const GlobalVariable &G : M.globals())
+      if (!CarryingGlobals->count(&G) &&
+          typeHoldsPointer(G.getValueType()) && PointsToCarrying(G))
+        Changed |= CarryingGlobals->insert(&G).second;
   }
   return *CarryingGlobals;
 }
@@ -255,16 +418,6 @@ void DerivativeContext::zeroMadeShadowsAtRequests() {
   Marker->eraseFromParent();
 }
 
-/// The global \p GV's `enzyme_shadow` metadata names, if any.
-static GlobalVariable *declaredShadow(const GlobalVariable &GV) {
-  auto *MD = dyn_cast_or_null<MDTuple>(GV.getMetadata("enzyme_shadow"));
-  if (!MD || MD->getNumOperands() == 0)
-    return nullptr;
-  auto *CM = dyn_cast_or_null<ConstantAsMetadata>(MD->getOperand(0).get());
-  return CM ? dyn_cast<GlobalVariable>(CM->getValue()->stripPointerCasts())
-            : nullptr;
-}
-
 GlobalVariable *DerivativeContext::globalShadowOf(GlobalVariable &GV,
                                                   unsigned Lane) {
   GlobalVariable *&Cached = GlobalShadows[{&GV, Lane}];
@@ -304,13 +457,70 @@ GlobalVariable *DerivativeContext::globalShadowOf(GlobalVariable &GV,
   return S;
 }
 
+Function *DerivativeContext::shadowAddressCheck(const GlobalVariable &GV) {
+  std::string Name = ("gpuad.shadow_address." + GV.getName()).str();
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, GV.getAddressSpace());
+  Function *F = Function::Create(FunctionType::get(Ptr, {Ptr, Ptr}, false),
+                                 GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Stop = BasicBlock::Create(C, "no.shadow", F);
+  auto *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Primal = F->getArg(0), *Shadow = F->getArg(1);
+  B.CreateCondBr(B.CreateAnd(B.CreateIsNull(Shadow), B.CreateIsNotNull(Primal)),
+                 Stop, Done);
+  B.SetInsertPoint(Stop);
+  std::string G = GV.getName().str();
+  target().emitTrap(
+      B, "gpuad: global '" + G + "' holds an address where its shadow holds "
+         "none: the program stored it outside differentiated code, so the "
+         "derivative cannot follow it; define a global '" + G + "_shadow' "
+         "and set it where the program sets '" + G + "' (a zeroed buffer "
+         "like the one '" + G + "' points to), or mark '" + G +
+         "' inactive");
+  B.CreateUnreachable();
+  B.SetInsertPoint(Done);
+  B.CreateRet(Shadow);
+  return F;
+}
+
+GlobalVariable *DerivativeContext::constantShadowOf(GlobalVariable &GV,
+                                                    unsigned Lane) {
+  SmallVector<const GlobalVariable *, 4> Pointees;
+  if (GV.hasInitializer() && !Target->isGPU())
+    collectAddressedGlobals(GV.getInitializer(), Pointees);
+  bool PointsToMutable = any_of(Pointees, [](const GlobalVariable *P) {
+    return !P->isConstant();
+  });
+  if (!PointsToMutable)
+    Lane = 0; // all zero: one serves every lane
+  GlobalVariable *&Shadow = ConstantShadows[{&GV, Lane}];
+  if (Shadow)
+    return Shadow;
+  std::string Name = (GV.getName() + ".gpuad.zero").str();
+  if (Lane)
+    Name += "." + std::to_string(Lane);
+  Shadow = new GlobalVariable(M, GV.getValueType(), /*isConstant=*/true,
+                              GlobalValue::InternalLinkage,
+                              Constant::getNullValue(GV.getValueType()), Name,
+                              nullptr, GV.getThreadLocalMode(),
+                              GV.getAddressSpace());
+  if (PointsToMutable)
+    Shadow->setInitializer(shadowInitializer(GV.getInitializer(), Lane));
+  return Shadow;
+}
+
 Constant *DerivativeContext::shadowInitializer(Constant *C, unsigned Lane) {
   Type *Ty = C->getType();
   if (isa<ConstantInt>(C) || isa<Function>(C))
     return C;
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {
     if (GV->isConstant())
-      return zeroShadowOf(*GV);
+      return constantShadowOf(*GV, Lane);
     return Target->isGPU() ? Constant::getNullValue(Ty)
                            : globalShadowOf(*GV, Lane);
   }

@@ -1,0 +1,51 @@
+// A pointer global the program points at its data outside differentiated
+// code (in main), written through by a differentiated callee: gpuad's
+// shadow of the pointer holds no address, so the derivative cannot follow
+// the write.  The program stops there with a message naming the global
+// (before, d/dx was silently 0).  Differentiated code that only reads
+// through such a pointer (data computed in main carries no derivative)
+// runs, and its gradient is checked.
+// RUN: %gpuad-cc -O0 %s -o %t0 -lm
+// RUN: %gpuad-cc -O2 %s -o %t2 -lm
+// RUN: %t0 read && %t2 read
+// RUN: not --crash %t0 write 2>&1 | FileCheck %s
+// RUN: not --crash %t2 write 2>&1 | FileCheck %s
+// CHECK: gpuad: global 'state' holds an address where its shadow holds none: the program stored it outside differentiated code, so the derivative cannot follow it; define a global 'state_shadow' and set it where the program sets 'state'
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double __enzyme_autodiff(void *, ...);
+
+double *state;
+double *coeffs;
+
+__attribute__((noinline)) void step(double x) { state[0] = x * x; }
+__attribute__((noinline)) double peek(void) { return 3 * state[0]; }
+__attribute__((noinline)) double coeff(int i) { return coeffs[i]; }
+
+double writes(double x) {
+  step(x);
+  return peek();
+}
+
+double reads(double x) { return coeff(1) * x * x; }
+
+int main(int argc, char **argv) {
+  state = calloc(4, sizeof(double));
+  coeffs = malloc(4 * sizeof(double));
+  for (int i = 0; i < 4; ++i)
+    coeffs[i] = sin(i + 1.0);
+  double x = 1.5;
+  if (argc > 1 && !strcmp(argv[1], "read")) {
+    double d = __enzyme_autodiff((void *)reads, x);
+    double want = 2 * x * sin(2.0);
+    printf("d/dx %g, analytic %g\n", d, want);
+    return fabs(d - want) > 1e-12 * fabs(want);
+  }
+  double d = __enzyme_autodiff((void *)writes, x);
+  printf("d/dx %g\n", d);
+  return 0;
+}
