@@ -6,6 +6,8 @@
 
 #include "Core/DerivativeSignature.h"
 
+#include "Requests/RequestParser.h"
+
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
@@ -95,9 +97,11 @@ bool typeHoldsPointer(llvm::Type *Ty) {
 }
 
 bool DerivativeSignature::seedsReturn(const DerivativeKey &Key) {
-  return Key.Ret == ReturnShadow::Shadow &&
-         !typeHoldsPointer(Key.Fn->getReturnType()) &&
-         !Key.Fn->getReturnType()->isVoidTy();
+  // A struct of pointers and floats has both: a shadow for its pointers,
+  // a seed for its floats (the seed's pointer fields are unused).
+  llvm::Type *RetTy = Key.Fn->getReturnType();
+  return Key.Ret == ReturnShadow::Shadow && !RetTy->isVoidTy() &&
+         (!typeHoldsPointer(RetTy) || carriesFloat(RetTy));
 }
 
 DerivativeSignature DerivativeSignature::augmented(const DerivativeKey &Key,

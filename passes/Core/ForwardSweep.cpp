@@ -209,7 +209,10 @@ const Value *ForwardSweep::orig(const Value *V) const {
 }
 
 bool ForwardSweep::wantsShadow(const Value *V) const {
-  return !Act->isData(V) && Act->needsShadow(V);
+  // An aggregate of pointers and floats has the shadow of its pointers (its
+  // floats' derivatives are adjoints, in the reverse sweep).
+  return (!Act->isData(V) || typeHoldsPointer(V->getType())) &&
+         Act->needsShadow(V);
 }
 
 bool ForwardSweep::isData(const Value *V) const { return Act->isData(orig(V)); }

@@ -181,7 +181,8 @@ static const GlobalVariable *tableOfAddress(const Value *Ptr,
 
 /// The tables of pointers through whose contents \p Reach (the code the
 /// requests may run) may write floats: stores of computed floats, copies,
-/// atomics, calls that write float data through an argument.
+/// atomics, calls of defined functions that write float data through an
+/// argument.
 static SmallPtrSet<const GlobalVariable *, 8>
 tablesWrittenThrough(const Module &M,
                      const SmallPtrSetImpl<const Function *> &Reach,
@@ -202,8 +203,12 @@ tablesWrittenThrough(const Module &M,
       } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
         Note(RMW->getPointerOperand());
       } else if (const auto *Call = dyn_cast<CallBase>(&I);
-                 Call && !isa<IntrinsicInst>(Call) &&
+                 Call && Call->getCalledFunction() &&
+                 !Call->getCalledFunction()->isDeclaration() &&
                  !isKnownInactiveCall(*Call) && !findRule(*Call)) {
+        // Code gpuad can see (library code a derivative calls has a rule,
+        // is inactive, or is an error of its own): `std::cerr`'s facets
+        // handed to libstdc++ carry nothing.
         SmallBitVector Data = Writes.dataWrittenArguments(*Call);
         for (unsigned K : Data.set_bits())
           if (K < Call->arg_size())

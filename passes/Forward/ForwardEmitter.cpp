@@ -30,9 +30,9 @@ bool ForwardEmitter::run() {
 }
 
 bool ForwardEmitter::wantsShadow(const Value *V) const {
-  if (Act->isData(V))
-    return Act->isActive(V);
-  return Act->needsShadow(V);
+  // Data carries a tangent where it is active; an aggregate that also holds
+  // pointers into shadowed memory has a shadow for them in any case.
+  return (Act->isData(V) && Act->isActive(V)) || ForwardSweep::wantsShadow(V);
 }
 
 void ForwardEmitter::emitData(Instruction &I) {

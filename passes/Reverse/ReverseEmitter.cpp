@@ -535,12 +535,13 @@ void ReverseEmitter::finishReturn() {
   if (Split && RV && typeHoldsPointer(RV->getType()) &&
       Key.Ret == ReturnShadow::Shadow) {
     // A returned struct holding a pointer has a shadow (its pointers'
-    // shadows, its integers) but no seed: floats in it would lose theirs.
-    if (carriesFloat(RV->getType()))
-      fail(*Ret, "cannot differentiate the return of '" + describe(*RV) +
-                     "' in reverse mode: it holds both pointers and floating "
-                     "point values; return them separately");
-    ReturnShadowValue = shadowPointer(RV, *Ret);
+    // shadows, its integers); floats in it also get a seed.  Pointers into
+    // memory without shadow are their own shadow, as everywhere (a struct
+    // of them and floats is data here: only where its pointers are
+    // shadowed does it have a shadow).
+    ReturnShadowValue = needsShadow(RV) || !isData(RV)
+                            ? shadowPointer(RV, *Ret)
+                            : L.splat(B, RV);
   }
   if (RV && DerivativeSignature::seedsReturn(Key) && isActive(RV)) {
     // Combined: the seed is 1.  Split: the backward half's seed parameter,
