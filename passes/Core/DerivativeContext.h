@@ -161,10 +161,11 @@ public:
   bool isMadeShadow(const llvm::GlobalVariable &S) const {
     return llvm::is_contained(MadeGlobalShadows, &S);
   }
-  /// A function `(primal, shadow) -> shadow` that stops the program with a
-  /// message naming \p GV where a pointer loaded from it has no shadow
-  /// (null in a made shadow, non-null in the primal).
-  llvm::Function *shadowAddressCheck(const llvm::GlobalVariable &GV);
+  /// The host function `(primal, shadow, message) -> shadow` that prints
+  /// the message and stops the program where a loaded pointer has no shadow
+  /// (null) and the primal has an address: memory the program set outside
+  /// derivative code, whose shadow does not follow it.
+  llvm::Function *shadowAddressCheck();
   /// Whether \p Call may read or write a global that carries derivatives
   /// (its callee, or what it calls, names one).
   bool reachesCarryingGlobals(const llvm::CallBase &Call);

@@ -145,11 +145,16 @@ protected:
   /// The shadow of \p V; null means none (zero for data).
   llvm::Value *shadowOf(llvm::Value *V) const;
   llvm::Value *shadowOrZero(llvm::Value *V) const;
-  /// Where load \p I reads a pointer from a global whose shadow gpuad made,
-  /// stops the program if the shadow \p Lanes hold no address where the
-  /// primal does (the program set the global outside derivative code).
-  void checkLoadedShadowAddresses(llvm::LoadInst &I,
-                                  llvm::MutableArrayRef<llvm::Value *> Lanes);
+  /// The shadow pointer of \p Ptr where the derivative reads or writes
+  /// memory through it (checkShadowBase first).
+  llvm::Value *accessedShadow(llvm::Value *Ptr, llvm::Instruction &At);
+  /// Host code: where \p Ptr is based on a pointer loaded from memory, stops
+  /// the program if that pointer's shadow is null and the pointer is not
+  /// (the program set the memory outside derivative code, so its shadow
+  /// does not follow; a global's shadow gpuad made, say).  Once per loaded
+  /// pointer, placed where its shadow is loaded; only pointers the
+  /// derivative dereferences are checked.
+  void checkShadowBase(llvm::Value *Ptr);
   /// The shadow pointer of \p V, reporting at \p At if it has none.
   llvm::Value *shadowPointer(llvm::Value *V, llvm::Instruction &At);
   /// The shadow of any value: tangent for data, shadow pointer for pointers
@@ -246,6 +251,8 @@ private:
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> PhiShadows;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> Aliases;
   llvm::SmallVector<llvm::Instruction *, 8> Removed;
+  /// Loaded pointers whose shadows checkShadowBase checked.
+  llvm::SmallPtrSet<const llvm::LoadInst *, 16> CheckedBases;
   /// The scratch shadows' allocations (one per lane and argument): calloc's
   /// blocks, or address space the target reserved.
   struct ScratchBlock {

@@ -26,6 +26,7 @@
 #include "Rules/KnownFunctions.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -218,7 +219,7 @@ void ForwardSweep::visitLoadInst(LoadInst &I) {
                   "' points to, which holds a pointer to differentiated data");
     return;
   }
-  Value *SP = shadowPointer(Ptr, I);
+  Value *SP = accessedShadow(Ptr, I);
   SmallVector<Value *, 4> Lanes;
   forEachLane(SP, [&](Value *LanePtr, unsigned) {
     auto *S = cast<LoadInst>(I.clone());
@@ -229,21 +230,64 @@ void ForwardSweep::visitLoadInst(LoadInst &I) {
     S->setMetadata(LLVMContext::MD_nonnull, nullptr);
     Lanes.push_back(B.Insert(S, I.getName() + ".d"));
   });
-  checkLoadedShadowAddresses(I, Lanes);
   setShadow(&I, L.pack(B, I.getType(), Lanes));
 }
 
-void ForwardSweep::checkLoadedShadowAddresses(LoadInst &I,
-                                              MutableArrayRef<Value *> Lanes) {
-  auto *GV = dyn_cast<GlobalVariable>(
-      getUnderlyingObject(I.getPointerOperand()));
-  if (!I.getType()->isPointerTy() || !GV || GV->isConstant() ||
-      Ctx.target().isGPU() || Ctx.target().isBlockShared(*GV))
+Value *ForwardSweep::accessedShadow(Value *Ptr, Instruction &At) {
+  checkShadowBase(Ptr);
+  return shadowPointer(Ptr, At);
+}
+
+void ForwardSweep::checkShadowBase(Value *Ptr) {
+  if (Ctx.target().isGPU())
     return;
-  for (unsigned Lane = 0; Lane < Lanes.size(); ++Lane)
-    if (Ctx.isMadeShadow(*Ctx.globalShadowOf(*GV, Lane)))
-      Lanes[Lane] =
-          B.CreateCall(Ctx.shadowAddressCheck(*GV), {&I, Lanes[Lane]});
+  auto *Base = dyn_cast<LoadInst>(getUnderlyingObject(Ptr));
+  if (!Base || !Base->getType()->isPointerTy() ||
+      !CheckedBases.insert(Base).second)
+    return;
+  auto *Shadow = dyn_cast_or_null<Instruction>(shadowOf(Base));
+  if (!Shadow || isa<PHINode>(Shadow))
+    return;
+  std::string Message;
+  auto *GV =
+      dyn_cast<GlobalVariable>(getUnderlyingObject(Base->getPointerOperand()));
+  if (GV && !GV->isConstant() &&
+      Ctx.isMadeShadow(*Ctx.globalShadowOf(*GV, 0))) {
+    std::string G = GV->getName().str();
+    Message = "gpuad: global '" + G + "' holds an address where its shadow "
+              "holds none: the program stored it outside differentiated "
+              "code, so the derivative cannot follow it; define a global '" +
+              G + "_shadow' and set it where the program sets '" + G +
+              "' (a zeroed buffer like the one '" + G +
+              "' points to), or mark '" + G + "' inactive";
+  } else {
+    Message = "gpuad: the pointer '" + describe(*Base) + "' loaded in '" +
+              demangle(Key.Fn->getName()) + "'" +
+              describeLocation(Base->getDebugLoc()) +
+              " has an address where its shadow has none: the memory it "
+              "was loaded from was set outside differentiated code (a "
+              "global's shadow gpuad made, or a shadow the program did not "
+              "fill like its primal), so the derivative cannot follow it";
+  }
+  IRBuilderBase::InsertPointGuard Guard(B);
+  Instruction *Next = Shadow->getNextNode();
+  B.SetInsertPoint(Next);
+  Value *Text = B.CreateGlobalString(Message, "gpuad.msg");
+  Type *PtrTy = Base->getType();
+  SmallVector<Value *, 4> Lanes;
+  for (unsigned Lane = 0; Lane < L.width(); ++Lane)
+    Lanes.push_back(B.CreateCall(Ctx.shadowAddressCheck(),
+                                 {Base, L.extract(B, Shadow, PtrTy, Lane), Text}));
+  Value *Checked = L.pack(B, PtrTy, Lanes);
+  // Every other use of the shadow, here and in the reverse sweep, takes the
+  // checked one.
+  SmallPtrSet<const Instruction *, 8> Made;
+  for (Instruction *M = Shadow->getNextNode(); M != Next; M = M->getNextNode())
+    Made.insert(M);
+  Shadow->replaceUsesWithIf(Checked, [&](Use &U) {
+    return !Made.count(cast<Instruction>(U.getUser()));
+  });
+  setShadow(Base, Checked);
 }
 
 bool ForwardSweep::storesShadowOf(const StoreInst &I) const { return true; }
@@ -288,7 +332,7 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
                       [&](ArrayRef<Value *> Lane, unsigned) {
                         return withPrimalIntegers(Lane[0], Val, Ptr, {});
                       });
-  Value *SP = shadowPointer(Ptr, I);
+  Value *SP = accessedShadow(Ptr, I);
   Type *ValTy = Val->getType();
   forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
     auto *S = cast<StoreInst>(I.clone());
@@ -392,10 +436,10 @@ void ForwardSweep::emitMemTransfer(CallBase &Call) {
   Value *Dst = MT.getRawDest();
   if (!needsShadow(Dst))
     return;
-  Value *DstShadow = shadowPointer(Dst, Call);
+  Value *DstShadow = accessedShadow(Dst, Call);
   bool SrcShadowed = needsShadow(MT.getRawSource());
   Value *SrcShadow =
-      SrcShadowed ? shadowPointer(MT.getRawSource(), Call) : nullptr;
+      SrcShadowed ? accessedShadow(MT.getRawSource(), Call) : nullptr;
   Type *PtrTy = MT.getRawSource()->getType();
   forEachLane(DstShadow, [&](Value *LaneDst, unsigned Lane) {
     if (SrcShadowed) {

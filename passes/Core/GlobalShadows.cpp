@@ -462,14 +462,15 @@ GlobalVariable *DerivativeContext::globalShadowOf(GlobalVariable &GV,
   return S;
 }
 
-Function *DerivativeContext::shadowAddressCheck(const GlobalVariable &GV) {
-  std::string Name = ("gpuad.shadow_address." + GV.getName()).str();
+Function *DerivativeContext::shadowAddressCheck() {
+  StringRef Name = "gpuad.check_shadow_address";
   if (Function *F = M.getFunction(Name))
     return F;
   LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::get(C, GV.getAddressSpace());
-  Function *F = Function::Create(FunctionType::get(Ptr, {Ptr, Ptr}, false),
-                                 GlobalValue::InternalLinkage, Name, M);
+  Type *Ptr = PointerType::get(C, 0);
+  Function *F = Function::Create(
+      FunctionType::get(Ptr, {Ptr, Ptr, Ptr}, false),
+      GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
   auto *Entry = BasicBlock::Create(C, "entry", F);
   auto *Stop = BasicBlock::Create(C, "no.shadow", F);
@@ -479,14 +480,8 @@ Function *DerivativeContext::shadowAddressCheck(const GlobalVariable &GV) {
   B.CreateCondBr(B.CreateAnd(B.CreateIsNull(Shadow), B.CreateIsNotNull(Primal)),
                  Stop, Done);
   B.SetInsertPoint(Stop);
-  std::string G = GV.getName().str();
-  target().emitTrap(
-      B, "gpuad: global '" + G + "' holds an address where its shadow holds "
-         "none: the program stored it outside differentiated code, so the "
-         "derivative cannot follow it; define a global '" + G + "_shadow' "
-         "and set it where the program sets '" + G + "' (a zeroed buffer "
-         "like the one '" + G + "' points to), or mark '" + G +
-         "' inactive");
+  target().emitPrintString(B, F->getArg(2));
+  B.CreateIntrinsic(Intrinsic::trap, {});
   B.CreateUnreachable();
   B.SetInsertPoint(Done);
   B.CreateRet(Shadow);

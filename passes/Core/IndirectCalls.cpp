@@ -155,16 +155,6 @@ ArrayRef<Function *> IndirectCalls::candidatesOf(FunctionType *Ty,
   return It->second;
 }
 
-/// `file:line:col` of \p Loc, or nothing.
-static std::string describeLocation(const DebugLoc &Loc) {
-  if (!Loc)
-    return "";
-  auto *Scope = cast<DIScope>(Loc.getScope());
-  return (" at " + Scope->getFilename() + ":" + Twine(Loc.getLine()) + ":" +
-          Twine(Loc.getCol()))
-      .str();
-}
-
 Function *IndirectCalls::missHelper(const Function &User,
                                     const std::string &Message) {
   LLVMContext &C = M.getContext();

@@ -136,7 +136,7 @@ void ForwardEmitter::emitMultipleOutputs(CallBase &Call,
     }
     if (Target) {
       Value *Shadow = T ? T : L.zero(Ty);
-      forEachLane(shadowPointer(Target, Call),
+      forEachLane(accessedShadow(Target, Call),
                   [&](Value *LanePtr, unsigned Lane) {
                     B.CreateStore(L.extract(B, Shadow, Ty, Lane), LanePtr);
                   });
@@ -177,7 +177,7 @@ void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
 void ForwardEmitter::emitMemSet(CallBase &Call) {
   // Bytes set to a constant have a zero derivative.
   auto &MS = cast<MemSetInst>(Call);
-  forEachLane(shadowPointer(MS.getRawDest(), Call), [&](Value *LaneDst, unsigned) {
+  forEachLane(accessedShadow(MS.getRawDest(), Call), [&](Value *LaneDst, unsigned) {
     B.CreateMemSet(LaneDst, B.getInt8(0), MS.getLength(), MS.getDestAlign(),
                    MS.isVolatile());
   });
@@ -189,7 +189,7 @@ void ForwardEmitter::emitAtomicRMW(AtomicRMWInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValOperand();
   Value *ShadowVal = shadowOperand(Val, I);
-  Value *SP = shadowPointer(Ptr, I);
+  Value *SP = accessedShadow(Ptr, I);
   SmallVector<Value *, 4> Lanes;
   forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
     auto *S = cast<AtomicRMWInst>(I.clone());

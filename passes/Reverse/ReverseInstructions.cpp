@@ -295,6 +295,7 @@ bool ReverseEmitter::threadPrivate(const Value *P) const {
 }
 
 Value *ReverseEmitter::reverseShadow(Value *P, Instruction &At) {
+  checkShadowBase(P);
   Value *S = shadowOf(P);
   if (!S)
     S = shadowPointer(P, At);

@@ -6,6 +6,8 @@
 
 #include "Support/Diagnostics.h"
 
+#include "llvm/IR/DebugInfoMetadata.h"
+
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
@@ -66,6 +68,15 @@ std::string describe(const Value &V) {
   if (Bang != StringRef::npos)
     R = R.take_front(Bang);
   return R.str();
+}
+
+std::string describeLocation(const DebugLoc &Loc) {
+  if (!Loc)
+    return "";
+  auto *Scope = cast<DIScope>(Loc.getScope());
+  return (" at " + Scope->getFilename() + ":" + Twine(Loc.getLine()) + ":" +
+          Twine(Loc.getCol()))
+      .str();
 }
 
 } // namespace gpuad

@@ -56,6 +56,10 @@ private:
 /// (`%mul = fmul double %x, %y` or `@f`).
 std::string describe(const llvm::Value &V);
 
+/// ` at file:line:col` of \p Loc, for messages printed at run time; empty
+/// without debug information.
+std::string describeLocation(const llvm::DebugLoc &Loc);
+
 } // namespace gpuad
 
 #endif // GPUAD_SUPPORT_DIAGNOSTICS_H

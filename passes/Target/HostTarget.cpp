@@ -90,12 +90,15 @@ public:
   }
 
   void emitPrint(IRBuilderBase &B, StringRef Message) override {
+    emitPrintString(B, B.CreateGlobalString(Message, "gpuad.msg"));
+  }
+
+  void emitPrintString(IRBuilderBase &B, Value *Message) override {
     // dprintf(2, ...): stderr without naming the C library's FILE object.
     FunctionCallee Print = M.getOrInsertFunction(
         "dprintf", FunctionType::get(B.getInt32Ty(),
                                      {B.getInt32Ty(), B.getPtrTy()}, true));
-    B.CreateCall(Print, {B.getInt32(2), B.CreateGlobalString("%s\n"),
-                         B.CreateGlobalString(Message, "gpuad.msg")});
+    B.CreateCall(Print, {B.getInt32(2), B.CreateGlobalString("%s\n"), Message});
   }
 
   std::pair<Value *, Value *> emitReserveAround(IRBuilderBase &B) override {

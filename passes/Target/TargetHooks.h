@@ -147,6 +147,8 @@ public:
   /// Prints \p Message (a line) from device code where the target can
   /// (CUDA's vprintf, HIP's ockl printf); nothing on the host.
   virtual void emitPrint(llvm::IRBuilderBase &B, llvm::StringRef Message) {}
+  /// Prints the C string \p Message points to, where the target can.
+  virtual void emitPrintString(llvm::IRBuilderBase &B, llvm::Value *Message) {}
   /// Stops the program because of \p Message (printed first where that is
   /// cheap, printIsCheap(); a trap in any case).
   void emitTrap(llvm::IRBuilderBase &B, llvm::StringRef Message);

@@ -263,9 +263,9 @@ class Gen:
                  "while", "reduce", "inplace", "local", "pointer", "index",
                  "bits", "union", "call", "call", "struct", "sweep", "last",
                  "condstore", "switch", "fnptr", "walk", "structs",
-                 "likefn", "inactive"]
+                 "likefn", "inactive", "pview"]
         if self.kind in HOST_KINDS:
-            kinds += ["heap", "global"]
+            kinds += ["heap", "global", "gview"]
         if self.kind == "cxx":
             kinds += ["vector", "eigen"]
         if loop:
@@ -544,6 +544,27 @@ class Gen:
         return Stmt("put_global(%d, %s);\n%s += gbuf[%d] * #0.5#;" % (
             k, e[0], t, k))
 
+    def stmt_gview(self, sc):
+        # A helper writes a global through a pointer another global holds
+        # (`T *gview = gbuf2;`): the write names no global.
+        self.extras.add("gview")
+        e = self.bounded(self.expr(sc))
+        t = self.target_real(sc)
+        k = self.r.randrange(2)
+        return Stmt("put_view(%d, %s);\n%s += gbuf2[%d] * #0.5#;" % (
+            k, e[0], t, k))
+
+    def stmt_pview(self, sc):
+        # A noinline helper returns a struct of a pointer into x and a
+        # float computed from its argument.
+        self.extras.add("pview")
+        e = self.bounded(self.expr(sc))
+        t = self.target_real(sc)
+        v = self.fresh("pv")
+        return Stmt("{\n  struct pview %s = make_pview(x, %d, %s);\n"
+                    "  %s += %s.w * %s.at[0];\n}" % (
+                        v, self.r.randrange(self.nx), e[0], t, v, v))
+
     def stmt_vector(self, sc):
         # A std::vector grown by push_back (its doubles move to new storage
         # with memmove each time it grows), read back.
@@ -741,7 +762,8 @@ class Program:
         if suffix:
             # The double reference copy: its own names.
             text = re.sub(r"\b(f|h\d+|pair_dot|pair_norm|pair|lp_like|gain|"
-                          r"gbuf|put_global)\b",
+                          r"gbuf|put_global|gbuf2|gview|put_view|pview|"
+                          r"make_pview)\b",
                           lambda m: m.group(1) + suffix, text)
         return text
 
@@ -815,6 +837,20 @@ static __DEV__$T lp_like($T a) { return @log(#1.0# + a); }""",
 }""",
     "global": """static $T gbuf[2];
 static void put_global(int k, $T v) { gbuf[k] = v * v; }""",
+    "gview": """static $T gbuf2[2];
+static $T *gview = gbuf2;
+__attribute__((noinline)) static void put_view(int k, $T v) {
+  gview[k] = v * @sin(v);
+}""",
+    "pview": """struct pview {
+  $T *at;
+  $T w;
+};
+__attribute__((noinline)) static __DEV__ struct pview make_pview($T *p, int k,
+                                                                  $T v) {
+  struct pview r = {p + k, v * v + #0.5#};
+  return r;
+}""",
 }
 
 # How g mixes the threads (a macro body): each but "none" first publishes
