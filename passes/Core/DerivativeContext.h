@@ -166,6 +166,15 @@ public:
   /// (null) and the primal has an address: memory the program set outside
   /// derivative code, whose shadow does not follow it.
   llvm::Function *shadowAddressCheck();
+  /// The host function `(primal, shadow, message) -> shadow` that stops the
+  /// program where a function pointer's shadow is neither null nor the
+  /// primal: gpuad calls the derivative of the
+  /// function the primal names, never through the shadow.
+  llvm::Function *functionShadowCheck();
+  /// Whether \p F dispatches a call through a pointer (IndirectCalls).
+  bool isDispatcher(const llvm::Function &F) const {
+    return Indirect.isDispatcher(F);
+  }
   /// Whether \p Call may read or write a global that carries derivatives
   /// (its callee, or what it calls, names one).
   bool reachesCarryingGlobals(const llvm::CallBase &Call);

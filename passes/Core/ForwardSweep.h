@@ -155,6 +155,11 @@ protected:
   /// pointer, placed where its shadow is loaded; only pointers the
   /// derivative dereferences are checked.
   void checkShadowBase(llvm::Value *Ptr);
+  /// Host code: before the call \p Dispatch through a function pointer
+  /// loaded from memory with a shadow, stops the program if the pointer's
+  /// shadow is neither null nor the primal (a shadow gpuad would silently
+  /// not call).
+  void checkFunctionShadow(llvm::CallBase &Dispatch);
   /// The shadow pointer of \p V, reporting at \p At if it has none.
   llvm::Value *shadowPointer(llvm::Value *V, llvm::Instruction &At);
   /// The shadow of any value: tangent for data, shadow pointer for pointers

@@ -515,7 +515,38 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
   if (Callee->isVarArg())
     return fail(Call, "cannot differentiate call to variadic function '" +
                           Callee->getName() + "'");
+  if (Ctx.isDispatcher(*Callee))
+    checkFunctionShadow(Call);
   emitDerivativeCall(Call);
+}
+
+void ForwardSweep::checkFunctionShadow(CallBase &Dispatch) {
+  if (Ctx.target().isGPU())
+    return;
+  std::string Message =
+      "gpuad: the shadow of the function pointer called in '" +
+      demangle(Key.Fn->getName()) + "'" +
+      describeLocation(Dispatch.getDebugLoc()) +
+      " holds neither null nor the "
+      "function itself, such as Enzyme's hand-written {augmented, reverse} "
+      "pair: gpuad differentiates the function the pointer names and never "
+      "calls through its shadow; register a custom derivative with "
+      "__enzyme_register_gradient, and set the shadow to the function "
+      "(__enzyme_virtualreverse) or to zero";
+  IRBuilderBase::InsertPointGuard Guard(B);
+  B.SetInsertPoint(&Dispatch);
+  // A pointer loaded from memory with a shadow has its shadow compared.
+  // (Not a vtable's entries: gpuad's own shadow of a vtable is its zeroed
+  // copy, and a virtual call's shadow object points there.)
+  auto *Load = dyn_cast<LoadInst>(Dispatch.getArgOperand(0));
+  if (!Load || !needsShadow(Load->getPointerOperand()))
+    return;
+  Value *Text = B.CreateGlobalString(Message, "gpuad.msg");
+  forEachLane(shadowPointer(Load->getPointerOperand(), Dispatch),
+              [&](Value *LaneSlot, unsigned) {
+                Value *S = B.CreateLoad(Load->getType(), LaneSlot);
+                B.CreateCall(Ctx.functionShadowCheck(), {Load, S, Text});
+              });
 }
 
 void ForwardSweep::emitStructureCall(CallBase &Call) {

@@ -462,32 +462,6 @@ GlobalVariable *DerivativeContext::globalShadowOf(GlobalVariable &GV,
   return S;
 }
 
-Function *DerivativeContext::shadowAddressCheck() {
-  StringRef Name = "gpuad.check_shadow_address";
-  if (Function *F = M.getFunction(Name))
-    return F;
-  LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::get(C, 0);
-  Function *F = Function::Create(
-      FunctionType::get(Ptr, {Ptr, Ptr, Ptr}, false),
-      GlobalValue::InternalLinkage, Name, M);
-  F->addFnAttr(Attribute::NoUnwind);
-  auto *Entry = BasicBlock::Create(C, "entry", F);
-  auto *Stop = BasicBlock::Create(C, "no.shadow", F);
-  auto *Done = BasicBlock::Create(C, "done", F);
-  IRBuilder<> B(Entry);
-  Value *Primal = F->getArg(0), *Shadow = F->getArg(1);
-  B.CreateCondBr(B.CreateAnd(B.CreateIsNull(Shadow), B.CreateIsNotNull(Primal)),
-                 Stop, Done);
-  B.SetInsertPoint(Stop);
-  target().emitPrintString(B, F->getArg(2));
-  B.CreateIntrinsic(Intrinsic::trap, {});
-  B.CreateUnreachable();
-  B.SetInsertPoint(Done);
-  B.CreateRet(Shadow);
-  return F;
-}
-
 GlobalVariable *DerivativeContext::constantShadowOf(GlobalVariable &GV,
                                                     unsigned Lane) {
   SmallVector<const GlobalVariable *, 4> Pointees;
