@@ -369,7 +369,7 @@ bool DerivativeContext::finish() {
   Pre.eraseClones();
   Indirect.restore();
   lowerDynamicSharedShadows();
-  bool Inline = false;
+  bool Inline = MadeInlineHelpers;
   if (Target->isGPU())
     for (auto &[Key, D] : Generated)
       if (!D->isDeclaration() && !isDirectlyRecursive(*D) &&

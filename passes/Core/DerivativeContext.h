@@ -236,6 +236,8 @@ private:
   const llvm::SmallPtrSetImpl<const llvm::GlobalVariable *> &carryingGlobals();
   llvm::SmallVector<llvm::GlobalVariable *, 8> MadeGlobalShadows;
   std::vector<const llvm::Function *> RequestedFunctions;
+  /// Helpers marked alwaysinline were made (the run-time shadow checks).
+  bool MadeInlineHelpers = false;
   /// The functions the requests' code may run (indirect calls: any whose
   /// address is taken).
   llvm::SmallPtrSet<const llvm::Function *, 32> mayRunInDerivatives() const;

@@ -38,6 +38,8 @@ makeCheck(Module &M, TargetHooks &Target, StringRef Name,
       Function::Create(FunctionType::get(Ptr, {Ptr, Ptr, Ptr}, false),
                        GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
+  // Inlined where it is used: a compare and a branch to the cold stop.
+  F->addFnAttr(Attribute::AlwaysInline);
   auto *Entry = BasicBlock::Create(C, "entry", F);
   auto *Stop = BasicBlock::Create(C, "stop", F);
   auto *Done = BasicBlock::Create(C, "done", F);
@@ -54,6 +56,7 @@ makeCheck(Module &M, TargetHooks &Target, StringRef Name,
 }
 
 Function *DerivativeContext::shadowAddressCheck() {
+  MadeInlineHelpers = true;
   return makeCheck(M, target(), "gpuad.check_shadow_address",
                    [](IRBuilderBase &B, Value *Primal, Value *Shadow) {
                      return B.CreateAnd(B.CreateIsNull(Shadow),
@@ -62,6 +65,7 @@ Function *DerivativeContext::shadowAddressCheck() {
 }
 
 Function *DerivativeContext::functionShadowCheck() {
+  MadeInlineHelpers = true;
   return makeCheck(M, target(), "gpuad.check_function_shadow",
                    [](IRBuilderBase &B, Value *Primal, Value *Shadow) {
                      return B.CreateAnd(B.CreateIsNotNull(Shadow),
