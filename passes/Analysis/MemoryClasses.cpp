@@ -6,11 +6,10 @@
 
 #include "Analysis/MemoryClasses.h"
 
-#include "Support/GlobalAddresses.h"
-
 #include "Analysis/TypeInfo.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
+#include "Support/GlobalAddresses.h"
 #include "Support/Diagnostics.h"
 
 #include "llvm/Analysis/ValueTracking.h"

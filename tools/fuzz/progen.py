@@ -535,24 +535,21 @@ class Gen:
                                                   e[0]))
 
     def stmt_global(self, sc):
-        # A helper stores into a global that f reads back (at -O0 gpuad
-        # refuses it: a callee cannot see which globals carry derivatives).
-        self.extras.add("global")
-        e = self.bounded(self.expr(sc))
-        t = self.target_real(sc)
-        k = self.r.randrange(2)
-        return Stmt("put_global(%d, %s);\n%s += gbuf[%d] * #0.5#;" % (
-            k, e[0], t, k))
+        # A helper stores into a global that f reads back.
+        return self.helper_writes_global(sc, "global", "put_global", "gbuf")
 
     def stmt_gview(self, sc):
         # A helper writes a global through a pointer another global holds
         # (`T *gview = gbuf2;`): the write names no global.
-        self.extras.add("gview")
+        return self.helper_writes_global(sc, "gview", "put_view", "gbuf2")
+
+    def helper_writes_global(self, sc, extra, helper, buf):
+        self.extras.add(extra)
         e = self.bounded(self.expr(sc))
         t = self.target_real(sc)
         k = self.r.randrange(2)
-        return Stmt("put_view(%d, %s);\n%s += gbuf2[%d] * #0.5#;" % (
-            k, e[0], t, k))
+        return Stmt("%s(%d, %s);\n%s += %s[%d] * #0.5#;" % (
+            helper, k, e[0], t, buf, k))
 
     def stmt_pview(self, sc):
         # A noinline helper returns a struct of a pointer into x and a
