@@ -241,9 +241,18 @@ Value *ForwardSweep::accessedShadow(Value *Ptr, Instruction &At) {
 void ForwardSweep::checkShadowBase(Value *Ptr) {
   if (Ctx.target().isGPU())
     return;
-  auto *Base = dyn_cast<LoadInst>(getUnderlyingObject(Ptr));
-  if (!Base || !Base->getType()->isPointerTy() ||
-      !CheckedBases.insert(Base).second)
+  // Through PHIs and selects too: a vector's storage is the old block or
+  // the one realloc just made.
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  for (const Value *Object : Objects)
+    if (const auto *Base = dyn_cast<LoadInst>(Object))
+      checkLoadedShadow(const_cast<LoadInst &>(*Base));
+}
+
+void ForwardSweep::checkLoadedShadow(LoadInst &Load) {
+  LoadInst *Base = &Load;
+  if (!Base->getType()->isPointerTy() || !CheckedBases.insert(Base).second)
     return;
   auto *Shadow = dyn_cast_or_null<Instruction>(shadowOf(Base));
   if (!Shadow || isa<PHINode>(Shadow))

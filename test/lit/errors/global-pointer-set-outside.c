@@ -34,10 +34,16 @@ __attribute__((noinline)) double coeff(int i) { return coeffs[i]; }
 
 struct Log {
   double *data;
-  int n;
+  int n, capacity;
 } history;
 
+// Grows like a vector: at -O2 the storage written is a PHI of the old
+// block and realloc's.
 __attribute__((noinline)) void push(struct Log *l, double v) {
+  if (l->n == l->capacity) {
+    l->capacity = 2 * l->capacity + 1;
+    l->data = realloc(l->data, l->capacity * sizeof(double));
+  }
   l->data[l->n++] = v;
 }
 
@@ -68,6 +74,7 @@ int main(int argc, char **argv) {
   }
   if (argc > 1 && !strcmp(argv[1], "member")) {
     history.data = calloc(4, sizeof(double));
+    history.capacity = 4;
     printf("d/dx %g\n", __enzyme_autodiff((void *)logs, x));
     return 0;
   }
