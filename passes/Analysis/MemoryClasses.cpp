@@ -180,6 +180,11 @@ void MemoryClasses::build(Function &F) {
     bool PtrResult = holdsPointer(I.getType());
     if (auto *AI = dyn_cast<AllocaInst>(&I)) {
       assign(AI, make(OriginLocal, AI));
+    } else if (auto *RI = dyn_cast<ReturnInst>(&I)) {
+      // A global returned as it is (an accessor of a static buffer) gets
+      // its class, so the returned memory is known.
+      if (Value *RV = RI->getReturnValue())
+        classOrMake(RV);
     } else if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
       Join(GEP, GEP->getPointerOperand());
     } else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
@@ -294,7 +299,12 @@ int MemoryClasses::applyCall(const CallBase &Call) {
                     PtrResult ? &Call : nullptr);
   Function *Callee = Call.getCalledFunction();
   if (!Callee || Callee->isDeclaration() || Callee->isVarArg()) {
-    // Unknown code: the result may point into anything it was given.
+    // Unknown code: the result may point into anything it was given, or
+    // into memory of its own (a buffer another file's function returns).
+    // Not a call through a pointer: gpuad dispatches it to the module's
+    // functions.
+    if (PtrResult && Callee)
+      Nodes[Result].Origins |= OriginUnknown;
     for (const Use &A : Call.args())
       if (int C = classOrMake(A.get()); C != -1)
         Result = unite(Result, C);
@@ -318,6 +328,12 @@ int MemoryClasses::applyCall(const CallBase &Call) {
       C = Next == find(C) ? -1 : Next;
     }
   }
+  // The same global's memory in both functions: `buf()[0] = v` and a later
+  // `buf()[0]` reach one class (the global's), as in the callee.
+  for (const GlobalVariable *G : S.ReturnedGlobals)
+    Result = unite(Result, classOrMake(G));
+  if (S.ReturnsUnknown)
+    Result = unite(Result, Unknown);
   return Result;
 }
 
@@ -363,6 +379,13 @@ const CallSummary &MemoryClasses::summaryOf(Function &F) {
       continue; // null, or no pointer
     if (Callee.origins(R) & (OriginUnknown | OriginGlobal | OriginConstGlobal)) {
       S.Returned.set();
+      S.ReturnsUnknown |= bool(Callee.origins(R) & OriginUnknown);
+      for (unsigned N = 0; N < Callee.numClasses(); ++N)
+        if (const auto *G =
+                dyn_cast_or_null<GlobalVariable>(Callee.example(N));
+            G && Callee.find(N) == Callee.find(R) &&
+            !is_contained(S.ReturnedGlobals, G))
+          S.ReturnedGlobals.push_back(G);
       continue;
     }
     for (Argument &A : F.args())

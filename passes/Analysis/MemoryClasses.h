@@ -33,6 +33,7 @@
 namespace llvm {
 class CallBase;
 class Function;
+class GlobalVariable;
 class Value;
 class raw_ostream;
 } // namespace llvm
@@ -61,6 +62,10 @@ struct CallSummary {
   llvm::SmallVector<int, 8> Group;
   /// Parameters the returned pointer may point into.
   llvm::SmallBitVector Returned;
+  /// Globals it may point into (an accessor returning a static buffer), and
+  /// whether it may point into memory of unknown origin.
+  llvm::SmallVector<const llvm::GlobalVariable *, 2> ReturnedGlobals;
+  bool ReturnsUnknown = false;
 };
 using CallSummaries = llvm::DenseMap<const llvm::Function *, CallSummary>;
 

@@ -325,6 +325,14 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
                   describe(*Ptr) +
                   "'), which has no shadow, and may be read back; pass the "
                   "data as an argument instead");
+    // Memory a call gpuad cannot see into handed out (a buffer another
+    // file's function returns): the same.
+    else if ((Origins & OriginUnknown) && mayReadBack(C))
+      fail(I, "an active value is stored to memory gpuad cannot give a "
+              "shadow ('" + describe(*Ptr) + "', from code it cannot see "
+              "into), and may be read back; pass the memory as an "
+              "argument instead, or define the function that returns it in "
+              "this file");
     return;
   }
   if (!storesShadowOf(I))
