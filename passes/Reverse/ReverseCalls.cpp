@@ -39,7 +39,8 @@ void ReverseEmitter::emitDerivativeCall(CallBase &Call) {
   Value *Primal = S.field(B, Aug, S.PrimalField);
   Value *Shadow = S.field(B, Aug, S.ShadowField);
   AugCall &AC = AugCalls[Aug];
-  AC = {H.Backward, S.field(B, Aug, S.TapeField), Primal, {}};
+  AC = {H.Backward, S.field(B, Aug, S.TapeField), Primal, {},
+        Ctx.argumentWrites().writtenGlobals(Call)};
   SmallBitVector Written = Ctx.argumentWrites().writtenArguments(Call);
   for (unsigned K : Written.set_bits())
     AC.WrittenOperands.push_back(S.PrimalParam[K]);

@@ -218,12 +218,22 @@ ReverseEmitter::writtenPointers(const Instruction &I) const {
     // A call to an augmented half writes what the call it replaced did.
     for (unsigned Op : Aug->second.WrittenOperands)
       Written.push_back(I.getOperand(Op));
+    append_range(Written, Aug->second.Globals.Globals);
   } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
     SmallBitVector Bits = Ctx.argumentWrites().writtenArguments(*Call);
     for (unsigned K : Bits.set_bits())
       Written.push_back(Call->getArgOperand(K));
+    append_range(Written, Ctx.argumentWrites().writtenGlobals(*Call).Globals);
   }
   return Written;
+}
+
+bool ReverseEmitter::writesUnnamedGlobals(const Instruction &I) const {
+  if (auto Aug = AugCalls.find(&I); Aug != AugCalls.end())
+    return Aug->second.Globals.Any;
+  const auto *Call = dyn_cast<CallBase>(&I);
+  return Call && !isa<IntrinsicInst>(Call) &&
+         Ctx.argumentWrites().writtenGlobals(*Call).Any;
 }
 
 bool ReverseEmitter::runsAfter(const Instruction &From,
@@ -254,6 +264,11 @@ bool ReverseEmitter::mayBeWrittenAfter(const Instruction &From,
       if (!isPrimal(&I) && !AugCalls.count(&I))
         continue;
       SmallVector<const Value *, 4> Written = writtenPointers(I);
+      // A callee that writes globals it does not name (through an address
+      // it loaded, or code gpuad cannot see) may write any global's memory.
+      if (PC != -1 && (MC.origins(PC) & OriginGlobal) &&
+          writesUnnamedGlobals(I) && runsAfter(From, I))
+        return true;
       if (Written.empty() || !runsAfter(From, I))
         continue;
       for (const Value *W : Written) {

@@ -21,6 +21,7 @@
 #ifndef GPUAD_REVERSE_REVERSEEMITTER_H
 #define GPUAD_REVERSE_REVERSEEMITTER_H
 
+#include "Analysis/ArgumentWrites.h"
 #include "Core/ForwardSweep.h"
 #include "Reverse/Adjoints.h"
 
@@ -94,6 +95,8 @@ private:
   bool mayOverlap(const llvm::Value *A, const llvm::Value *B) const;
   /// Whether a primal instruction that may run after \p From may write
   /// memory behind \p P.
+  /// Whether call \p I may write mutable globals it does not name.
+  bool writesUnnamedGlobals(const llvm::Instruction &I) const;
   bool mayBeWrittenAfter(const llvm::Instruction &From,
                          const llvm::Value *P) const;
   /// The pointers primal instruction \p I may write through.
@@ -222,6 +225,8 @@ private:
     /// The operands through which the replaced call could write primal
     /// memory.
     llvm::SmallVector<unsigned, 4> WrittenOperands;
+    /// The mutable globals the replaced call may write (ArgumentWrites).
+    GlobalWrites Globals;
   };
   llvm::DenseMap<const llvm::Instruction *, AugCall> AugCalls;
   /// Instructions whose adjoint a user's rule took over (the square root
