@@ -12,6 +12,7 @@
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
+#include "Support/GlobalAddresses.h"
 
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
@@ -334,26 +335,8 @@ bool ActivityAnalysis::constArgumentsOnly(int C) const {
 /// Whether anything may write \p GV: a store to it, or its address going
 /// anywhere but a load (a call, memory, a cast to an integer).
 static bool mayBeWritten(const GlobalVariable &GV) {
-  SmallVector<const Value *, 8> Work = {&GV};
-  SmallPtrSet<const Value *, 8> Seen;
-  while (!Work.empty()) {
-    const Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (const User *U : V->users()) {
-      if (isa<LoadInst>(U))
-        continue;
-      if (isa<GEPOperator, BitCastOperator, AddrSpaceCastOperator>(U)) {
-        Work.push_back(U);
-        continue;
-      }
-      if (const auto *Used = dyn_cast<GlobalVariable>(U);
-          Used && Used->getName().starts_with("llvm."))
-        continue;
-      return true;
-    }
-  }
-  return false;
+  return anyAddressUse(
+      GV, [](const Use &U) { return !isa<LoadInst>(U.getUser()); });
 }
 
 const SmallVector<const GlobalVariable *, 8> &

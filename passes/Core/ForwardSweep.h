@@ -155,7 +155,8 @@ protected:
   /// pointer, placed where its shadow is loaded; only pointers the
   /// derivative dereferences are checked.
   void checkShadowBase(llvm::Value *Ptr);
-  void checkLoadedShadow(llvm::LoadInst &Load);
+  /// checkShadowBase's check of one loaded pointer \p Base.
+  void checkLoadedShadow(llvm::LoadInst &Base);
   /// Host code: before the call \p Dispatch through a function pointer
   /// loaded from memory with a shadow, stops the program if the pointer's
   /// shadow is neither null nor the primal (a shadow gpuad would silently

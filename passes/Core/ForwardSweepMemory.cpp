@@ -250,16 +250,15 @@ void ForwardSweep::checkShadowBase(Value *Ptr) {
       checkLoadedShadow(const_cast<LoadInst &>(*Base));
 }
 
-void ForwardSweep::checkLoadedShadow(LoadInst &Load) {
-  LoadInst *Base = &Load;
-  if (!Base->getType()->isPointerTy() || !CheckedBases.insert(Base).second)
+void ForwardSweep::checkLoadedShadow(LoadInst &Base) {
+  if (!Base.getType()->isPointerTy() || !CheckedBases.insert(&Base).second)
     return;
-  auto *Shadow = dyn_cast_or_null<Instruction>(shadowOf(Base));
+  auto *Shadow = dyn_cast_or_null<Instruction>(shadowOf(&Base));
   if (!Shadow || isa<PHINode>(Shadow))
     return;
   std::string Message;
   auto *GV =
-      dyn_cast<GlobalVariable>(getUnderlyingObject(Base->getPointerOperand()));
+      dyn_cast<GlobalVariable>(getUnderlyingObject(Base.getPointerOperand()));
   if (GV && !GV->isConstant() &&
       Ctx.isMadeShadow(*Ctx.globalShadowOf(*GV, 0))) {
     std::string G = GV->getName().str();
@@ -270,9 +269,9 @@ void ForwardSweep::checkLoadedShadow(LoadInst &Load) {
               "' (a zeroed buffer like the one '" + G +
               "' points to), or mark '" + G + "' inactive";
   } else {
-    Message = "gpuad: the pointer '" + describe(*Base) + "' loaded in '" +
+    Message = "gpuad: the pointer '" + describe(Base) + "' loaded in '" +
               demangle(Key.Fn->getName()) + "'" +
-              describeLocation(Base->getDebugLoc()) +
+              describeLocation(Base.getDebugLoc()) +
               " has an address where its shadow has none: the memory it "
               "was loaded from was set outside differentiated code (a "
               "global's shadow gpuad made, or a shadow the program did not "
@@ -282,11 +281,11 @@ void ForwardSweep::checkLoadedShadow(LoadInst &Load) {
   Instruction *Next = Shadow->getNextNode();
   B.SetInsertPoint(Next);
   Value *Text = B.CreateGlobalString(Message, "gpuad.msg");
-  Type *PtrTy = Base->getType();
+  Type *PtrTy = Base.getType();
   SmallVector<Value *, 4> Lanes;
   for (unsigned Lane = 0; Lane < L.width(); ++Lane)
     Lanes.push_back(B.CreateCall(Ctx.shadowAddressCheck(),
-                                 {Base, L.extract(B, Shadow, PtrTy, Lane), Text}));
+                                 {&Base, L.extract(B, Shadow, PtrTy, Lane), Text}));
   Value *Checked = L.pack(B, PtrTy, Lanes);
   // Every other use of the shadow, here and in the reverse sweep, takes the
   // checked one.
@@ -296,7 +295,7 @@ void ForwardSweep::checkLoadedShadow(LoadInst &Load) {
   Shadow->replaceUsesWithIf(Checked, [&](Use &U) {
     return !Made.count(cast<Instruction>(U.getUser()));
   });
-  setShadow(Base, Checked);
+  setShadow(&Base, Checked);
 }
 
 bool ForwardSweep::storesShadowOf(const StoreInst &I) const { return true; }

@@ -42,7 +42,8 @@ static bool isCompilerUsedList(const User *U) {
   return G && G->getName().starts_with("llvm.");
 }
 
-bool addressEscapes(const GlobalVariable &GV) {
+bool anyAddressUse(const GlobalVariable &GV,
+                   function_ref<bool(const Use &)> Counts) {
   SmallVector<const Value *, 8> Work = {&GV};
   SmallPtrSet<const Value *, 8> Seen;
   while (!Work.empty()) {
@@ -51,23 +52,30 @@ bool addressEscapes(const GlobalVariable &GV) {
       continue;
     for (const Use &U : V->uses()) {
       const User *Usr = U.getUser();
-      // Calls are followed where they are made (their arguments).
-      if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr) || isa<CallBase>(Usr) ||
-          isCompilerUsedList(Usr))
-        continue;
-      if (const auto *SI = dyn_cast<StoreInst>(Usr);
-          SI && SI->getPointerOperand() == V)
+      if (isCompilerUsedList(Usr))
         continue;
       if (isa<GEPOperator, BitCastOperator, AddrSpaceCastOperator>(Usr)) {
         Work.push_back(Usr);
         continue;
       }
-      if (isa<ConstantAggregate>(Usr) && all_of(Usr->users(), isCompilerUsedList))
-        continue;
-      return true;
+      if (Counts(U))
+        return true;
     }
   }
   return false;
+}
+
+bool addressEscapes(const GlobalVariable &GV) {
+  return anyAddressUse(GV, [](const Use &U) {
+    const User *Usr = U.getUser();
+    // Calls are followed where they are made (their arguments).
+    if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr) || isa<CallBase>(Usr))
+      return false;
+    if (const auto *SI = dyn_cast<StoreInst>(Usr))
+      return SI->getPointerOperand() != U.get();
+    return !(isa<ConstantAggregate>(Usr) &&
+             all_of(Usr->users(), isCompilerUsedList));
+  });
 }
 
 } // namespace gpuad

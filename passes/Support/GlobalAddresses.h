@@ -13,11 +13,13 @@
 #ifndef GPUAD_SUPPORT_GLOBALADDRESSES_H
 #define GPUAD_SUPPORT_GLOBALADDRESSES_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace llvm {
 class Constant;
 class GlobalVariable;
+class Use;
 } // namespace llvm
 
 namespace gpuad {
@@ -26,6 +28,11 @@ namespace gpuad {
 void collectAddressedGlobals(
     const llvm::Constant *C,
     llvm::SmallVectorImpl<const llvm::GlobalVariable *> &Out);
+
+/// Whether some use of \p GV's address, seen through GEPs and casts (and
+/// not counting llvm.used), is one \p Counts accepts.
+bool anyAddressUse(const llvm::GlobalVariable &GV,
+                   llvm::function_ref<bool(const llvm::Use &)> Counts);
 
 /// Whether \p GV's address goes where a scan of the stores, copies and
 /// calls naming it cannot follow: into memory or another global's
