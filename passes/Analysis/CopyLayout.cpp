@@ -26,7 +26,9 @@ CopiedFloats copiedFloats(const TypeTree &T) {
   CopiedFloats C;
   bool Any = false;
   for (const auto &[Path, Ty] : T.entries()) {
-    if (Path.size() != 1 || !Ty.isKnown())
+    // Bytes that are an integer here and a pointer there are no float's.
+    bool NoFloat = Ty.kind() == ConcreteType::Anything && !Ty.mayBeFloat();
+    if (Path.size() != 1 || !(Ty.isKnown() || NoFloat))
       continue;
     Any = true;
     if (Ty.kind() != ConcreteType::Float) {

@@ -45,9 +45,12 @@ static void printHeader(raw_ostream &OS, StringRef What, const DiffRequest &R) {
 
 PreservedAnalyses TypeInfoPrinterPass::run(Module &M,
                                            ModuleAnalysisManager &) {
+  // As the pass sees them: calls contribute what their callees' summaries
+  // say.
+  TypeSummaries Callees;
   forEachRequest(M, [&](const DiffRequest &R) {
     printHeader(OS, "gpuad-types", R);
-    TypeInfo(*R.Key.Fn).print(OS);
+    TypeInfo(*R.Key.Fn, &Callees).print(OS);
   });
   return PreservedAnalyses::all();
 }

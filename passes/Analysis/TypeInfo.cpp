@@ -27,13 +27,15 @@ using namespace llvm;
 
 namespace gpuad {
 
+/// \p IntegersAreData: whether integer fields are integers (in a constant's
+/// initializer), not maybe the bits of a float moved as an integer.
 static void addTypeFacts(TypeTree &T, Type *Ty, const DataLayout &DL,
-                         TypePath Prefix) {
+                         TypePath Prefix, bool IntegersAreData = false) {
   if (Ty->isFloatingPointTy()) {
     T.insert(Prefix, ConcreteType::floatOf(Ty));
   } else if (Ty->isPointerTy()) {
     T.insert(Prefix, ConcreteType(ConcreteType::Pointer));
-  } else if (Ty->isIntegerTy(1)) {
+  } else if (Ty->isIntegerTy(1) || (IntegersAreData && Ty->isIntegerTy())) {
     T.insert(Prefix, ConcreteType(ConcreteType::Integer));
   } else if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
     // Elements of a vector value sit at byte offsets of the value.
@@ -41,14 +43,15 @@ static void addTypeFacts(TypeTree &T, Type *Ty, const DataLayout &DL,
       return;
     int Size = DL.getTypeAllocSize(VT->getElementType());
     for (unsigned I = 0; I < VT->getNumElements(); ++I)
-      addTypeFacts(T, VT->getElementType(), DL, {int(I) * Size});
+      addTypeFacts(T, VT->getElementType(), DL, {int(I) * Size},
+                   IntegersAreData);
   } else if (auto *ST = dyn_cast<StructType>(Ty)) {
     if (!Prefix.empty() || ST->isOpaque())
       return;
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I) {
       TypeTree Elem;
-      addTypeFacts(Elem, ST->getElementType(I), DL, {});
+      addTypeFacts(Elem, ST->getElementType(I), DL, {}, IntegersAreData);
       for (const auto &[P, C] : Elem.entries()) {
         TypePath Q = P;
         if (Q.empty())
@@ -64,7 +67,7 @@ static void addTypeFacts(TypeTree &T, Type *Ty, const DataLayout &DL,
     int Size = DL.getTypeAllocSize(AT->getElementType());
     for (unsigned I = 0; I < AT->getNumElements(); ++I) {
       TypeTree Elem;
-      addTypeFacts(Elem, AT->getElementType(), DL, {});
+      addTypeFacts(Elem, AT->getElementType(), DL, {}, IntegersAreData);
       for (const auto &[P, C] : Elem.entries()) {
         TypePath Q = P;
         if (Q.empty())
@@ -84,24 +87,55 @@ TypeTree treeOfType(Type *Ty, const DataLayout &DL) {
 }
 
 const TypeSummaries::Summary *TypeSummaries::get(Function &F) {
-  if (auto It = Done.find(&F); It != Done.end())
-    return &It->second;
   constexpr unsigned MaxDepth = 6;
-  if (F.isDeclaration() || Depth >= MaxDepth || !InProgress.insert(&F).second)
+  auto It = Done.find(&F);
+  bool Cached = It != Done.end();
+  if (Cached && (!It->second.MissedDeeper || It->second.Depth <= Depth)) {
+    CutOff |= It->second.MissedDeeper;
+    return It->second.S.get();
+  }
+  if (F.isDeclaration())
     return nullptr;
-  ++Depth;
-  TypeInfo TI(F, this);
+  if (Depth >= MaxDepth) {
+    CutOff = true;
+    return nullptr;
+  }
+  if (!InProgress.insert(&F).second)
+    return Cached ? It->second.S.get() : nullptr;
+  bool OuterCutOff = CutOff;
+  CutOff = false;
+  unsigned AtDepth = Depth++;
+  Summary S = compute(F);
   --Depth;
   InProgress.erase(&F);
+  bool Missed = CutOff;
+  CutOff = OuterCutOff || Missed;
+  Entry &E = Done[&F];
+  if (E.S)
+    Replaced.push_back(std::move(E.S));
+  E.S = std::make_unique<Summary>(std::move(S));
+  E.Depth = AtDepth;
+  E.MissedDeeper = Missed;
+  return E.S.get();
+}
+
+TypeSummaries::Summary TypeSummaries::compute(Function &F) {
+  TypeInfo TI(F, this);
   Summary S;
+  // The callees' relations are known by now (or cut off by depth).
+  S.Relations = findPathRelations(F, [this](Function &G) {
+    const Summary *GS = get(G);
+    return GS ? &GS->Relations : nullptr;
+  });
   for (Argument &A : F.args())
     S.Params.push_back(TI.tree(&A));
   for (BasicBlock &BB : F)
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
       if (Value *RV = Ret->getReturnValue())
         S.Return.join(TI.tree(RV));
-  return &(Done[&F] = std::move(S));
+  return S;
 }
+
 
 /// The floating-point type named \p S ("double", "float"), or null.
 static Type *floatNamed(StringRef S, LLVMContext &C) {
@@ -111,15 +145,33 @@ static Type *floatNamed(StringRef S, LLVMContext &C) {
       .Default(nullptr);
 }
 
+/// The fact a builtin arithmetic type named \p S gives its bytes: a float,
+/// or an integer (not char types: their arrays are storage for anything).
+static std::optional<ConcreteType> scalarNamed(StringRef S, LLVMContext &C) {
+  S = S.trim();
+  if (Type *Float = floatNamed(S, C))
+    return ConcreteType::floatOf(Float);
+  S.consume_front("unsigned ");
+  if (is_contained({"short", "int", "long", "long long"}, S))
+    return ConcreteType(ConcreteType::Integer);
+  return std::nullopt;
+}
+
 /// What a C++ parameter declared `double *` (`float &`, `const double *`,
 /// `std::vector<double> const &`) points to: the IR's opaque pointer forgets
 /// it, and a body that only moves the bytes (memmove) says nothing.  A
 /// std::vector is three pointers to its elements (begin, end, end of
 /// storage), in libstdc++ and libc++ alike.
-static TypeTree pointeeOfDeclared(StringRef Declared, const Function &F) {
+static TypeTree pointeeOfDeclared(StringRef Declared, const Argument &A) {
+  const Function &F = *A.getParent();
   TypeTree T;
   StringRef S = Declared.trim();
-  if (!S.consume_back("*") && !S.consume_back("&"))
+  // A class passed by value in memory (byval, or the callee's copy): the
+  // pointer is to the declared type itself.
+  bool InMemory = A.hasByValAttr() || (A.getType()->isPointerTy() &&
+                                       !S.ends_with("*") && !S.ends_with("&"));
+  bool IsPointer = !InMemory && S.ends_with("*");
+  if (!InMemory && !S.consume_back("*") && !S.consume_back("&"))
     return T;
   S = S.trim();
   S.consume_back("const");
@@ -127,10 +179,20 @@ static TypeTree pointeeOfDeclared(StringRef Declared, const Function &F) {
   S.consume_front("const ");
   S = S.trim();
   LLVMContext &C = F.getContext();
-  if (Type *Float = floatNamed(S, C)) {
-    T.insert({-1}, ConcreteType::floatOf(Float));
+  if (std::optional<ConcreteType> Scalar = scalarNamed(S, C)) {
+    // A reference (or a scalar in memory) is one value; a pointer may be
+    // to an array of them.
+    T.insert({IsPointer ? -1 : 0}, *Scalar);
     return T;
   }
+  // std::array<long, 4ul> (Eigen's index arrays): its elements throughout.
+  if (StringRef Array = S; Array.consume_front("std::array<") &&
+                           Array.consume_back(">"))
+    if (std::optional<ConcreteType> Scalar =
+            scalarNamed(Array.rsplit(',').first, C)) {
+      T.insert({-1}, *Scalar);
+      return T;
+    }
   StringRef Element = S;
   if (Element.consume_front("std::vector<") && Element.consume_back(">")) {
     Element = Element.split(',').first;
@@ -145,22 +207,63 @@ static TypeTree pointeeOfDeclared(StringRef Declared, const Function &F) {
   return T;
 }
 
+/// What a parameter's declared source type says of it: a `long` is an
+/// integer (Eigen's indices, moved through members as i64 that might
+/// otherwise be a double's bits), and a pointer's pointee as above.
+static TypeTree treeOfDeclared(StringRef Declared, const Argument &A) {
+  if (A.getType()->isIntegerTy()) {
+    TypeTree T;
+    std::optional<ConcreteType> Scalar =
+        scalarNamed(Declared, A.getContext());
+    if (Scalar && Scalar->kind() == ConcreteType::Integer)
+      T.insert({}, *Scalar);
+    return T;
+  }
+  return pointeeOfDeclared(Declared, A);
+}
+
+/// Whether \p T says that something is a float.
+static bool saysFloat(const TypeTree &T) {
+  return any_of(T.entries(), [](const auto &E) {
+    return E.second.kind() == ConcreteType::Float;
+  });
+}
+
 TypeInfo::TypeInfo(Function &F, const ArgumentTypes &Known,
                    TypeSummaries *Callees)
     : F(F), DL(F.getParent()->getDataLayout()), Callees(Callees) {
   std::optional<SmallVector<std::string, 8>> Declared =
       declaredArgumentTypes(F);
+  // Declared floats are facts; declared integers only a default where
+  // nothing else is known (a `uint64_t` may hold a double's bits, punned
+  // by memcpy, and then the code says so).
+  SmallVector<std::pair<Argument *, TypeTree>, 4> Defaults;
   for (Argument &A : F.args()) {
     Trees[&A] = treeOfType(A.getType(), DL);
     if (auto It = Known.find(&A); It != Known.end())
       Trees[&A].join(It->second);
-    if (Declared)
-      Trees[&A].join(pointeeOfDeclared((*Declared)[A.getArgNo()], F));
+    TypeTree FromDeclared =
+        Declared ? treeOfDeclared((*Declared)[A.getArgNo()], A) : TypeTree();
+    if (saysFloat(FromDeclared))
+      Trees[&A].join(FromDeclared);
+    else if (!FromDeclared.empty())
+      Defaults.push_back({&A, std::move(FromDeclared)});
   }
   for (Instruction &I : instructions(F)) {
     if (!I.getType()->isVoidTy())
       Trees[&I] = treeOfType(I.getType(), DL);
     Worklist.insert(&I);
+  }
+  solve();
+  for (auto &[A, T] : Defaults) {
+    TypeTree &Now = Trees[A];
+    bool Unknown = A->getType()->isIntegerTy()
+                       ? Now.at({}).kind() == ConcreteType::Unknown
+                       : none_of(Now.entries(), [](const auto &E) {
+                           return !E.first.empty();
+                         });
+    if (Unknown)
+      update(A, T);
   }
   solve();
 }
@@ -175,8 +278,11 @@ TypeTree TypeInfo::tree(const Value *V) const {
   // at -O0).
   if (const auto *GV = dyn_cast<GlobalVariable>(V);
       GV && GV->isConstant() && GV->hasDefinitiveInitializer()) {
+    // Its integers are integers: a constant's bits are no float's that
+    // carries a derivative (code that reads them as one conflicts).
     Type *VT = GV->getValueType();
-    TypeTree Pointee = treeOfType(VT, DL);
+    TypeTree Pointee;
+    addTypeFacts(Pointee, VT, DL, {}, /*IntegersAreData=*/true);
     T.join(VT->isAggregateType() || VT->isVectorTy()
                ? Pointee
                : Pointee.underPrefix({0}));
@@ -432,8 +538,8 @@ void TypeInfo::visitMemTransfer(Value *Dst, Value *Src, Value *Len) {
   int Size = -1;
   if (auto *CI = dyn_cast<ConstantInt>(Len))
     Size = CI->getLimitedValue(TypeTree::MaxOffset);
-  update(Dst, tree(Src).shifted(0, 0, Size));
-  update(Src, tree(Dst).shifted(0, 0, Size));
+  update(Dst, tree(Src).clipped(Size));
+  update(Src, tree(Dst).clipped(Size));
 }
 
 /// Byte offset of an aggregate index path.
@@ -556,6 +662,10 @@ void TypeInfo::visitCall(CallBase &Call) {
       return;
     }
   }
+  if (Value *Arg = Call.getReturnedArgOperand()) {
+    update(&Call, tree(Arg));
+    update(Arg, tree(&Call));
+  }
   if (!Callees || !Callee || Callee->isDeclaration() || Callee->isVarArg())
     return;
   const TypeSummaries::Summary *S = Callees->get(*Callee);
@@ -566,6 +676,43 @@ void TypeInfo::visitCall(CallBase &Call) {
       update(Call.getArgOperand(K), S->Params[K]);
   if (!Call.getType()->isVoidTy())
     update(&Call, S->Return);
+  applyRelations(Call, S->Relations);
+}
+
+void TypeInfo::applyRelations(CallBase &Call, const PathRelations &Relations) {
+  auto Base = [&](const AccessPath &P) -> Value * {
+    if (P.Arg == AccessPath::ResultArg)
+      return Call.getType()->isVoidTy() ? nullptr : &Call;
+    if (unsigned(P.Arg) >= Call.arg_size())
+      return nullptr;
+    Value *Op = Call.getArgOperand(P.Arg);
+    return Op->getType()->isPointerTy() ? Op : nullptr;
+  };
+  // What is known of the pointer a path names, and the converse.
+  auto View = [&](const AccessPath &P, Value *B) {
+    TypeTree T = tree(B);
+    if (!P.Loads.empty())
+      T = T.child(TypePath(P.Loads.begin(), P.Loads.end()));
+    return P.Offset ? T.shifted(-P.Offset, P.Offset) : T;
+  };
+  auto Learn = [&](const AccessPath &P, Value *B, const TypeTree &T) {
+    TypeTree U = P.Offset ? T.shifted(P.Offset) : T;
+    if (!P.Loads.empty())
+      U = U.underPrefix(TypePath(P.Loads.begin(), P.Loads.end()));
+    update(B, U);
+  };
+  for (const PathRelation &R : Relations) {
+    Value *BaseA = Base(R.A), *BaseB = Base(R.B);
+    if (!BaseA || !BaseB)
+      continue;
+    TypeTree A = View(R.A, BaseA), B = View(R.B, BaseB);
+    if (R.K == PathRelation::SameBytes) {
+      A = A.clipped(R.Length);
+      B = B.clipped(R.Length);
+    }
+    Learn(R.A, BaseA, B);
+    Learn(R.B, BaseB, A);
+  }
 }
 
 void TypeInfo::visit(Instruction &I) {

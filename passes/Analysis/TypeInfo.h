@@ -24,6 +24,7 @@
 #ifndef GPUAD_ANALYSIS_TYPEINFO_H
 #define GPUAD_ANALYSIS_TYPEINFO_H
 
+#include "Analysis/AccessPaths.h"
 #include "Analysis/TypeTree.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -31,6 +32,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
+#include <memory>
+#include <vector>
 
 namespace llvm {
 class Argument;
@@ -47,20 +50,37 @@ class TypeInfo;
 
 /// What the analysis of each defined function finds for its parameters and
 /// return, computed on demand and kept for the module (calls nested deeper
-/// than a few levels, and recursion, contribute nothing).
+/// than a few levels, and recursion, contribute nothing).  A summary that
+/// missed callees for depth is computed again when asked for from a
+/// shallower call, so what a function's summary says does not depend on
+/// which caller asked first.
 class TypeSummaries {
 public:
   struct Summary {
     llvm::SmallVector<TypeTree, 8> Params;
     TypeTree Return;
+    /// What flows between parameters and the result, which only a caller
+    /// can turn into types.
+    PathRelations Relations;
   };
   /// The summary of \p F, or null while it is being computed or too deep.
+  /// The pointer stays valid for the life of this object.
   const Summary *get(llvm::Function &F);
 
 private:
-  std::map<const llvm::Function *, Summary> Done;
+  Summary compute(llvm::Function &F);
+
+  struct Entry {
+    std::unique_ptr<Summary> S;
+    unsigned Depth = 0;      // the depth it was computed at
+    bool MissedDeeper = false; // a callee was cut off for depth
+  };
+  std::map<const llvm::Function *, Entry> Done;
+  /// Summaries replaced by better ones, kept for pointers handed out.
+  std::vector<std::unique_ptr<Summary>> Replaced;
   llvm::SmallPtrSet<const llvm::Function *, 8> InProgress;
   unsigned Depth = 0;
+  bool CutOff = false; // the summary being computed missed a callee
 };
 
 class TypeInfo {
@@ -108,6 +128,9 @@ private:
   void applyTBAA(llvm::Instruction &I, llvm::Value *Ptr, llvm::Type *AccessTy);
 
   void visitCall(llvm::CallBase &Call);
+  /// Applies a callee's relations between its parameters and result to
+  /// the operands and result of \p Call.
+  void applyRelations(llvm::CallBase &Call, const PathRelations &Relations);
 
   llvm::Function &F;
   const llvm::DataLayout &DL;

@@ -71,12 +71,14 @@ bool TypeTree::insert(const TypePath &Path, ConcreteType C) {
   for (int &Off : P)
     if (Off > MaxOffset || Off < -1)
       Off = -1;
-  // Already covered by the -1 entry of its level with the same fact.
+  // Already covered by the -1 entry of its level: it says C, or more.
+  // (After widening, offsets the -1 entry subsumes must not come back, or
+  // the next widening would drop them again without end.)
   if (!P.empty() && P.back() != -1) {
     TypePath Any = P;
     Any.back() = -1;
     auto It = Entries.find(Any);
-    if (It != Entries.end() && It->second == C)
+    if (It != Entries.end() && !ConcreteType(It->second).join(C))
       return false;
   }
   bool Changed = Entries[P].join(C);
@@ -157,6 +159,37 @@ TypeTree TypeTree::shifted(int Delta, int Lo, int Size) const {
         continue;
     }
     T.insert(P, C);
+  }
+  return T;
+}
+
+TypeTree TypeTree::clipped(int Size) const {
+  if (Size < 0)
+    return shifted(0);
+  // The element size of the every-offset fact, to enumerate its elements.
+  ConcreteType Every = at({-1});
+  int Step = Every.kind() == ConcreteType::Float
+                 ? int(Every.floatType()->getPrimitiveSizeInBits() / 8)
+                 : 8;
+  bool Enumerate = Step > 0 && Size / Step <= int(MaxOffsetsPerLevel);
+  TypeTree T;
+  for (const auto &[Path, C] : Entries) {
+    if (Path.empty())
+      continue;
+    if (Path[0] >= 0) {
+      if (Path[0] < Size)
+        T.insert(Path, C);
+      continue;
+    }
+    if (!Enumerate) {
+      T.insert(Path, C);
+      continue;
+    }
+    for (int Offset = 0; Offset + Step <= Size; Offset += Step) {
+      TypePath P = Path;
+      P[0] = Offset;
+      T.insert(P, C);
+    }
   }
   return T;
 }

@@ -101,6 +101,10 @@ public:
   /// Entries with first offset in [Lo, Lo+Size) shifted by -Lo (and -1
   /// entries kept), for a GEP or an aggregate element.
   TypeTree shifted(int Delta, int Lo = 0, int Size = -1) const;
+  /// The memory of the first \p Size bytes only (what a copy of that many
+  /// moves): an every-offset (-1) fact becomes one per element within them,
+  /// so an array's type does not spread past the bytes copied.
+  TypeTree clipped(int Size) const;
   /// Only the first-level offsets that are multiples-modulo-\p Stride
   /// equivalent, folded into [0, Stride): an element of an array.
   TypeTree folded(int Stride) const;

@@ -4,9 +4,9 @@
 // noinline functions whose arguments are matrices by pointer.  The reverse
 // sweep's shadow accesses must keep the primal's alignment (an aligned
 // <2 x double> access at offset 24 faults).  Gradients against central
-// differences and forward mode (dot-product test), at -O1 to -O3 (Eigen at
-// -O0: its evaluators copy matrices with memcpys the type analysis cannot
-// read yet, an error).
+// differences and forward mode (dot-product test), at every level (at -O0
+// the evaluators copy blocks and transposes by memcpy in member functions).
+// RUN: %gpuad-cc -O0 %itest-flags -I/usr/include/eigen3 %s -o %t.O0 && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags -I/usr/include/eigen3 %s -o %t.O1 && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags -I/usr/include/eigen3 %s -o %t.O2 && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags -I/usr/include/eigen3 %s -o %t.O3 && %t.O3

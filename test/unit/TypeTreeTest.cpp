@@ -89,4 +89,45 @@ TEST(TypeTree, DepthAndOffsetsAreBounded) {
   EXPECT_EQ(T.at({-1}).kind(), ConcreteType::Integer);
 }
 
+TEST(TypeTree, WideningTerminates) {
+  // Once many offsets are widened into -1, inserting them again adds
+  // nothing: a solver that keeps visiting the same facts must reach a
+  // fixed point, not widen and re-add them forever.
+  TypeTree T;
+  auto InsertAll = [&] {
+    bool Changed = false;
+    for (int Offset = 0; Offset < 8 * 40; Offset += 8)
+      Changed |= T.insert({Offset}, Offset % 16
+                                        ? ConcreteType(ConcreteType::Integer)
+                                        : ConcreteType(ConcreteType::Pointer));
+    return Changed;
+  };
+  EXPECT_TRUE(InsertAll());
+  EXPECT_FALSE(T.at({-1}).mayBeFloat());
+  EXPECT_FALSE(InsertAll());
+  EXPECT_FALSE(InsertAll());
+}
+
+TEST(TypeTree, ClippedKeepsTheCopiedBytesOnly) {
+  LLVMContext C;
+  Type *Double = Type::getDoubleTy(C);
+  TypeTree T;
+  T.insert({-1}, ConcreteType::floatOf(Double));
+  T.insert({-1, 0}, ConcreteType(ConcreteType::Integer));
+  // An array of doubles, 16 bytes of it copied: two doubles, and nothing
+  // said past them.
+  TypeTree Two = T.clipped(16);
+  EXPECT_EQ(Two.at({0}).kind(), ConcreteType::Float);
+  EXPECT_EQ(Two.at({8}).kind(), ConcreteType::Float);
+  EXPECT_EQ(Two.at({16}).kind(), ConcreteType::Unknown);
+  EXPECT_EQ(Two.at({8, 0}).kind(), ConcreteType::Integer);
+  // Offsets at or past the end are dropped.
+  TypeTree S;
+  S.insert({0}, ConcreteType(ConcreteType::Pointer));
+  S.insert({24}, ConcreteType::floatOf(Double));
+  TypeTree Front = S.clipped(8);
+  EXPECT_EQ(Front.at({0}).kind(), ConcreteType::Pointer);
+  EXPECT_EQ(Front.at({24}).kind(), ConcreteType::Unknown);
+}
+
 } // namespace
