@@ -53,7 +53,7 @@ void Adjoints::add(IRBuilderBase &B, Value *V, Value *Delta) {
     return;
   AllocaInst *S = slot(V);
   Value *Old = B.CreateLoad(S->getAllocatedType(), S);
-  B.CreateStore(addAdjoints(B, Old, Delta), S);
+  B.CreateStore(addAdjoints(B, Old, Delta, ViewOf(V)), S);
 }
 
 Value *Adjoints::take(IRBuilderBase &B, Value *V) {

@@ -18,8 +18,11 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
+
 namespace llvm {
 class AllocaInst;
+class Type;
 class Function;
 class IRBuilderBase;
 class Value;
@@ -29,7 +32,11 @@ namespace gpuad {
 
 class Adjoints {
 public:
-  Adjoints(llvm::Function &F, const Lanes &L) : F(F), L(L) {}
+  /// \p ViewOf: for a value of integer type that carries floats wider than
+  /// its lanes, the floating-point type its adjoints are added in.
+  using ViewFn = std::function<llvm::Type *(llvm::Value *)>;
+  Adjoints(llvm::Function &F, const Lanes &L, ViewFn ViewOf)
+      : F(F), L(L), ViewOf(std::move(ViewOf)) {}
 
   /// d(V) += Delta (Delta of V's shadow type; null is zero).
   void add(llvm::IRBuilderBase &B, llvm::Value *V, llvm::Value *Delta);
@@ -41,6 +48,7 @@ private:
 
   llvm::Function &F;
   const Lanes &L;
+  ViewFn ViewOf;
   llvm::DenseMap<const llvm::Value *, llvm::AllocaInst *> Slots;
 };
 

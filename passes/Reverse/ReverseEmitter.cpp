@@ -290,7 +290,8 @@ bool ReverseEmitter::mayBeWrittenAfter(const Instruction &From,
 
 void ReverseEmitter::buildReverse() {
   FS = std::make_unique<ForwardStructure>(D);
-  Adj = std::make_unique<Adjoints>(D, L);
+  Adj = std::make_unique<Adjoints>(
+      D, L, [this](Value *V) -> Type * { return floatView(V); });
   if (Ctx.target().isGPU())
     Privacy = std::make_unique<ThreadPrivacy>(
         Primal.getArrayRef(),

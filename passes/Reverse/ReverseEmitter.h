@@ -128,6 +128,10 @@ private:
   /// The width in bits of the float that \p Ptr points into, as far as the
   /// type analysis knows (0 if it does not).
   unsigned floatBitsAround(llvm::Value *Ptr) const;
+  /// For \p V of integer vector type whose float data is wider than its
+  /// lanes (SSE code shuffling doubles as <4 x i32>), the float vector type
+  /// of the same bits its adjoints are added in; null otherwise.
+  llvm::FixedVectorType *floatView(llvm::Value *V) const;
   void reverseStore(llvm::StoreInst &I);
   void reverseMemTransfer(llvm::MemTransferInst &I);
   void reverseMemSet(llvm::MemSetInst &I);

@@ -262,20 +262,52 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
   if (auto *SV = dyn_cast<ShuffleVectorInst>(&I)) {
     // Result element i came from element M[i] of the concatenated operands.
     auto *OpTy = cast<FixedVectorType>(SV->getOperand(0)->getType());
-    unsigned N = OpTy->getNumElements();
+    SmallVector<int, 16> Mask(SV->getShuffleMask());
+    // Doubles shuffled as <4 x i32> (SSE's integer shuffles on float data):
+    // the adjoint moves, and adds, whole doubles.
+    FixedVectorType *View = floatView(SV->getOperand(0));
+    if (!View)
+      View = floatView(SV->getOperand(1));
+    if (!View)
+      View = floatView(SV);
+    Type *ViewOp = nullptr, *ViewRes = nullptr;
+    if (View) {
+      unsigned Ratio =
+          OpTy->getNumElements() / View->getNumElements();
+      SmallVector<int, 16> Wide;
+      for (unsigned G = 0; G < Mask.size(); G += Ratio) {
+        int First = Mask[G];
+        for (unsigned K = 1; K < Ratio; ++K)
+          if (Mask[G + K] != (First < 0 ? -1 : First + int(K)))
+            return fail(I, "cannot differentiate '" + describe(I) +
+                               "': it moves parts of floating-point values "
+                               "that carry a derivative");
+        if (First >= 0 && First % Ratio)
+          return fail(I, "cannot differentiate '" + describe(I) +
+                             "': it moves parts of floating-point values "
+                             "that carry a derivative");
+        Wide.push_back(First < 0 ? -1 : First / int(Ratio));
+      }
+      Mask = Wide;
+      ViewOp = View;
+      ViewRes = FixedVectorType::get(View->getElementType(), Wide.size());
+    }
+    auto *MoveTy = cast<FixedVectorType>(ViewOp ? ViewOp : OpTy);
+    unsigned N = MoveTy->getNumElements();
     for (unsigned Which = 0; Which < 2; ++Which) {
       Value *Sum = L.map(B, OpTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
-        Value *Acc = Zero(OpTy);
-        for (unsigned K = 0; K < SV->getShuffleMask().size(); ++K) {
-          int M = SV->getMaskValue(K);
+        Value *D = ViewRes ? B.CreateBitCast(S[0], ViewRes) : S[0];
+        Value *Acc = Zero(MoveTy);
+        for (unsigned K = 0; K < Mask.size(); ++K) {
+          int M = Mask[K];
           if (M < 0 || unsigned(M) / N != Which)
             continue;
           Value *Old = B.CreateExtractElement(Acc, B.getInt32(M % N));
-          Value *Add = B.CreateExtractElement(S[0], B.getInt32(K));
+          Value *Add = B.CreateExtractElement(D, B.getInt32(K));
           Acc = B.CreateInsertElement(Acc, addAdjoints(B, Old, Add),
                                       B.getInt32(M % N));
         }
-        return Acc;
+        return ViewOp ? B.CreateBitCast(Acc, OpTy) : Acc;
       });
       addAdjoint(SV->getOperand(Which), Sum);
     }
@@ -309,10 +341,33 @@ void ReverseEmitter::reverseLoad(LoadInst &I, Value *DI) {
   Value *SP = reverseShadow(Ptr, I);
   bool Private = threadPrivate(Ptr);
   Type *Ty = I.getType();
+  Type *View = floatView(&I);
   forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
-    Ctx.target().emitAccumulate(B, LanePtr, L.extract(B, DI, Ty, Lane),
+    Value *Delta = L.extract(B, DI, Ty, Lane);
+    Ctx.target().emitAccumulate(B, LanePtr,
+                                View ? B.CreateBitCast(Delta, View) : Delta,
                                 I.getAlign(), Private, Ptr);
   });
+}
+
+FixedVectorType *ReverseEmitter::floatView(Value *V) const {
+  auto *VT = dyn_cast<FixedVectorType>(V->getType());
+  if (!VT || !VT->getElementType()->isIntegerTy() || !TI)
+    return nullptr;
+  Type *Float = nullptr;
+  TypeTree T = TI->tree(orig(V));
+  for (const auto &[Path, C] : T.entries())
+    if (Path.size() == 1 && C.kind() == ConcreteType::Float) {
+      if (Float && Float != C.floatType())
+        return nullptr;
+      Float = C.floatType();
+    }
+  unsigned Lane = VT->getScalarSizeInBits(),
+           Total = Lane * VT->getNumElements();
+  if (!Float || Float->getPrimitiveSizeInBits() <= Lane ||
+      Total % Float->getPrimitiveSizeInBits())
+    return nullptr;
+  return FixedVectorType::get(Float, Total / Float->getPrimitiveSizeInBits());
 }
 
 /// \p V with its floating-point leaves zeroed (pointers and integers, which

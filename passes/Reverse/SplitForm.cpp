@@ -65,8 +65,15 @@ void findRoots(const Value *V, StackRoots &R,
     R.Allocas.insert(const_cast<AllocaInst *>(AI));
   } else if (auto *GEP = dyn_cast<GetElementPtrInst>(V)) {
     findRoots(GEP->getPointerOperand(), R, Seen);
-  } else if (isa<BitCastInst>(V) || isa<AddrSpaceCastInst>(V)) {
+  } else if (isa<BitCastInst>(V) || isa<AddrSpaceCastInst>(V) ||
+             isa<IntToPtrInst>(V) || isa<PtrToIntInst>(V)) {
     findRoots(cast<Instruction>(V)->getOperand(0), R, Seen);
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(V);
+             BO && BO->getType()->isIntegerTy()) {
+    // An address aligned by hand: `(p + 15) & ~15` on a pointer's bits
+    // (Eigen's stack buffers from alloca).
+    findRoots(BO->getOperand(0), R, Seen);
+    findRoots(BO->getOperand(1), R, Seen);
   } else if (auto *PN = dyn_cast<PHINode>(V)) {
     for (const Value *In : PN->incoming_values())
       findRoots(In, R, Seen);

@@ -234,10 +234,13 @@ void TargetHooks::emitBlockBarrier(IRBuilderBase &B, const CallBase &Like) {
   B.Insert(Like.clone());
 }
 
-Value *addAdjoints(IRBuilderBase &B, Value *A, Value *Bv) {
+Value *addAdjoints(IRBuilderBase &B, Value *A, Value *Bv, Type *View) {
   Type *Ty = A->getType();
   if (Ty->isFPOrFPVectorTy())
     return B.CreateFAdd(A, Bv);
+  if (View && Ty->isIntOrIntVectorTy())
+    return B.CreateBitCast(
+        B.CreateFAdd(B.CreateBitCast(A, View), B.CreateBitCast(Bv, View)), Ty);
   if (Ty->isIntOrIntVectorTy()) {
     // Float bits carried in an integer: add as floats of the same width.
     unsigned Bits = Ty->getScalarSizeInBits();
@@ -258,7 +261,9 @@ Value *addAdjoints(IRBuilderBase &B, Value *A, Value *Bv) {
     Value *R = A;
     for (unsigned I = 0; I < N; ++I)
       R = B.CreateInsertValue(
-          R, addAdjoints(B, B.CreateExtractValue(A, I), B.CreateExtractValue(Bv, I)),
+          R,
+          addAdjoints(B, B.CreateExtractValue(A, I),
+                      B.CreateExtractValue(Bv, I), View),
           I);
     return R;
   }

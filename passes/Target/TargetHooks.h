@@ -286,8 +286,10 @@ private:
 
 /// The sum of two adjoints of the same type: floats added, integers that
 /// carry float bits added as floats, aggregates element by element.
+/// \p View: the floating-point type integer adjoints carry where it is not
+/// their lanes' width (a <4 x i32> holding two doubles: <2 x double>).
 llvm::Value *addAdjoints(llvm::IRBuilderBase &B, llvm::Value *A,
-                         llvm::Value *Bv);
+                         llvm::Value *Bv, llvm::Type *View = nullptr);
 
 std::unique_ptr<TargetHooks> makeTargetHooks(llvm::Module &M,
                                              const GpuadOptions &Options,
