@@ -7,6 +7,7 @@
 #include "Analysis/AccessPaths.h"
 
 #include "Analysis/TypeTree.h"
+#include "Support/LocalSlots.h"
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
@@ -54,21 +55,6 @@ static bool withinBounds(const AccessPath &P) {
          P.Loads.size() < TypeTree::MaxDepth;
 }
 
-/// The one value stored into an -O0 local slot that nothing else writes or
-/// lets escape (a parameter's home), or null.
-static const Value *onlyStoredValue(const AllocaInst &Slot) {
-  const Value *Stored = nullptr;
-  for (const User *U : Slot.users()) {
-    if (isa<LoadInst>(U))
-      continue;
-    const auto *SI = dyn_cast<StoreInst>(U);
-    if (!SI || SI->getPointerOperand() != &Slot || Stored)
-      return nullptr;
-    Stored = SI->getValueOperand();
-  }
-  return Stored;
-}
-
 std::optional<AccessPath> PathFinder::resolve(const Value *V,
                                               unsigned Depth) const {
   if (Depth > 16)
@@ -111,7 +97,7 @@ std::optional<AccessPath> PathFinder::resolve(const Value *V,
   // The callee returns one of its paths (`return *this`, an accessor).
   const AccessPath Result;
   for (const PathRelation &R : *Rels)
-    if (R.K == PathRelation::SameValue && R.A == Result &&
+    if (R.K == PathRelation::SameValue && R.A == Result && !R.OneWay &&
         R.B.Arg != AccessPath::ResultArg)
       return atCall(R.B, *Call, Depth + 1);
   return std::nullopt;
@@ -142,9 +128,10 @@ PathRelations findPathRelations(
   const DataLayout &DL = F.getParent()->getDataLayout();
   PathRelations Found;
   auto Add = [&](PathRelation::Kind K, std::optional<AccessPath> A,
-                 std::optional<AccessPath> B, int Length = 0) {
+                 std::optional<AccessPath> B, int Length = 0,
+                 bool OneWay = false) {
     if (A && B && !(*A == *B) && Found.size() < MaxRelations)
-      Found.push_back({K, *A, *B, Length});
+      Found.push_back({K, *A, *B, Length, OneWay});
   };
   for (Instruction &I : instructions(F)) {
     if (auto *Ret = dyn_cast<ReturnInst>(&I)) {
@@ -185,9 +172,18 @@ PathRelations findPathRelations(
       // function passes it.
       for (const PathRelation &R : *Rels)
         Add(R.K, Paths.atCall(R.A, *Call), Paths.atCall(R.B, *Call),
-            R.Length);
+            R.Length, R.OneWay);
     }
   }
+  // A result that may be any of several paths only learns from them.
+  const AccessPath Result;
+  unsigned Returned = count_if(Found, [&](const PathRelation &R) {
+    return R.K == PathRelation::SameValue && R.A == Result;
+  });
+  if (Returned > 1)
+    for (PathRelation &R : Found)
+      if (R.K == PathRelation::SameValue && R.A == Result)
+        R.OneWay = true;
   return Found;
 }
 

@@ -61,6 +61,9 @@ struct PathRelation {
   Kind K;
   AccessPath A, B;
   int Length = 0;
+  /// Only A learns from B: the result is one of several paths (std::min's
+  /// references), which must not learn from each other through it.
+  bool OneWay = false;
 };
 
 using PathRelations = llvm::SmallVector<PathRelation, 4>;

@@ -711,7 +711,8 @@ void TypeInfo::applyRelations(CallBase &Call, const PathRelations &Relations) {
       B = B.clipped(R.Length);
     }
     Learn(R.A, BaseA, B);
-    Learn(R.B, BaseB, A);
+    if (!R.OneWay)
+      Learn(R.B, BaseB, A);
   }
 }
 

@@ -12,12 +12,14 @@
 #include "Reverse/ReverseEmitter.h"
 #include "Requests/RequestLowering.h"
 #include "Reverse/SplitForm.h"
+#include "Support/DebugScopes.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/IR/ReplaceConstant.h"
 
 #define DEBUG_TYPE "gpuad"
@@ -230,6 +232,21 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
     Cut->emitBackward(*H.Backward, Signatures[H.Backward], Boxed, *Target);
     noteSharedShadows(H.Backward, sharedShadowsOf(Combined));
     SharedUses.erase(Combined);
+    // Invalid IR would be undefined behaviour past a compiler that does not
+    // verify (clang's default): an error instead.
+    for (Function *Half : {H.Augmented, H.Backward}) {
+      keepDebugLocationsInFunction(*Half);
+      std::string Broken;
+      raw_string_ostream OS(Broken);
+      if (!verifyFunction(*Half, &OS))
+        continue;
+      Diags.error(*Key.Fn, DebugLoc(),
+                  "internal error: the split form of '" + Key.Fn->getName() +
+                      "' is invalid IR: " + Broken);
+      stubOut(*H.Augmented);
+      stubOut(*H.Backward);
+      break;
+    }
   } else {
     stubOut(*H.Augmented);
     stubOut(*H.Backward);

@@ -428,14 +428,28 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
                     EB.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
       Value *Block = Target.emitCheckedAlloc(EB, Bytes);
       Block->setName(AI->getName() + ".frame");
+      Frame[AI] = Block;
+      if (EB.GetInsertBlock() != &Aug.getEntryBlock()) {
+        // Allocated on some paths only (Eigen's stack buffer, taken when
+        // no buffer is given): the tape carries it through a slot, null
+        // where it was not made.
+        IRBuilder<> Entry(&*Aug.getEntryBlock().getFirstInsertionPt());
+        AllocaInst *Slot = Entry.CreateAlloca(
+            Block->getType(), nullptr, AI->getName() + ".frame.slot");
+        Entry.CreateStore(Constant::getNullValue(Block->getType()), Slot);
+        EB.CreateStore(Block, Slot);
+        Frame[AI] = Slot;
+      }
       Clone->replaceAllUsesWith(Block);
       Clone->eraseFromParent();
       VMap[AI] = Block;
-      Frame[AI] = Block;
     }
   }
   auto *End = cast<BranchInst>(VMap[&ForwardEnd]);
   IRBuilder<> B(End);
+  for (auto &[AI, F] : Frame)
+    if (auto *Slot = dyn_cast<AllocaInst>(F))
+      F = B.CreateLoad(Slot->getAllocatedType(), Slot, AI->getName() + ".frame");
   Value *Tape = PoisonValue::get(TapeTy);
   for (auto [K, I] : enumerate(Fields)) {
     Value *Field = VMap[I];

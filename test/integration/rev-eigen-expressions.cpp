@@ -4,10 +4,13 @@
 // analysis must follow them from the caller that knows what they hold into
 // the constructors that copy them (memcpys of pointers and indices that
 // carry no adjoint).  Reverse mode against central differences and by the
-// dot-product test against forward mode.
+// dot-product test against forward mode.  With -g too: the halves of a
+// split derivative keep their debug locations in their own subprograms
+// (the DWARF writer crashed on locations of the combined derivative's).
 // RUN: %gpuad-cc -O0 %itest-flags -I/usr/include/eigen3 %s -o %t.O0 && %t.O0
 // RUN: %gpuad-cc -O2 %itest-flags -I/usr/include/eigen3 %s -o %t.O2 && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags -I/usr/include/eigen3 %s -o %t.O3 && %t.O3
+// RUN: %gpuad-cc -O2 -g %itest-flags -I/usr/include/eigen3 %s -o %t.g && %t.g
 
 #include <Eigen/Dense>
 #include <gpuad/gpuad.h>
