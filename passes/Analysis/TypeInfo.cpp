@@ -136,7 +136,6 @@ TypeSummaries::Summary TypeSummaries::compute(Function &F) {
   return S;
 }
 
-
 /// The floating-point type named \p S ("double", "float"), or null.
 static Type *floatNamed(StringRef S, LLVMContext &C) {
   return StringSwitch<Type *>(S.trim())
@@ -209,7 +208,8 @@ static TypeTree pointeeOfDeclared(StringRef Declared, const Argument &A) {
 
 /// What a parameter's declared source type says of it: a `long` is an
 /// integer (Eigen's indices, moved through members as i64 that might
-/// otherwise be a double's bits), and a pointer's pointee as above.
+/// otherwise be a double's bits), and a pointer's pointee as above.  The
+/// constructor takes what it says of integers as a default only.
 static TypeTree treeOfDeclared(StringRef Declared, const Argument &A) {
   if (A.getType()->isIntegerTy()) {
     TypeTree T;
