@@ -27,7 +27,6 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <optional>
 
 namespace llvm {
 class Function;

@@ -9,8 +9,8 @@
 #include "Analysis/TypeInfo.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
-#include "Support/GlobalAddresses.h"
 #include "Support/Diagnostics.h"
+#include "Support/GlobalAddresses.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"

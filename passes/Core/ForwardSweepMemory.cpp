@@ -24,11 +24,11 @@
 #include "Requests/RequestParser.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
+#include "Support/DebugScopes.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -251,16 +251,6 @@ void ForwardSweep::checkShadowBase(Value *Ptr) {
       checkLoadedShadow(const_cast<LoadInst &>(*Base));
 }
 
-/// A location for a call inserted for \p I: its own, or, in a function
-/// with debug information, line 0 of that function.
-static DebugLoc callLocation(const Instruction &I) {
-  if (DebugLoc DL = I.getDebugLoc())
-    return DL;
-  if (DISubprogram *SP = I.getFunction()->getSubprogram())
-    return DILocation::get(I.getContext(), 0, 0, SP);
-  return DebugLoc();
-}
-
 void ForwardSweep::checkLoadedShadow(LoadInst &Base) {
   if (!Base.getType()->isPointerTy() || !CheckedBases.insert(&Base).second)
     return;
@@ -293,7 +283,7 @@ void ForwardSweep::checkLoadedShadow(LoadInst &Base) {
   B.SetInsertPoint(Next);
   // The check is inlined: in a function with debug information its call
   // needs a location (the load's), or the debug info is malformed.
-  B.SetCurrentDebugLocation(callLocation(Base));
+  B.SetCurrentDebugLocation(locationBeside(Base));
   Value *Text = B.CreateGlobalString(Message, "gpuad.msg");
   Type *PtrTy = Base.getType();
   SmallVector<Value *, 4> Lanes;
@@ -551,7 +541,12 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
 }
 
 void ForwardSweep::checkFunctionShadow(CallBase &Dispatch) {
-  if (Ctx.target().isGPU())
+  // A pointer loaded from memory with a shadow has its shadow compared.
+  // (Not a vtable's entries: gpuad's own shadow of a vtable is its zeroed
+  // copy, and a virtual call's shadow object points there.)
+  auto *Load = dyn_cast<LoadInst>(Dispatch.getArgOperand(0));
+  if (Ctx.target().isGPU() || !Load ||
+      !needsShadow(Load->getPointerOperand()))
     return;
   std::string Message =
       "gpuad: the shadow of the function pointer called in '" +
@@ -565,13 +560,7 @@ void ForwardSweep::checkFunctionShadow(CallBase &Dispatch) {
       "(__enzyme_virtualreverse) or to zero";
   IRBuilderBase::InsertPointGuard Guard(B);
   B.SetInsertPoint(&Dispatch);
-  B.SetCurrentDebugLocation(callLocation(Dispatch));
-  // A pointer loaded from memory with a shadow has its shadow compared.
-  // (Not a vtable's entries: gpuad's own shadow of a vtable is its zeroed
-  // copy, and a virtual call's shadow object points there.)
-  auto *Load = dyn_cast<LoadInst>(Dispatch.getArgOperand(0));
-  if (!Load || !needsShadow(Load->getPointerOperand()))
-    return;
+  B.SetCurrentDebugLocation(locationBeside(Dispatch));
   Value *Text = B.CreateGlobalString(Message, "gpuad.msg");
   forEachLane(shadowPointer(Load->getPointerOperand(), Dispatch),
               [&](Value *LaneSlot, unsigned) {

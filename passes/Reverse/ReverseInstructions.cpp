@@ -186,6 +186,23 @@ Value *ReverseEmitter::reverseCondition(SelectInst &Sel) {
   return Pick->NewIsTrue ? PickedNew : B.CreateNot(PickedNew);
 }
 
+/// \p Mask over lanes that are parts of floats, \p Ratio lanes each, as a
+/// mask over the floats; none where it splits a float.
+static std::optional<SmallVector<int, 16>> wholeFloatMask(ArrayRef<int> Mask,
+                                                          unsigned Ratio) {
+  SmallVector<int, 16> Wide;
+  for (unsigned G = 0; G < Mask.size(); G += Ratio) {
+    int First = Mask[G];
+    if (First >= 0 && First % Ratio)
+      return std::nullopt;
+    for (unsigned K = 1; K < Ratio; ++K)
+      if (Mask[G + K] != (First < 0 ? -1 : First + int(K)))
+        return std::nullopt;
+    Wide.push_back(First < 0 ? -1 : First / int(Ratio));
+  }
+  return Wide;
+}
+
 void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
   Type *Ty = I.getType();
   auto Zero = [&](Type *T) { return Constant::getNullValue(T); };
@@ -265,32 +282,22 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
     SmallVector<int, 16> Mask(SV->getShuffleMask());
     // Doubles shuffled as <4 x i32> (SSE's integer shuffles on float data):
     // the adjoint moves, and adds, whole doubles.
-    FixedVectorType *View = floatView(SV->getOperand(0));
-    if (!View)
-      View = floatView(SV->getOperand(1));
-    if (!View)
-      View = floatView(SV);
+    FixedVectorType *View = nullptr;
+    for (Value *V : {SV->getOperand(0), SV->getOperand(1),
+                     static_cast<Value *>(SV)})
+      if (!View)
+        View = floatView(V);
     Type *ViewOp = nullptr, *ViewRes = nullptr;
     if (View) {
-      unsigned Ratio =
-          OpTy->getNumElements() / View->getNumElements();
-      SmallVector<int, 16> Wide;
-      for (unsigned G = 0; G < Mask.size(); G += Ratio) {
-        int First = Mask[G];
-        for (unsigned K = 1; K < Ratio; ++K)
-          if (Mask[G + K] != (First < 0 ? -1 : First + int(K)))
-            return fail(I, "cannot differentiate '" + describe(I) +
-                               "': it moves parts of floating-point values "
-                               "that carry a derivative");
-        if (First >= 0 && First % Ratio)
-          return fail(I, "cannot differentiate '" + describe(I) +
-                             "': it moves parts of floating-point values "
-                             "that carry a derivative");
-        Wide.push_back(First < 0 ? -1 : First / int(Ratio));
-      }
-      Mask = Wide;
+      std::optional<SmallVector<int, 16>> Wide = wholeFloatMask(
+          Mask, OpTy->getNumElements() / View->getNumElements());
+      if (!Wide)
+        return fail(I, "cannot differentiate '" + describe(I) +
+                           "': it moves parts of floating-point values "
+                           "that carry a derivative");
+      Mask = *Wide;
       ViewOp = View;
-      ViewRes = FixedVectorType::get(View->getElementType(), Wide.size());
+      ViewRes = FixedVectorType::get(View->getElementType(), Mask.size());
     }
     auto *MoveTy = cast<FixedVectorType>(ViewOp ? ViewOp : OpTy);
     unsigned N = MoveTy->getNumElements();

@@ -35,4 +35,12 @@ void keepDebugLocationsInFunction(Function &F) {
   }
 }
 
+DebugLoc locationBeside(const Instruction &I) {
+  if (DebugLoc DL = I.getDebugLoc())
+    return DL;
+  if (DISubprogram *SP = I.getFunction()->getSubprogram())
+    return DILocation::get(I.getContext(), 0, 0, SP);
+  return DebugLoc();
+}
+
 } // namespace gpuad

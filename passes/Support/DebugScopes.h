@@ -15,8 +15,11 @@
 #ifndef GPUAD_SUPPORT_DEBUGSCOPES_H
 #define GPUAD_SUPPORT_DEBUGSCOPES_H
 
+#include "llvm/IR/DebugLoc.h"
+
 namespace llvm {
 class Function;
+class Instruction;
 } // namespace llvm
 
 namespace gpuad {
@@ -24,6 +27,11 @@ namespace gpuad {
 /// Moves every location of \p F that belongs to another subprogram to the
 /// same line and column in \p F's (without the other's inlining chain).
 void keepDebugLocationsInFunction(llvm::Function &F);
+
+/// A location for a call inserted beside \p I (an inlined helper needs one
+/// in a function with debug information): \p I's own, or line 0 of its
+/// function.
+llvm::DebugLoc locationBeside(const llvm::Instruction &I);
 
 } // namespace gpuad
 

@@ -238,20 +238,21 @@ Value *addAdjoints(IRBuilderBase &B, Value *A, Value *Bv, Type *View) {
   Type *Ty = A->getType();
   if (Ty->isFPOrFPVectorTy())
     return B.CreateFAdd(A, Bv);
-  if (View && Ty->isIntOrIntVectorTy())
-    return B.CreateBitCast(
-        B.CreateFAdd(B.CreateBitCast(A, View), B.CreateBitCast(Bv, View)), Ty);
   if (Ty->isIntOrIntVectorTy()) {
-    // Float bits carried in an integer: add as floats of the same width.
-    unsigned Bits = Ty->getScalarSizeInBits();
-    Type *FTy = Bits == 64 ? B.getDoubleTy()
-                : Bits == 32 ? B.getFloatTy()
-                : Bits == 16 ? B.getHalfTy()
-                             : nullptr;
-    if (!FTy)
-      return A;
-    if (auto *VT = dyn_cast<FixedVectorType>(Ty))
-      FTy = FixedVectorType::get(FTy, VT->getNumElements());
+    // Float bits carried in an integer: add as floats of the same width,
+    // or of the view's type.
+    Type *FTy = View;
+    if (!FTy) {
+      unsigned Bits = Ty->getScalarSizeInBits();
+      FTy = Bits == 64   ? B.getDoubleTy()
+            : Bits == 32 ? B.getFloatTy()
+            : Bits == 16 ? B.getHalfTy()
+                         : nullptr;
+      if (!FTy)
+        return A;
+      if (auto *VT = dyn_cast<FixedVectorType>(Ty))
+        FTy = FixedVectorType::get(FTy, VT->getNumElements());
+    }
     return B.CreateBitCast(
         B.CreateFAdd(B.CreateBitCast(A, FTy), B.CreateBitCast(Bv, FTy)), Ty);
   }

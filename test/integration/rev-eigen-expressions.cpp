@@ -5,8 +5,8 @@
 // the constructors that copy them (memcpys of pointers and indices that
 // carry no adjoint).  Reverse mode against central differences and by the
 // dot-product test against forward mode.  With -g too: the halves of a
-// split derivative keep their debug locations in their own subprograms
-// (the DWARF writer crashed on locations of the combined derivative's).
+// split derivative must keep their debug locations in their own
+// subprograms, or the DWARF writer fails.
 // RUN: %gpuad-cc -O0 %itest-flags -I/usr/include/eigen3 %s -o %t.O0 && %t.O0
 // RUN: %gpuad-cc -O2 %itest-flags -I/usr/include/eigen3 %s -o %t.O2 && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags -I/usr/include/eigen3 %s -o %t.O3 && %t.O3

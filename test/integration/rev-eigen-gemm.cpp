@@ -1,8 +1,8 @@
 // Eigen's general matrix-matrix product (its GEMM path, taken for
 // products larger than a few rows): operands packed into stack buffers
 // from alloca, aligned by hand, and a vectorised kernel that broadcasts
-// with integer shuffles.  The gradient was silently wrong at -O2 and the
-// derivative crashed at -O0.  Reverse mode against central differences and
+// with integer shuffles (adjoints added as doubles, buffers kept for the
+// backward half).  Reverse mode against central differences and
 // by the dot-product test against forward mode.  (-O0 and -O2: the other
 // levels take the -O2 code paths, at a minute of compile time each.)
 // RUN: %gpuad-cc -O0 %itest-flags -I/usr/include/eigen3 %s -o %t.O0 && %t.O0
