@@ -43,9 +43,10 @@ ActivityAnalysis::ActivityAnalysis(
     CarryingGlobalFn CarriesDerivatives, CarryingCallFn ReachesCarrying)
     : F(F), TI(TI), TargetInactive(std::move(TargetInactive)),
       ReachesCarrying(std::move(ReachesCarrying)),
-      Classes(F, argumentShadows(F, Args), [&TI](const Value *Ptr) {
-        return TI.mayHoldPointers(Ptr);
-      }) {
+      Classes(
+          F, argumentShadows(F, Args),
+          [&TI](const Value *Ptr) { return TI.mayHoldPointers(Ptr); },
+          [&TI](const Value *V) { return TI.isAddress(V); }) {
   for (auto [A, Act] : Args) {
     if (Act != ArgActivity::Const && isData(A))
       Varied.insert(A);

@@ -28,10 +28,17 @@ CopiedFloats copiedFloats(const TypeTree &T) {
   for (const auto &[Path, Ty] : T.entries()) {
     // Bytes that are an integer here and a pointer there are no float's.
     bool NoFloat = Ty.kind() == ConcreteType::Anything && !Ty.mayBeFloat();
+    if (Path.size() == 1 && Ty.kind() == ConcreteType::Anything && !NoFloat) {
+      if (!C.Mixed || Path[0] < int(C.FirstMixed))
+        C.FirstMixed = std::max(Path[0], 0);
+      C.Mixed = true;
+    }
     if (Path.size() != 1 || !(Ty.isKnown() || NoFloat))
       continue;
     Any = true;
     if (Ty.kind() != ConcreteType::Float) {
+      if (!C.OtherData || (Path[0] >= 0 && Path[0] < int(C.ThroughoutBefore)))
+        C.ThroughoutBefore = std::max(Path[0], 0);
       C.OtherData = true;
       continue;
     }

@@ -42,7 +42,16 @@ struct CopiedFloats {
   llvm::Type *Throughout = nullptr;
   llvm::SmallVector<std::pair<int, llvm::Type *>, 8> AtOffsets;
   bool OtherData = false; // integers or pointers at known offsets
+  /// With Throughout and OtherData: the first offset of other data, before
+  /// which the bytes are the array's floats (an array member followed by
+  /// other members).
+  uint64_t ThroughoutBefore = 0;
   bool Unknown = false;   // nothing is known
+  /// Bytes at a known offset that are a float in some uses and other data
+  /// in others (which a copy of them moves cannot be told), and the first
+  /// such offset.
+  bool Mixed = false;
+  uint64_t FirstMixed = 0;
 };
 CopiedFloats copiedFloats(const TypeTree &T);
 

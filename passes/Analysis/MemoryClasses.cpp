@@ -35,9 +35,11 @@ static bool holdsPointer(Type *Ty) {
 }
 
 MemoryClasses::MemoryClasses(Function &F, ArrayRef<bool> ArgHasShadow,
-                             MayHoldPointersFn MayHoldPointers, unsigned Depth,
+                             MayHoldPointersFn MayHoldPointers,
+                             IsAddressFn IsAddress, unsigned Depth,
                              std::shared_ptr<CallSummaries> Summaries)
-    : MayHoldPointers(std::move(MayHoldPointers)), Depth(Depth),
+    : MayHoldPointers(std::move(MayHoldPointers)),
+      IsAddress(std::move(IsAddress)), Depth(Depth),
       Summaries(Summaries ? std::move(Summaries)
                           : std::make_shared<CallSummaries>()) {
   Unknown = make(OriginUnknown, nullptr);
@@ -170,6 +172,21 @@ int MemoryClasses::classOrMake(const Value *V) {
   return C;
 }
 
+bool MemoryClasses::readsAddress(const LoadInst &LI) const {
+  // A pointer field read as an integer and made a pointer again (a tuple of
+  // references at -O2) reads an address like a pointer load; so does one
+  // the types call an address that is only stored again (a reference
+  // member copied by a memcpy the optimiser made an integer load and
+  // store): its shadow must move as the shadow address.
+  if (any_of(LI.users(), [](const User *U) { return isa<IntToPtrInst>(U); }))
+    return true;
+  return IsAddress && LI.getType()->isIntegerTy() && IsAddress(&LI) &&
+         all_of(LI.users(), [&](const User *U) {
+           const auto *SI = dyn_cast<StoreInst>(U);
+           return SI && SI->getValueOperand() == &LI;
+         });
+}
+
 void MemoryClasses::build(Function &F) {
   auto Join = [&](const Value *Result, const Value *Operand) {
     int C = classOrMake(Operand);
@@ -230,11 +247,7 @@ void MemoryClasses::build(Function &F) {
         break;
       }
     } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
-      // A pointer field read as an integer and made a pointer again (a
-      // tuple of references at -O2) reads an address like a pointer load.
-      if (PtrResult || any_of(LI->users(), [](const User *U) {
-            return isa<IntToPtrInst>(U);
-          })) {
+      if (PtrResult || readsAddress(*LI)) {
         int P = classOrMake(LI->getPointerOperand());
         assign(LI, P == -1 ? Unknown : contentOf(P));
       } else if (isa<GlobalVariable>(
@@ -357,7 +370,8 @@ const CallSummary &MemoryClasses::summaryOf(Function &F) {
   SmallVector<bool, 8> AllShadowed(F.arg_size(), true);
   MemoryClasses Callee(
       F, AllShadowed, [&TI](const Value *P) { return TI.mayHoldPointers(P); },
-      Depth + 1, Summaries);
+      [&TI](const Value *V) { return TI.isAddress(V); }, Depth + 1,
+      Summaries);
   CallSummary S;
   S.Returned = SmallBitVector(F.arg_size(), false);
   DenseMap<int, int> GroupOfRoot;

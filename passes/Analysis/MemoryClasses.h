@@ -34,6 +34,7 @@ namespace llvm {
 class CallBase;
 class Function;
 class GlobalVariable;
+class LoadInst;
 class Value;
 class raw_ostream;
 } // namespace llvm
@@ -74,13 +75,15 @@ public:
   /// Whether the memory behind a pointer may hold pointers (a memcpy from
   /// it then copies pointers and unifies contents).
   using MayHoldPointersFn = std::function<bool(const llvm::Value *)>;
+  /// Whether an integer value holds an address (the type analysis says so).
+  using IsAddressFn = std::function<bool(const llvm::Value *)>;
 
   /// \p ArgHasShadow[i] says whether pointer argument i has a shadow.
   /// \p Depth bounds the callee summaries computed for calls; \p Summaries
   /// caches them (shared with the analyses of callees).
   MemoryClasses(llvm::Function &F, llvm::ArrayRef<bool> ArgHasShadow,
                 MayHoldPointersFn MayHoldPointers = nullptr,
-                unsigned Depth = 0,
+                IsAddressFn IsAddress = nullptr, unsigned Depth = 0,
                 std::shared_ptr<CallSummaries> Summaries = nullptr);
 
   /// The summary of \p F (computed from its own classes, at most a few
@@ -123,7 +126,11 @@ private:
   /// Applies the callee summary at \p Call; the class of its result.
   int applyCall(const llvm::CallBase &Call);
 
+  /// Whether load \p LI reads an address as an integer.
+  bool readsAddress(const llvm::LoadInst &LI) const;
+
   MayHoldPointersFn MayHoldPointers;
+  IsAddressFn IsAddress;
   unsigned Depth;
   std::shared_ptr<CallSummaries> Summaries;
 

@@ -338,6 +338,11 @@ bool TypeInfo::isInteger(const Value *V) const {
   return isa<ConstantInt>(V);
 }
 
+bool TypeInfo::isAddress(const Value *V) const {
+  return V->getType()->isIntegerTy() &&
+         typeOf(V).kind() == ConcreteType::Pointer;
+}
+
 bool TypeInfo::mayHoldPointers(const Value *Ptr) const {
   bool AnyKnown = false;
   TypeTree Tree = tree(Ptr);
@@ -482,6 +487,22 @@ void TypeInfo::visitMemoryAccess(Instruction &I, Value *Ptr, Value *Val) {
   update(Ptr, ValT.underPrefix({0}));
 }
 
+/// The size of the struct member whose address \p GEP takes (its last index
+/// selects a field), or -1.
+static int memberSize(const GEPOperator &GEP, const DataLayout &DL) {
+  if (GEP.getNumIndices() < 2)
+    return -1;
+  gep_type_iterator Last = gep_type_begin(GEP);
+  for (unsigned K = 1; K < GEP.getNumIndices(); ++K)
+    ++Last;
+  if (!Last.isStruct())
+    return -1;
+  TypeSize Size = DL.getTypeAllocSize(GEP.getResultElementType());
+  if (Size.isScalable() || Size.getFixedValue() > uint64_t(TypeTree::MaxOffset))
+    return -1;
+  return int(Size.getFixedValue());
+}
+
 void TypeInfo::visitGEP(Instruction &I) {
   auto &GEP = cast<GEPOperator>(I);
   Value *Base = GEP.getPointerOperand();
@@ -496,8 +517,12 @@ void TypeInfo::visitGEP(Instruction &I) {
     return;
   int64_t C = ConstOffset.getSExtValue();
   if (VarOffsets.empty()) {
-    update(&I, tree(Base).shifted(-C, C));
-    update(Base, tree(&I).shifted(C));
+    // A struct member's address describes that member's bytes only: what
+    // one side knows beyond them (an array member's every-offset fact, the
+    // members around it) is not the other's.
+    int Member = memberSize(GEP, DL);
+    update(&I, tree(Base).shifted(-C, C, Member).clipped(Member));
+    update(Base, tree(&I).clipped(Member).shifted(C));
     return;
   }
   // Run-time indices: relate positions within one element of the innermost
@@ -510,7 +535,7 @@ void TypeInfo::visitGEP(Instruction &I) {
   if (Stride <= 0 || Stride > TypeTree::MaxOffset)
     return;
   int64_t Rem = ((C % Stride) + Stride) % Stride;
-  TypeTree BaseElem = tree(Base).folded(Stride);
+  TypeTree BaseElem = tree(Base).arrayElement(Stride);
   // Offset o from the GEP is (o + Rem) mod Stride from an element start.
   TypeTree GepFromBase;
   for (const auto &[P, T] : BaseElem.entries()) {
@@ -521,7 +546,7 @@ void TypeInfo::visitGEP(Instruction &I) {
   }
   update(&I, GepFromBase);
   TypeTree BaseFromGep;
-  TypeTree GepElem = tree(&I).folded(Stride);
+  TypeTree GepElem = tree(&I).arrayElement(Stride);
   for (const auto &[P, T] : GepElem.entries()) {
     TypePath Q = P;
     if (Q[0] != -1)
@@ -643,6 +668,18 @@ void TypeInfo::visitIntegerOp(Instruction &I) {
   }
 }
 
+/// What argument \p K of \p Call learns from the callee, within the bytes
+/// its parameter may reach (a reference's `dereferenceable(N)`): a `T &`
+/// says nothing of the memory around the T, though an array's every-offset
+/// fact, or a caller's view of the same address, would spread over it.
+static TypeTree clipToArgument(const CallBase &Call, unsigned K,
+                               const TypeTree &T) {
+  uint64_t Bytes = Call.getParamDereferenceableBytes(K);
+  if (!Bytes || Bytes > uint64_t(TypeTree::MaxOffset))
+    return T;
+  return T.clipped(int(Bytes));
+}
+
 void TypeInfo::visitCall(CallBase &Call) {
   if (classifyHeapCall(Call) && Call.getType()->isPointerTy())
     for (Value *Arg : Call.args())
@@ -673,7 +710,7 @@ void TypeInfo::visitCall(CallBase &Call) {
     return;
   for (unsigned K = 0; K < Call.arg_size() && K < S->Params.size(); ++K)
     if (Call.getArgOperand(K)->getType() == Callee->getArg(K)->getType())
-      update(Call.getArgOperand(K), S->Params[K]);
+      update(Call.getArgOperand(K), clipToArgument(Call, K, S->Params[K]));
   if (!Call.getType()->isVoidTy())
     update(&Call, S->Return);
   applyRelations(Call, S->Relations);
@@ -699,6 +736,8 @@ void TypeInfo::applyRelations(CallBase &Call, const PathRelations &Relations) {
     TypeTree U = P.Offset ? T.shifted(P.Offset) : T;
     if (!P.Loads.empty())
       U = U.underPrefix(TypePath(P.Loads.begin(), P.Loads.end()));
+    else if (P.Arg != AccessPath::ResultArg)
+      U = clipToArgument(Call, P.Arg, U);
     update(B, U);
   };
   for (const PathRelation &R : Relations) {

@@ -106,6 +106,9 @@ public:
   /// pointer): its derivative is zero and it needs no shadow.
   bool isInteger(const llvm::Value *V) const;
 
+  /// True when \p V is an integer the types call a pointer: an address.
+  bool isAddress(const llvm::Value *V) const;
+
   /// Whether the memory behind \p Ptr may hold pointers: unknown memory
   /// may; memory known to hold only floats and integers does not.
   bool mayHoldPointers(const llvm::Value *Ptr) const;

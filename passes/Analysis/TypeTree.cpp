@@ -209,6 +209,35 @@ TypeTree TypeTree::folded(int Stride) const {
   return T;
 }
 
+TypeTree TypeTree::arrayElement(int Stride) const {
+  if (Stride <= 0)
+    return TypeTree();
+  // The every-offset facts hold for every element; the facts at fixed
+  // offsets are grouped by the element they fall in.
+  TypeTree Element;
+  std::map<int, TypeTree> Elements;
+  for (const auto &[Path, C] : Entries) {
+    if (Path.empty())
+      continue;
+    if (Path[0] == -1) {
+      Element.insert(Path, C);
+      continue;
+    }
+    TypePath P = Path;
+    P[0] %= Stride;
+    Elements[Path[0] / Stride].insert(P, C);
+  }
+  for (const auto &[Index, Facts] : Elements) {
+    for (const auto &[Path, C] : Facts.entries()) {
+      ConcreteType Seen = Element.at(Path);
+      if (C.kind() != ConcreteType::Unknown && Seen.isKnown() && !(Seen == C))
+        return Element; // the data after the array starts here
+    }
+    Element.join(Facts);
+  }
+  return Element;
+}
+
 void TypeTree::print(raw_ostream &OS) const {
   OS << "{";
   bool First = true;

@@ -80,7 +80,7 @@ using TypePath = llvm::SmallVector<int, 3>;
 class TypeTree {
 public:
   /// Paths deeper than this are dropped (pointer chains beyond are unknown).
-  static constexpr unsigned MaxDepth = 3;
+  static constexpr unsigned MaxDepth = 4;
   /// Offsets beyond this are folded into -1 (bounded trees).
   static constexpr int MaxOffset = 4096;
   /// A level with more distinct offsets than this is widened to -1 (a
@@ -108,6 +108,13 @@ public:
   /// Only the first-level offsets that are multiples-modulo-\p Stride
   /// equivalent, folded into [0, Stride): an element of an array.
   TypeTree folded(int Stride) const;
+  /// What any element of the array this tree's pointer points into holds,
+  /// for a run-time index over \p Stride-byte elements: the facts of its
+  /// elements folded into [0, Stride), and every-offset (-1) facts.  The
+  /// array ends at the first element whose facts disagree with those before
+  /// it: a pointer to an array member also sees the members after it (a
+  /// caller's view of the enclosing object), which are not elements.
+  TypeTree arrayElement(int Stride) const;
 
   bool empty() const { return Entries.empty(); }
   const std::map<TypePath, ConcreteType> &entries() const { return Entries; }

@@ -424,17 +424,7 @@ bool emitCustomAugmented(const CustomRule &Rule, const DerivativeKey &Key,
                     "' carries a derivative");
     return false;
   }
-  if (Sig.SingleResult) {
-    B.CreateRet(Tape);
-  } else {
-    Value *Agg = PoisonValue::get(Sig.Type->getReturnType());
-    Agg = B.CreateInsertValue(Agg, Tape, Sig.TapeField);
-    if (Sig.PrimalField >= 0)
-      Agg = B.CreateInsertValue(Agg, Primal, Sig.PrimalField);
-    if (Sig.ShadowField >= 0)
-      Agg = B.CreateInsertValue(Agg, Shadow, Sig.ShadowField);
-    B.CreateRet(Agg);
-  }
+  B.CreateRet(Sig.packAugmented(B, Tape, Primal, Shadow));
   ++NumCustom;
   return true;
 }

@@ -252,6 +252,8 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
     stubOut(*H.Backward);
   }
   Combined->eraseFromParent();
+  if (Key.Args[0] != ArgActivity::Const && callsShadowPairs(*Key.Fn, Key.Width))
+    return withShadowPairs(Key, H);
   return H;
 }
 

@@ -175,6 +175,11 @@ public:
   bool isDispatcher(const llvm::Function &F) const {
     return Indirect.isDispatcher(F);
   }
+  /// Whether the split halves of \p Dispatcher at \p Width call the
+  /// {augmented, reverse} pair a function pointer's shadow may point to
+  /// (Enzyme's custom derivative of a function pointer) where the shadow
+  /// is neither null nor the function (FunctionShadowPairs.cpp).
+  bool callsShadowPairs(const llvm::Function &Dispatcher, unsigned Width);
   /// Whether \p Call may read or write a global that carries derivatives
   /// (its callee, or what it calls, names one).
   bool reachesCarryingGlobals(const llvm::CallBase &Call);
@@ -257,6 +262,9 @@ private:
   llvm::Function *getCustom(const DerivativeKey &Key, const CustomRule &R);
   SplitHalves getCustomSplit(const DerivativeKey &AugKey,
                              const DerivativeKey &BwdKey, const CustomRule &R);
+  /// Wraps the dispatcher's halves \p Own in halves that call the pair
+  /// behind the function pointer's shadow where there is one.
+  SplitHalves withShadowPairs(const DerivativeKey &Key, SplitHalves Own);
   /// Whether \p F can call itself (directly or through other functions).
   bool isRecursive(const llvm::Function &F);
 };

@@ -160,6 +160,19 @@ Value *DerivativeSignature::field(IRBuilderBase &B, Value *Result,
   return SingleResult ? Result : B.CreateExtractValue(Result, Index);
 }
 
+Value *DerivativeSignature::packAugmented(IRBuilderBase &B, Value *Tape,
+                                          Value *Primal, Value *Shadow) const {
+  if (SingleResult)
+    return Tape;
+  Value *Agg = PoisonValue::get(Type->getReturnType());
+  Agg = B.CreateInsertValue(Agg, Tape, TapeField);
+  if (PrimalField >= 0)
+    Agg = B.CreateInsertValue(Agg, Primal, PrimalField);
+  if (ShadowField >= 0)
+    Agg = B.CreateInsertValue(Agg, Shadow, ShadowField);
+  return Agg;
+}
+
 Value *DerivativeSignature::packAdjoints(IRBuilderBase &B, Value *Primal,
                                          ArrayRef<Value *> Adjoints) const {
   SmallVector<Value *, 4> Fields;

@@ -69,6 +69,10 @@ struct DerivativeSignature {
   llvm::Value *field(llvm::IRBuilderBase &B, llvm::Value *Result,
                      int Index) const;
 
+  /// Split mode, augmented half: packs the tape, the primal and the shadow
+  /// of the return (either may be null where the signature returns none).
+  llvm::Value *packAugmented(llvm::IRBuilderBase &B, llvm::Value *Tape,
+                             llvm::Value *Primal, llvm::Value *Shadow) const;
   /// Reverse mode: packs the primal (or null) and the adjoints.
   llvm::Value *packAdjoints(llvm::IRBuilderBase &B, llvm::Value *Primal,
                             llvm::ArrayRef<llvm::Value *> Adjoints) const;

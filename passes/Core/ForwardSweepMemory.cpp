@@ -544,20 +544,24 @@ void ForwardSweep::checkFunctionShadow(CallBase &Dispatch) {
   // A pointer loaded from memory with a shadow has its shadow compared.
   // (Not a vtable's entries: gpuad's own shadow of a vtable is its zeroed
   // copy, and a virtual call's shadow object points there.)
+  // Reverse mode calls the {augmented, reverse} pair such a shadow points
+  // to (FunctionShadowPairs.cpp) where it can.
   auto *Load = dyn_cast<LoadInst>(Dispatch.getArgOperand(0));
   if (Ctx.target().isGPU() || !Load ||
-      !needsShadow(Load->getPointerOperand()))
+      !needsShadow(Load->getPointerOperand()) ||
+      (isReverse(Key.Mode) && hasShadow(Load) &&
+       Ctx.callsShadowPairs(*Dispatch.getCalledFunction(), Key.Width)))
     return;
   std::string Message =
       "gpuad: the shadow of the function pointer called in '" +
       demangle(Key.Fn->getName()) + "'" +
       describeLocation(Dispatch.getDebugLoc()) +
-      " holds neither null nor the "
-      "function itself, such as Enzyme's hand-written {augmented, reverse} "
-      "pair: gpuad differentiates the function the pointer names and never "
-      "calls through its shadow; register a custom derivative with "
-      "__enzyme_register_gradient, and set the shadow to the function "
-      "(__enzyme_virtualreverse) or to zero";
+      " holds neither null nor the function itself, such as Enzyme's "
+      "hand-written {augmented, reverse} pair, which gpuad calls in reverse "
+      "mode only, at width 1, for calls of scalar parameters and result; "
+      "register a custom derivative with __enzyme_register_derivative or "
+      "__enzyme_register_gradient instead, and set the shadow to the "
+      "function (__enzyme_virtualreverse) or to zero";
   IRBuilderBase::InsertPointGuard Guard(B);
   B.SetInsertPoint(&Dispatch);
   B.SetCurrentDebugLocation(locationBeside(Dispatch));

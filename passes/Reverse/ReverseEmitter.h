@@ -167,6 +167,9 @@ private:
   void moveAdjoint(const RecordCopy &Copy, llvm::Type *Elt,
                    llvm::Align DstAlign, llvm::Align SrcAlign,
                    llvm::function_ref<llvm::Value *(llvm::Value *)> At);
+  /// Stops the program where the copy \p I of \p Len bytes goes beyond the
+  /// \p Known bytes whose types are known.
+  void stopBeyond(llvm::MemTransferInst &I, llvm::Value *Len, uint64_t Known);
   /// for (k = 0; k < \p Count; ++k) \p Body(k), a loop at the builder.
   void emitCountedLoop(llvm::Value *Count, const llvm::Twine &Name,
                        llvm::function_ref<void(llvm::Value *)> Body);

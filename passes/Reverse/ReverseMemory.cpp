@@ -52,21 +52,45 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
   const DataLayout &DL = D.getParent()->getDataLayout();
   CopyLayout Layout = copyLayout(orig(Dst), orig(Src), *TI, DL);
   const CopiedFloats &F = Layout.Floats;
+  auto *ConstLen = dyn_cast<ConstantInt>(I.getLength());
+  if (ConstLen && ConstLen->getZExtValue() < 2)
+    return; // no float is one byte (an empty object's copy)
   if (F.Unknown)
     return fail(I, "cannot tell what '" + describe(I) +
                        "' copies; the adjoints of untyped bytes cannot be "
                        "added (copy typed values, or use a loop)");
-  if (!F.Throughout && F.AtOffsets.empty())
-    return; // integers and pointers: no adjoints
-  if (F.Throughout && F.OtherData)
+  // An array followed by other data (an array member, seen by a caller of
+  // std::copy): the copy must stay within the array.
+  uint64_t ArrayBytes = F.ThroughoutBefore;
+  bool WithinArray =
+      F.Throughout && F.OtherData && ArrayBytes > 0 &&
+      all_of(F.AtOffsets, [&](auto &P) {
+        return P.first >= int(ArrayBytes) || P.second == F.Throughout;
+      });
+  if (F.Throughout && F.OtherData &&
+      (!WithinArray || (ConstLen && ConstLen->getZExtValue() > ArrayBytes)))
     return fail(I, "cannot differentiate '" + describe(I) +
                        "': it copies floats mixed with other data at "
                        "offsets the types do not tell");
+  // Bytes the copy reaches that may or may not be a float.  (A constant
+  // without floats brings no derivative in: a string literal copied into a
+  // buffer that is a union with other data.)
+  uint64_t Reach = WithinArray ? ArrayBytes
+                   : ConstLen  ? ConstLen->getZExtValue()
+                               : UINT64_MAX;
+  if (F.Mixed && F.FirstMixed < Reach && !isConstantWithoutFloats(Src))
+    return fail(I, "cannot differentiate '" + describe(I) +
+                       "': bytes it copies are a float in some uses and "
+                       "other data in others");
+  if (!F.Throughout && F.AtOffsets.empty())
+    return; // integers and pointers: no adjoints
   Value *DstS = reverseShadow(Dst, I);
   Value *SrcS = needsShadow(Src) ? reverseShadow(Src, I) : nullptr;
   Align DstAlign = I.getDestAlign().valueOrOne(),
         SrcAlign = I.getSourceAlign().valueOrOne();
   Value *Len = B.CreateZExtOrTrunc(lookup(I.getLength()), B.getInt64Ty());
+  if (WithinArray && !ConstLen)
+    stopBeyond(I, Len, ArrayBytes);
   if (F.Throughout)
     return moveAdjoints(DstS, SrcS, Len, F.Throughout, DstAlign, SrcAlign,
                         threadPrivate(Src));
@@ -77,7 +101,6 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
   // unless what it copies is a constant without floats (a string literal
   // into a string's buffer): no derivative comes in, and the floats the
   // bytes overwrite are known, or are read back only as those bytes.
-  auto *ConstLen = dyn_cast<ConstantInt>(I.getLength());
   if (isConstantWithoutFloats(Src))
     return moveRecordAdjoints(Copy, F.AtOffsets, B.getInt64(0), 0, Len);
   if (ConstLen && ConstLen->getZExtValue() > Layout.Reach)
@@ -86,19 +109,22 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
                        " bytes of records whose types are known for " +
                        std::to_string(Layout.Reach) +
                        " bytes only (copy the fields, or use a loop)");
-  if (!ConstLen) {
-    // A length known only at run time: stop where it goes beyond.
-    BasicBlock *Stop = BasicBlock::Create(D.getContext(), "adj.copy.stop", &D);
-    BasicBlock *Go = BasicBlock::Create(D.getContext(), "adj.copy", &D);
-    B.CreateCondBr(B.CreateICmpUGT(Len, B.getInt64(Layout.Reach)), Stop, Go);
-    B.SetInsertPoint(Stop);
-    Ctx.target().emitTrap(B, "gpuad: the copy '" + describe(I) +
-                                 "' reached bytes of unknown type; its "
-                                 "derivative would be wrong");
-    B.CreateUnreachable();
-    B.SetInsertPoint(Go);
-  }
+  if (!ConstLen) // a length known only at run time
+    stopBeyond(I, Len, Layout.Reach);
   moveRecordAdjoints(Copy, F.AtOffsets, B.getInt64(0), 0, Len);
+}
+
+void ReverseEmitter::stopBeyond(MemTransferInst &I, Value *Len,
+                                uint64_t Known) {
+  BasicBlock *Stop = BasicBlock::Create(D.getContext(), "adj.copy.stop", &D);
+  BasicBlock *Go = BasicBlock::Create(D.getContext(), "adj.copy", &D);
+  B.CreateCondBr(B.CreateICmpUGT(Len, B.getInt64(Known)), Stop, Go);
+  B.SetInsertPoint(Stop);
+  Ctx.target().emitTrap(B, "gpuad: the copy '" + describe(I) +
+                               "' reached bytes of unknown type; its "
+                               "derivative would be wrong");
+  B.CreateUnreachable();
+  B.SetInsertPoint(Go);
 }
 
 void ReverseEmitter::moveAdjoint(const RecordCopy &Copy, Type *Elt,

@@ -4,10 +4,12 @@
 // analysis must follow them from the caller that knows what they hold into
 // the constructors that copy them (memcpys of pointers and indices that
 // carry no adjoint).  Reverse mode against central differences and by the
-// dot-product test against forward mode.  With -g too: the halves of a
-// split derivative must keep their debug locations in their own
-// subprograms, or the DWARF writer fails.
+// dot-product test against forward mode.  At -O1 a transpose's reference
+// member is copied as an integer: its shadow must be the shadow address.
+// With -g too: the halves of a split derivative must keep their debug
+// locations in their own subprograms, or the DWARF writer fails.
 // RUN: %gpuad-cc -O0 %itest-flags -I/usr/include/eigen3 %s -o %t.O0 && %t.O0
+// RUN: %gpuad-cc -O1 %itest-flags -I/usr/include/eigen3 %s -o %t.O1 && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags -I/usr/include/eigen3 %s -o %t.O2 && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags -I/usr/include/eigen3 %s -o %t.O3 && %t.O3
 // RUN: %gpuad-cc -O2 -g %itest-flags -I/usr/include/eigen3 %s -o %t.g && %t.g

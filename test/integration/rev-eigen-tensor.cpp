@@ -4,9 +4,13 @@
 // evaluator copies: at -O0 through member functions, at -O2 through
 // memcpys of the inlined objects.  The type analysis must know them for
 // integers (from the declared parameter types, constant initializers and
-// how they are used) so the copies need no adjoint.  Reverse mode against
-// central differences and by the dot-product test against forward mode.
+// how they are used) so the copies need no adjoint.  At -O1 the kernel's
+// storage is copied by a memcpy of a run-time length whose doubles only the
+// caller knows, four pointers deep (assignment, convolution, kernel,
+// storage).  Reverse mode against central differences and by the
+// dot-product test against forward mode.
 // RUN: %gpuad-cc -O0 %itest-flags -I/usr/include/eigen3 %s -o %t.O0 && %t.O0
+// RUN: %gpuad-cc -O1 %itest-flags -I/usr/include/eigen3 %s -o %t.O1 && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags -I/usr/include/eigen3 %s -o %t.O2 && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags -I/usr/include/eigen3 %s -o %t.O3 && %t.O3
 

@@ -84,7 +84,7 @@ TEST(TypeTree, FoldedIsModuloStride) {
 
 TEST(TypeTree, DepthAndOffsetsAreBounded) {
   TypeTree T;
-  EXPECT_FALSE(T.insert({0, 0, 0, 0}, ConcreteType(ConcreteType::Integer)));
+  EXPECT_FALSE(T.insert({0, 0, 0, 0, 0}, ConcreteType(ConcreteType::Integer)));
   EXPECT_TRUE(T.insert({1 << 20}, ConcreteType(ConcreteType::Integer)));
   EXPECT_EQ(T.at({-1}).kind(), ConcreteType::Integer);
 }
@@ -131,3 +131,35 @@ TEST(TypeTree, ClippedKeepsTheCopiedBytesOnly) {
 }
 
 } // namespace
+
+TEST(TypeTree, ArrayElementEndsWhereTheElementsDisagree) {
+  LLVMContext C;
+  Type *Double = Type::getDoubleTy(C);
+  // A pointer to an array member of three doubles, followed by an int, a
+  // pointer and more: an element is a double, and the members after the
+  // array are not folded into it.
+  TypeTree Member;
+  for (int Offset : {0, 8, 16})
+    Member.insert({Offset}, ConcreteType::floatOf(Double));
+  Member.insert({24}, ConcreteType(ConcreteType::Integer));
+  Member.insert({64}, ConcreteType(ConcreteType::Pointer));
+  Member.insert({64, 0}, ConcreteType::floatOf(Double));
+  TypeTree Element = Member.arrayElement(8);
+  EXPECT_EQ(Element.at({0}).kind(), ConcreteType::Float);
+  EXPECT_EQ(Element.at({0, 0}).kind(), ConcreteType::Unknown);
+  // An array of records {int; double} folds whole.
+  TypeTree Records;
+  for (int Offset = 0; Offset < 64; Offset += 16) {
+    Records.insert({Offset}, ConcreteType(ConcreteType::Integer));
+    Records.insert({Offset + 8}, ConcreteType::floatOf(Double));
+  }
+  TypeTree Record = Records.arrayElement(16);
+  EXPECT_EQ(Record.at({0}).kind(), ConcreteType::Integer);
+  EXPECT_EQ(Record.at({8}).kind(), ConcreteType::Float);
+  // An every-offset fact holds in every element; facts at fixed offsets that
+  // disagree with it are what follows the array.
+  TypeTree Open;
+  Open.insert({-1}, ConcreteType::floatOf(Double));
+  Open.insert({32}, ConcreteType(ConcreteType::Integer));
+  EXPECT_EQ(Open.arrayElement(8).at({0}).kind(), ConcreteType::Float);
+}
