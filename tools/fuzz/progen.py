@@ -267,7 +267,7 @@ class Gen:
         if self.kind in HOST_KINDS:
             kinds += ["heap", "global", "gview"]
         if self.kind == "cxx":
-            kinds += ["vector", "eigen"]
+            kinds += ["vector", "eigen", "member"]
         if loop:
             kinds += ["exit"]
         if self.in_f:
@@ -576,6 +576,26 @@ class Gen:
                     "\n    %s.push_back(%s);\n  %s += %s[%d] * %s.back();\n}" % (
                         v, i, i, m, i, v, e[0], t, v, r.randrange(m), v))
 
+    def stmt_member(self, sc):
+        # An array member followed by members that are no floats (a count,
+        # a flag, a pointer into the array), copied with std::copy to a
+        # second array member and read through a run-time index.
+        es = [self.bounded(self.expr(sc))[0] for _ in range(3)]
+        t = self.target_real(sc)
+        s_, k = self.fresh("st"), self.fresh("k")
+        return Stmt(
+            "{\n  struct { std::array<$T, 3> a; int n; bool f; long s; $T *p;"
+            " std::array<$T, 3> b; } %s;\n"
+            "  %s.a = {%s, %s, %s};\n  %s.n = 3;\n  %s.f = true;\n"
+            "  %s.s = 7;\n  %s.p = &%s.a[%d];\n"
+            "  std::copy(%s.a.begin(), %s.a.end(), %s.b.begin());\n"
+            "  for (int %s = 0; %s < %s.n; ++%s)\n"
+            "    %s += %s.b[%s] * %s.a[(%s + 1) %% 3] * #0.25#;\n"
+            "  %s += *%s.p * (%s.f ? #0.5# : #1.0#);\n}" % (
+                s_, s_, es[0], es[1], es[2], s_, s_, s_, s_, s_,
+                self.r.randrange(3), s_, s_, s_, k, k, s_, k, t, s_, k, s_, k,
+                t, s_, s_))
+
     def stmt_eigen(self, sc):
         # Eigen fixed-size matrices: a 2x2 product, a dot product, a norm.
         es = [self.bounded(self.expr(sc))[0] for _ in range(6)]
@@ -821,7 +841,8 @@ static __DEV__$T pair_norm(const struct pair *p) {
 }"""
 
 HOST_KINDS = ("host", "cxx")
-CXX_INCLUDES = "#include <vector>\n#include <Eigen/Dense>\n"
+CXX_INCLUDES = ("#include <algorithm>\n#include <array>\n#include <vector>\n"
+                "#include <Eigen/Dense>\n")
 
 # Helpers a statement kind needs, defined once before f.
 EXTRA_HELPERS = {
