@@ -5,7 +5,9 @@
 // call through a pointer is not dispatched.  Reverse and forward mode
 // against the analytic value, and against each other.
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
+// RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
+// RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 -lm && %t.O3
 // RUN: llvm-nm %t.O2 | FileCheck %s --check-prefix=SYM
 // SYM-NOT: __enzyme
 

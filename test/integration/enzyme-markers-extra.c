@@ -6,7 +6,9 @@
 // Forward mode at width 2 and split reverse mode, against the analytic
 // derivative of f(x) = x0^2 x1 + sin(x1), and each other (dot product).
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lm && %t.O0
+// RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
+// RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 -lm && %t.O3
 
 #include <gpuad/gpuad.h>
 #include <revcheck.h>

@@ -3,10 +3,11 @@
 // from alloca, aligned by hand, and a vectorised kernel that broadcasts
 // with integer shuffles (adjoints added as doubles, buffers kept for the
 // backward half).  Reverse mode against central differences and
-// by the dot-product test against forward mode.  (-O0 and -O2: the other
-// levels take the -O2 code paths, at a minute of compile time each.)
+// by the dot-product test against forward mode.
 // RUN: %gpuad-cc -O0 %itest-flags -I/usr/include/eigen3 %s -o %t.O0 && %t.O0
+// RUN: %gpuad-cc -O1 %itest-flags -I/usr/include/eigen3 %s -o %t.O1 && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags -I/usr/include/eigen3 %s -o %t.O2 && %t.O2
+// RUN: %gpuad-cc -O3 %itest-flags -I/usr/include/eigen3 %s -o %t.O3 && %t.O3
 
 #include <Eigen/Dense>
 #include <gpuad/gpuad.h>

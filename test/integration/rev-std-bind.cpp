@@ -6,6 +6,7 @@
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 && %t.O2
+// RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 && %t.O3
 
 #include <gpuad/gpuad.h>
 #include <gradcheck.h>
