@@ -2,7 +2,7 @@
 // member function: the placeholder is an empty class, a one-byte global the
 // bound object's memory is merged with.  A byte holds no derivative, so it
 // is its own shadow, not a global that "carries derivatives".  Reverse and forward mode against central differences and
-// each other, at -O0 to -O2.
+// each other, at -O0 to -O3.
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 && %t.O0
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 && %t.O2
