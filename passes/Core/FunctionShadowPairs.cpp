@@ -107,16 +107,24 @@ SmallVector<Value *, 16> pairArgs(const Function &F, Function &D,
   return Args;
 }
 
-/// Branches on whether the function pointer's shadow is a pair (neither
-/// null nor the function); returns the shadow.
-Value *branchOnPair(IRBuilder<> &B, Function &D, const DerivativeSignature &Sig,
-                    BasicBlock *Pair, BasicBlock *Own) {
+/// The blocks of a wrapper half: where the function pointer's shadow is a
+/// pair (neither null nor the function) and where it is not.
+struct Branches {
+  BasicBlock *Pair, *Dispatch;
+  Value *Shadow;
+};
+
+Branches branchOnPair(Function &D, const DerivativeSignature &Sig) {
+  LLVMContext &C = D.getContext();
+  IRBuilder<> B(BasicBlock::Create(C, "entry", &D));
+  Branches Br{BasicBlock::Create(C, "pair", &D),
+              BasicBlock::Create(C, "dispatch", &D),
+              D.getArg(Sig.ShadowParam[0])};
   Value *Fn = D.getArg(Sig.PrimalParam[0]);
-  Value *Shadow = D.getArg(Sig.ShadowParam[0]);
-  B.CreateCondBr(B.CreateAnd(B.CreateIsNotNull(Shadow),
-                             B.CreateICmpNE(Shadow, Fn), "shadow.is.pair"),
-                 Pair, Own);
-  return Shadow;
+  B.CreateCondBr(B.CreateAnd(B.CreateIsNotNull(Br.Shadow),
+                             B.CreateICmpNE(Br.Shadow, Fn), "shadow.is.pair"),
+                 Br.Pair, Br.Dispatch);
+  return Br;
 }
 
 /// The function at entry \p Index of the pair \p Shadow points to.
@@ -124,6 +132,72 @@ Value *pairEntry(IRBuilder<> &B, Value *Shadow, unsigned Index) {
   Type *Ptr = B.getPtrTy();
   return B.CreateLoad(Ptr, B.CreateConstGEP1_64(Ptr, Shadow, Index),
                       Index ? "reverse" : "augmented");
+}
+
+/// The augmented half \p D: the pair's augmented function, its tape kept in
+/// the first field of the tape; else the dispatcher's own half \p Own.
+void emitAugmentedWrapper(const Function &F, FunctionType *PairTy,
+                          Function &D, const DerivativeSignature &Sig,
+                          Function &Own, const DerivativeSignature &OwnSig) {
+  Type *Ret = F.getReturnType();
+  auto *TapeTy = cast<StructType>(tapeTypeOf(Sig));
+  Branches Br = branchOnPair(D, Sig);
+  IRBuilder<> B(Br.Pair);
+  CallInst *R =
+      B.CreateCall(PairTy, pairEntry(B, Br.Shadow, 0), pairArgs(F, D, Sig));
+  Value *Tape = B.CreateInsertValue(PoisonValue::get(TapeTy),
+                                    B.CreateExtractValue(R, 0), 0);
+  Value *Primal = Ret->isVoidTy() ? nullptr : B.CreateExtractValue(R, 1);
+  Value *RetShadow = Ret->isPointerTy() ? B.CreateExtractValue(R, 2) : nullptr;
+  B.CreateRet(Sig.packAugmented(B, Tape, Primal, RetShadow));
+
+  B.SetInsertPoint(Br.Dispatch);
+  SmallVector<Value *, 16> Args;
+  for (Argument &A : D.args())
+    Args.push_back(&A);
+  CallInst *O = B.CreateCall(&Own, Args);
+  Tape = B.CreateInsertValue(
+      ConstantStruct::get(TapeTy, {ConstantPointerNull::get(B.getPtrTy()),
+                                   PoisonValue::get(TapeTy->getElementType(1))}),
+      OwnSig.field(B, O, OwnSig.TapeField), 1);
+  B.CreateRet(Sig.packAugmented(B, Tape, OwnSig.field(B, O, OwnSig.PrimalField),
+                                OwnSig.field(B, O, OwnSig.ShadowField)));
+}
+
+/// The backward half \p D: the pair's reverse function with its tape; else
+/// the dispatcher's own half \p Own with its.
+void emitBackwardWrapper(const Function &F, FunctionType *PairTy, Function &D,
+                         const DerivativeSignature &Sig, Function &Own) {
+  Type *Ret = F.getReturnType();
+  Branches Br = branchOnPair(D, Sig);
+  Value *Tape = D.getArg(Sig.TapeParam);
+  IRBuilder<> B(Br.Pair);
+  SmallVector<Value *, 16> Args = pairArgs(F, D, Sig);
+  if (Ret->isFloatingPointTy())
+    Args.push_back(Sig.SeedParam >= 0
+                       ? static_cast<Value *>(D.getArg(Sig.SeedParam))
+                       : ConstantFP::get(Ret, 0.0));
+  Args.push_back(B.CreateExtractValue(Tape, 0));
+  CallInst *R = B.CreateCall(PairTy, pairEntry(B, Br.Shadow, 1), Args);
+  // The adjoints come back for every float parameter, in order.
+  SmallVector<Value *, 4> Adjoints;
+  for (unsigned I : Sig.AdjointArgs) {
+    unsigned Index = 0;
+    for (unsigned K = 1; K < I; ++K)
+      Index += F.getArg(K)->getType()->isFloatingPointTy();
+    Adjoints.push_back(B.CreateExtractValue(R, Index));
+  }
+  Value *Packed = Sig.packAdjoints(B, nullptr, Adjoints);
+  Packed ? B.CreateRet(Packed) : B.CreateRetVoid();
+
+  B.SetInsertPoint(Br.Dispatch);
+  SmallVector<Value *, 16> OwnArgs;
+  for (Argument &A : D.args())
+    OwnArgs.push_back(int(A.getArgNo()) == Sig.TapeParam
+                          ? B.CreateExtractValue(&A, 1)
+                          : static_cast<Value *>(&A));
+  CallInst *O = B.CreateCall(&Own, OwnArgs);
+  O->getType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(O);
 }
 
 } // namespace
@@ -150,75 +224,10 @@ SplitHalves DerivativeContext::withShadowPairs(const DerivativeKey &Key,
   SplitHalves H;
   H.Augmented = declare(Key, DerivativeSignature::augmented(Key, TapeTy));
   H.Backward = declare(BwdKey, DerivativeSignature::backward(Key, TapeTy));
-  const DerivativeSignature &AugSig = Signatures[H.Augmented];
-  const DerivativeSignature &BwdSig = Signatures[H.Backward];
-  LLVMContext &C = M.getContext();
-  Type *Ret = F.getReturnType();
-
-  {
-    Function &D = *H.Augmented;
-    auto *Entry = BasicBlock::Create(C, "entry", &D);
-    auto *Pair = BasicBlock::Create(C, "pair", &D);
-    auto *Dispatch = BasicBlock::Create(C, "dispatch", &D);
-    IRBuilder<> B(Entry);
-    Value *Shadow = branchOnPair(B, D, AugSig, Pair, Dispatch);
-    B.SetInsertPoint(Pair);
-    CallInst *R = B.CreateCall(Types.Augmented, pairEntry(B, Shadow, 0),
-                               pairArgs(F, D, AugSig));
-    Value *Tape = B.CreateInsertValue(PoisonValue::get(TapeTy),
-                                      B.CreateExtractValue(R, 0), 0);
-    Value *Primal = Ret->isVoidTy() ? nullptr : B.CreateExtractValue(R, 1);
-    Value *RetShadow = Ret->isPointerTy() ? B.CreateExtractValue(R, 2) : nullptr;
-    B.CreateRet(AugSig.packAugmented(B, Tape, Primal, RetShadow));
-    B.SetInsertPoint(Dispatch);
-    SmallVector<Value *, 16> Args;
-    for (Argument &A : D.args())
-      Args.push_back(&A);
-    CallInst *O = B.CreateCall(Own.Augmented, Args);
-    Tape = B.CreateInsertValue(
-        ConstantStruct::get(cast<StructType>(TapeTy),
-                            {ConstantPointerNull::get(B.getPtrTy()),
-                             PoisonValue::get(tapeTypeOf(OwnAug))}),
-        OwnAug.field(B, O, OwnAug.TapeField), 1);
-    B.CreateRet(AugSig.packAugmented(B, Tape,
-                                     OwnAug.field(B, O, OwnAug.PrimalField),
-                                     OwnAug.field(B, O, OwnAug.ShadowField)));
-  }
-  {
-    Function &D = *H.Backward;
-    auto *Entry = BasicBlock::Create(C, "entry", &D);
-    auto *Pair = BasicBlock::Create(C, "pair", &D);
-    auto *Dispatch = BasicBlock::Create(C, "dispatch", &D);
-    IRBuilder<> B(Entry);
-    Value *Shadow = branchOnPair(B, D, BwdSig, Pair, Dispatch);
-    Value *Tape = D.getArg(BwdSig.TapeParam);
-    B.SetInsertPoint(Pair);
-    SmallVector<Value *, 16> Args = pairArgs(F, D, BwdSig);
-    if (Ret->isFloatingPointTy())
-      Args.push_back(BwdSig.SeedParam >= 0
-                         ? static_cast<Value *>(D.getArg(BwdSig.SeedParam))
-                         : ConstantFP::get(Ret, 0.0));
-    Args.push_back(B.CreateExtractValue(Tape, 0));
-    CallInst *R = B.CreateCall(Types.Reverse, pairEntry(B, Shadow, 1), Args);
-    // The adjoints come back for every float parameter, in order.
-    SmallVector<Value *, 4> Adjoints;
-    for (unsigned I : BwdSig.AdjointArgs) {
-      unsigned Index = 0;
-      for (unsigned K = 1; K < I; ++K)
-        Index += F.getArg(K)->getType()->isFloatingPointTy();
-      Adjoints.push_back(B.CreateExtractValue(R, Index));
-    }
-    Value *Packed = BwdSig.packAdjoints(B, nullptr, Adjoints);
-    Packed ? B.CreateRet(Packed) : B.CreateRetVoid();
-    B.SetInsertPoint(Dispatch);
-    SmallVector<Value *, 16> OwnArgs;
-    for (Argument &A : D.args())
-      OwnArgs.push_back(int(A.getArgNo()) == BwdSig.TapeParam
-                            ? B.CreateExtractValue(&A, 1)
-                            : static_cast<Value *>(&A));
-    CallInst *O = B.CreateCall(Own.Backward, OwnArgs);
-    O->getType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(O);
-  }
+  emitAugmentedWrapper(F, Types.Augmented, *H.Augmented,
+                       Signatures[H.Augmented], *Own.Augmented, OwnAug);
+  emitBackwardWrapper(F, Types.Reverse, *H.Backward, Signatures[H.Backward],
+                      *Own.Backward);
   return H;
 }
 
