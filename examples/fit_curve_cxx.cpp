@@ -52,7 +52,8 @@ int main() {
   Samples s;
   for (int i = 0; i < 64; ++i) {
     s.t.push_back(0.1 * i);
-    s.y.push_back(2.0 * std::exp(-0.7 * 0.1 * i) + 0.5 + 0.01 * std::sin(17.0 * i));
+    s.y.push_back(2.0 * std::exp(-0.7 * 0.1 * i) + 0.5 +
+                  0.01 * std::sin(17.0 * i));
   }
   double p[3] = {1.0, 0.3, 0.0}, g[3];
   s.gradient(p, g);
@@ -69,8 +70,10 @@ int main() {
     p[k] = saved;
     double fd = (up - down) / (2 * h);
     worst = std::fmax(worst, std::fabs(g[k] - forward));
-    worst = std::fmax(worst, std::fabs(g[k] - fd) / std::fmax(1.0, std::fabs(fd)));
-    std::printf("d loss/d p%d = %+.9f  (forward mode %+.9f, central difference %+.9f)\n",
+    worst =
+        std::fmax(worst, std::fabs(g[k] - fd) / std::fmax(1.0, std::fabs(fd)));
+    std::printf("d loss/d p%d = %+.9f  (forward mode %+.9f, central difference "
+                "%+.9f)\n",
                 k, g[k], forward, fd);
   }
   if (worst > 1e-6) {

@@ -26,8 +26,8 @@ __global__ void energy(const double *pos, double *total, int n) {
 
 __global__ void energy_gradient(const double *pos, double *dpos, double *total,
                                 double *dtotal, int n) {
-  __enzyme_autodiff<void>((void *)potential, enzyme_dup, pos, dpos,
-                          enzyme_dup, total, dtotal, n);
+  __enzyme_autodiff<void>((void *)potential, enzyme_dup, pos, dpos, enzyme_dup,
+                          total, dtotal, n);
 }
 
 static double total_on_device(const std::vector<double> &pos, double *dev_pos,

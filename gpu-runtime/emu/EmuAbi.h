@@ -1,4 +1,5 @@
-/*===- EmuAbi.h - What retargeted device code and the emulator share -*- C -*-===*
+/*===- EmuAbi.h - What retargeted device code and the emulator share -*- C
+ * -*-===*
  *
  * Part of gpuad.
  *
@@ -50,8 +51,7 @@ extern __thread gpuad_emu_thread_t __gpuad_emu_thread;
  * block meeting at different sites is a divergent barrier, an error). */
 void __gpuad_emu_syncthreads(uint32_t site);
 /* __syncthreads_and / _or / _count: op 0 and, 1 or, 2 count. */
-int32_t __gpuad_emu_syncthreads_reduce(uint32_t site, int32_t op,
-                                       int32_t pred);
+int32_t __gpuad_emu_syncthreads_reduce(uint32_t site, int32_t op, int32_t pred);
 
 /* Warp shuffles of 32-bit values among the lanes in `mask`: mode 0 idx,
  * 1 up, 2 down, 3 xor (butterfly); `c` packs the segment width as CUDA's
@@ -115,7 +115,7 @@ void __gpuad_emu_free(void *p);
 
 /* What a retargeted module registers (from a constructor). */
 typedef struct {
-  const char *name;           /* mangled kernel name */
+  const char *name;            /* mangled kernel name */
   void (*launch)(void **args); /* calls the kernel with *args[i] */
 } gpuad_emu_kernel_t;
 
@@ -126,7 +126,7 @@ typedef struct {
 } gpuad_emu_variable_t;
 
 typedef struct {
-  uint32_t warp_size;        /* 32 (NVPTX) or 64 (AMDGPU) */
+  uint32_t warp_size; /* 32 (NVPTX) or 64 (AMDGPU) */
   uint32_t num_kernels;
   const gpuad_emu_kernel_t *kernels;
   uint32_t num_variables;

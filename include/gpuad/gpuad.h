@@ -46,10 +46,10 @@
 /* Activity markers: which arguments carry derivatives, and how. */
 GPUAD_MARKER enzyme_dup;       /* primal, then its shadow (one per lane) */
 GPUAD_MARKER enzyme_dupnoneed; /* as dup; the primal result is not needed */
-GPUAD_MARKER enzyme_dupv;      /* stride, primal, base: lane v at base+v*stride */
-GPUAD_MARKER enzyme_const;     /* no derivative */
-GPUAD_MARKER enzyme_out;       /* reverse mode: adjoint returned */
-GPUAD_MARKER enzyme_width;     /* N: every dup carries N shadows */
+GPUAD_MARKER enzyme_dupv;  /* stride, primal, base: lane v at base+v*stride */
+GPUAD_MARKER enzyme_const; /* no derivative */
+GPUAD_MARKER enzyme_out;   /* reverse mode: adjoint returned */
+GPUAD_MARKER enzyme_width; /* N: every dup carries N shadows */
 /* Request-wide markers. */
 GPUAD_MARKER enzyme_primal_return;
 GPUAD_MARKER enzyme_noret;

@@ -28,8 +28,9 @@
  * arena after the fixed part (gpuad warns at such a loop): give each thread
  * what those loops record beyond tapePoolBytesPerThread() -- their frames,
  * 32 bytes of bookkeeping per array, and up to twice an array that grows.
- * Call setTapePool again after a kernel trapped: the arenas start over.  Include this header in the file
- * with the gradient kernels: the variables below are that file's.
+ * Call setTapePool again after a kernel trapped: the arenas start over.
+ * Include this header in the file with the gradient kernels: the variables
+ * below are that file's.
  *
  *===----------------------------------------------------------------------===*/
 

@@ -10,9 +10,9 @@
 //
 //   statistics  atomicMin / atomicMax on signed ints, unsigned long long
 //               atomicAdd of values past 2^32, atomicOr into a bitmask of
-//               the bins of the largest values, a float maximum by an atomicCAS loop on the
-//               bits, and a double sum by the atomicCAS loop of the CUDA
-//               programming guide (of multiples of 1/4, so any order of
+//               the bins of the largest values, a float maximum by an atomicCAS
+//               loop on the bits, and a double sum by the atomicCAS loop of the
+//               CUDA programming guide (of multiples of 1/4, so any order of
 //               additions gives the exact sum);
 //   tickets     atomicInc with a wraparound limit and atomicExch, each
 //               returning the old value per sample: the old values of
@@ -43,9 +43,7 @@ constexpr int SEEN_THRESHOLD = (1 << 19) - 2000;
 
 /// Deterministic 32-bit LCG (Numerical Recipes).
 static unsigned Seed = 99u;
-static unsigned nextRandom() {
-  return nextLcgBits(Seed);
-}
+static unsigned nextRandom() { return nextLcgBits(Seed); }
 
 __global__ void __launch_bounds__(BLOCK)
     histShared(const unsigned char *Data, unsigned *Hist, int N) {
@@ -95,8 +93,9 @@ __device__ double atomicAddDouble(double *Address, double Value) {
   unsigned long long Old = *Bits, Assumed;
   do {
     Assumed = Old;
-    Old = atomicCAS(Bits, Assumed,
-                    __double_as_longlong(Value + __longlong_as_double(Assumed)));
+    Old =
+        atomicCAS(Bits, Assumed,
+                  __double_as_longlong(Value + __longlong_as_double(Assumed)));
   } while (Assumed != Old);
   return __longlong_as_double(Old);
 }
@@ -257,8 +256,8 @@ int main() {
   int Slot;
   std::vector<unsigned> IncOld(N);
   std::vector<int> ExchOld(N);
-  CHECK(cudaMemcpy(&Counter, DCounter, sizeof(unsigned),
-                   cudaMemcpyDeviceToHost));
+  CHECK(
+      cudaMemcpy(&Counter, DCounter, sizeof(unsigned), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(&Slot, DSlot, sizeof(int), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(IncOld.data(), DIncOld, N * sizeof(unsigned),
                    cudaMemcpyDeviceToHost));

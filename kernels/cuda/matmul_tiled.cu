@@ -37,8 +37,7 @@ static float nextSigned() {
 constexpr int TILE = 16;
 
 __global__ void __launch_bounds__(TILE *TILE)
-    matmulTiled(const float *A, const float *B, float *C, int M, int K,
-                int N) {
+    matmulTiled(const float *A, const float *B, float *C, int M, int K, int N) {
   __shared__ float As[TILE][TILE];
   __shared__ float Bs[TILE][TILE];
   int tx = threadIdx.x, ty = threadIdx.y;

@@ -29,15 +29,12 @@
 
 /// Deterministic inputs in [0, 1): a 32-bit LCG (Numerical Recipes).
 static unsigned Seed = 12345u;
-static double nextUniform() {
-  return nextLcg(Seed);
-}
+static double nextUniform() { return nextLcg(Seed); }
 
 /// This thread's grid-stride share of in[0, n), then the block's sum by a
 /// tree in shared memory (BLOCK threads, BLOCK a power of 2); the sum is
 /// valid in thread 0.
-template <typename T, int BLOCK>
-__device__ T blockSum(const T *in, int n) {
+template <typename T, int BLOCK> __device__ T blockSum(const T *in, int n) {
   __shared__ T sdata[BLOCK];
   unsigned tid = threadIdx.x;
   T sum = 0;

@@ -47,7 +47,8 @@ __global__ void shade(double *image, int width, const Light *L) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= width * width)
     return;
-  double u = 2.0 * (i % width) / width - 1.0, v = 2.0 * (i / width) / width - 1.0;
+  double u = 2.0 * (i % width) / width - 1.0,
+         v = 2.0 * (i / width) / width - 1.0;
   image[i] = shade_pixel(u, v, L, 16.0);
 }
 
@@ -56,7 +57,8 @@ __global__ void shade_dlight(double *dimage, int width, const Light *L,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= width * width)
     return;
-  double u = 2.0 * (i % width) / width - 1.0, v = 2.0 * (i / width) / width - 1.0;
+  double u = 2.0 * (i % width) / width - 1.0,
+         v = 2.0 * (i / width) / width - 1.0;
   dimage[i] = __enzyme_fwddiff<double>((void *)shade_pixel, enzyme_const, u,
                                        enzyme_const, v, enzyme_dup, L, dL,
                                        enzyme_const, 16.0);
@@ -66,9 +68,10 @@ __global__ void shade_grad_light(int width, const Light *L, Light *gradL) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= width * width)
     return;
-  double u = 2.0 * (i % width) / width - 1.0, v = 2.0 * (i / width) / width - 1.0;
-  __enzyme_autodiff<void>((void *)shade_pixel, enzyme_const, u, enzyme_const,
-                          v, enzyme_dup, L, gradL, enzyme_const, 16.0);
+  double u = 2.0 * (i % width) / width - 1.0,
+         v = 2.0 * (i / width) / width - 1.0;
+  __enzyme_autodiff<void>((void *)shade_pixel, enzyme_const, u, enzyme_const, v,
+                          enzyme_dup, L, gradL, enzyme_const, 16.0);
 }
 
 #ifndef __CUDA_ARCH__
@@ -89,8 +92,9 @@ static int checkReverse(const Light &L, const Light &dL) {
         double h = 1e-6;
         Light Lp = L, Lm = L;
         (&Lp.x)[k] += h, (&Lm.x)[k] -= h;
-        double fd = (shade_pixel(u, v, &Lp, 16.0) -
-                     shade_pixel(u, v, &Lm, 16.0)) / (2 * h);
+        double fd =
+            (shade_pixel(u, v, &Lp, 16.0) - shade_pixel(u, v, &Lm, 16.0)) /
+            (2 * h);
         worst = std::fmax(worst, std::fabs(gp[k] - fd) /
                                      std::fmax(1.0, std::fabs(fd)));
       }
@@ -98,7 +102,8 @@ static int checkReverse(const Light &L, const Light &dL) {
                                             u, enzyme_const, v, enzyme_dup, &Lc,
                                             &dL, enzyme_const, 16.0);
       double dot = g.x * dL.x + g.y * dL.y + g.z * dL.z + g.power * dL.power;
-      worst = std::fmax(worst, std::fabs(dot - fwd) / std::fmax(1.0, std::fabs(fwd)));
+      worst = std::fmax(worst,
+                        std::fabs(dot - fwd) / std::fmax(1.0, std::fabs(fwd)));
       failures += worst > 1e-6;
       std::printf("pixel (%+.1f,%+.1f): grad light = (%+.6f %+.6f %+.6f %+.6f)"
                   "  worst rel.err vs fd / forward %.1e\n",
@@ -123,7 +128,8 @@ static int checkDevice(const Light &L, const Light &dL) {
   Light *dev, *devTangent, *devGrad;
   double *image, *dimage;
   Light zero = {0, 0, 0, 0};
-  if (cudaMalloc(&dev, sizeof(Light)) || cudaMalloc(&devTangent, sizeof(Light)) ||
+  if (cudaMalloc(&dev, sizeof(Light)) ||
+      cudaMalloc(&devTangent, sizeof(Light)) ||
       cudaMalloc(&devGrad, sizeof(Light)) ||
       cudaMalloc(&image, n * sizeof(double)) ||
       cudaMalloc(&dimage, n * sizeof(double)))
@@ -135,7 +141,8 @@ static int checkDevice(const Light &L, const Light &dL) {
   shade<<<blocks, block>>>(image, width, dev);
   shade_dlight<<<blocks, block>>>(dimage, width, dev, devTangent);
   shade_grad_light<<<blocks, block>>>(width, dev, devGrad);
-  if (cudaDeviceSynchronize() != cudaSuccess || cudaGetLastError() != cudaSuccess)
+  if (cudaDeviceSynchronize() != cudaSuccess ||
+      cudaGetLastError() != cudaSuccess)
     return 1;
   static double hostImage[n], hostTangent[n];
   Light grad;
@@ -147,15 +154,16 @@ static int checkDevice(const Light &L, const Light &dL) {
   // host, itself checked against finite differences above).
   double expected[4] = {0, 0, 0, 0}, tangentSum = 0, worstPixel = 0;
   for (int i = 0; i < n; ++i) {
-    double u = 2.0 * (i % width) / width - 1.0, v = 2.0 * (i / width) / width - 1.0;
+    double u = 2.0 * (i % width) / width - 1.0,
+           v = 2.0 * (i / width) / width - 1.0;
     Light g = {0, 0, 0, 0}, Lc = L;
     __enzyme_autodiff<void>((void *)shade_pixel, enzyme_const, u, enzyme_const,
                             v, enzyme_dup, &Lc, &g, enzyme_const, 16.0);
     for (int k = 0; k < 4; ++k)
       expected[k] += (&g.x)[k];
     tangentSum += hostTangent[i];
-    worstPixel = std::fmax(worstPixel, std::fabs(hostImage[i] -
-                                                 shade_pixel(u, v, &L, 16.0)));
+    worstPixel = std::fmax(
+        worstPixel, std::fabs(hostImage[i] - shade_pixel(u, v, &L, 16.0)));
   }
   // Sums of 2304 terms accumulated in a different order (atomics): 1e-10
   // relative leaves room for reassociation, not for a wrong derivative.
@@ -164,11 +172,14 @@ static int checkDevice(const Light &L, const Light &dL) {
   for (int k = 0; k < 4; ++k)
     worst = std::fmax(worst, std::fabs((&grad.x)[k] - expected[k]) /
                                  std::fmax(1.0, std::fabs(expected[k])));
-  double dot = grad.x * dL.x + grad.y * dL.y + grad.z * dL.z + grad.power * dL.power;
-  double dotErr = std::fabs(dot - tangentSum) / std::fmax(1.0, std::fabs(tangentSum));
-  std::printf("device: %d pixels; grad light of the summed image = (%+.6f %+.6f "
-              "%+.6f %+.6f)\n",
-              n, grad.x, grad.y, grad.z, grad.power);
+  double dot =
+      grad.x * dL.x + grad.y * dL.y + grad.z * dL.z + grad.power * dL.power;
+  double dotErr =
+      std::fabs(dot - tangentSum) / std::fmax(1.0, std::fabs(tangentSum));
+  std::printf(
+      "device: %d pixels; grad light of the summed image = (%+.6f %+.6f "
+      "%+.6f %+.6f)\n",
+      n, grad.x, grad.y, grad.z, grad.power);
   std::printf("device: rel.err vs host gradient %.1e, dot product vs device "
               "tangents %.1e, primal image %.1e\n",
               worst, dotErr, worstPixel);
@@ -189,11 +200,13 @@ int main() {
       double h = 1e-6;
       Light Lp = L, Lm = L;
       Lp.x += h, Lm.x -= h;
-      double fd = (shade_pixel(u, v, &Lp, 16.0) - shade_pixel(u, v, &Lm, 16.0)) /
-                  (2 * h);
+      double fd =
+          (shade_pixel(u, v, &Lp, 16.0) - shade_pixel(u, v, &Lm, 16.0)) /
+          (2 * h);
       double err = std::fabs(d - fd) / std::fmax(1.0, std::fabs(fd));
       failures += err > 1e-6;
-      std::printf("pixel (%+.1f,%+.1f): dI/dlight.x = %+.8f  fd = %+.8f  rel.err %.1e\n",
+      std::printf("pixel (%+.1f,%+.1f): dI/dlight.x = %+.8f  fd = %+.8f  "
+                  "rel.err %.1e\n",
                   u, v, d, fd, err);
     }
   failures += checkReverse(L, dL);

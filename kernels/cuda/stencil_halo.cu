@@ -40,9 +40,7 @@ __device__ unsigned PointsUpdated;
 
 /// Deterministic inputs in [0, 1): a 32-bit LCG (Numerical Recipes).
 static unsigned Seed = 31337u;
-static float nextUniform() {
-  return static_cast<float>(nextLcg(Seed));
-}
+static float nextUniform() { return static_cast<float>(nextLcg(Seed)); }
 
 __device__ __forceinline__ int wrap(int I, int N) { return (I % N + N) % N; }
 
@@ -110,8 +108,7 @@ int main() {
   CHECK(cudaStreamSynchronize(Stream));
 
   std::vector<float> Got(N);
-  CHECK(cudaMemcpy(Got.data(), Cur, N * sizeof(float),
-                   cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(Got.data(), Cur, N * sizeof(float), cudaMemcpyDeviceToHost));
   unsigned Points = 0;
   CHECK(cudaMemcpyFromSymbol(&Points, PointsUpdated, sizeof(Points)));
   float WeightsBack[WIDTH];

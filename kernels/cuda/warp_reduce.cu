@@ -85,8 +85,7 @@ __global__ void __launch_bounds__(BLOCK)
 }
 
 /// All[i] = total of i's warp; Seg8[i] = total of i's aligned 8-lane group.
-__global__ void warpAllReduce(const float *In, float *All, float *Seg8,
-                              int N) {
+__global__ void warpAllReduce(const float *In, float *All, float *Seg8, int N) {
   int I = blockIdx.x * blockDim.x + threadIdx.x;
   float V = I < N ? In[I] : 0.0f;
   float S = V;
@@ -225,8 +224,8 @@ int main() {
   CHECK(cudaMalloc(&DCount, sizeof(int)));
   CHECK(cudaMalloc(&DVotes, Warps * sizeof(VoteResult)));
   CHECK(cudaMemcpy(DIn, In.data(), N * sizeof(int), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(DInF, InF.data(), N * sizeof(float),
-                   cudaMemcpyHostToDevice));
+  CHECK(
+      cudaMemcpy(DInF, InF.data(), N * sizeof(float), cudaMemcpyHostToDevice));
 
   std::vector<int> WarpRef(Warps, 0);
   for (int W = 0; W < Warps; ++W)
@@ -333,8 +332,9 @@ int main() {
   // The test must see both outcomes of each vote.
   if (AnyWarps == 0 || AnyWarps == Warps || AllWarps == 0 ||
       AllWarps == Warps) {
-    std::fprintf(stderr, "warp_reduce: FAIL inputs do not exercise the votes "
-                         "(any in %d, all in %d of %d warps)\n",
+    std::fprintf(stderr,
+                 "warp_reduce: FAIL inputs do not exercise the votes "
+                 "(any in %d, all in %d of %d warps)\n",
                  AnyWarps, AllWarps, Warps);
     return 1;
   }
@@ -344,8 +344,7 @@ int main() {
   std::sort(Compacted.begin(), Compacted.end());
   std::sort(Kept.begin(), Kept.end());
   for (int I = 0; I < Count; ++I)
-    expectEq("warpVotes compaction (sorted) element", I, Compacted[I],
-             Kept[I]);
+    expectEq("warpVotes compaction (sorted) element", I, Compacted[I], Kept[I]);
 
   // halfWarp: both halves of each warp, diverged.
   CHECK(cudaMemset(DB, 0xff, N * sizeof(int)));

@@ -66,26 +66,27 @@ int main(void) {
                                enzyme_const, N, 40.0, 0.0, 0.1, 0.0);
   double fd = directional_fd(x, v[0]);
   double err = fabs(dE - fd) / fmax(1.0, fabs(fd));
-  printf("forward mode  dE.v = %.10f  finite difference = %.10f  rel.err %.1e\n",
-         dE, fd, err);
+  printf(
+      "forward mode  dE.v = %.10f  finite difference = %.10f  rel.err %.1e\n",
+      dE, fd, err);
 
-  vec4 batch = __enzyme_fwddiff_vec4((void *)chain_energy, enzyme_width, 4,
-                                     enzyme_dup, x, v[0], v[1], v[2], v[3],
-                                     enzyme_const, N, 40.0, 0.0, 0.0, 0.0, 0.0,
-                                     0.1, 0.0, 0.0, 0.0, 0.0);
+  vec4 batch = __enzyme_fwddiff_vec4(
+      (void *)chain_energy, enzyme_width, 4, enzyme_dup, x, v[0], v[1], v[2],
+      v[3], enzyme_const, N, 40.0, 0.0, 0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.0);
   double worst = err;
   for (int l = 0; l < 4; ++l) {
     double want = directional_fd(x, v[l]);
     double e = fabs(batch.d[l] - want) / fmax(1.0, fabs(want));
     worst = fmax(worst, e);
-    printf("width 4, lane %d: dE.v = %.10f  finite difference = %.10f  rel.err %.1e\n",
+    printf("width 4, lane %d: dE.v = %.10f  finite difference = %.10f  rel.err "
+           "%.1e\n",
            l, batch.d[l], want, e);
   }
   /* Reverse mode: grad_x E (added into g), and the adjoints of k and rest. */
   double g[2 * N] = {0};
   spring_adjoints a = __enzyme_autodiff_springs(
-      (void *)chain_energy, enzyme_dup, x, g, enzyme_const, N, enzyme_out,
-      40.0, enzyme_out, 0.1);
+      (void *)chain_energy, enzyme_dup, x, g, enzyme_const, N, enzyme_out, 40.0,
+      enzyme_out, 0.1);
   double gv = 0;
   for (int i = 0; i < 2 * N; ++i)
     gv += g[i] * v[0][i];
@@ -93,10 +94,12 @@ int main(void) {
   printf("reverse mode  grad.v = %.10f  forward dE.v = %.10f  rel.err %.1e\n",
          gv, dE, dot_err);
   double h = 1e-6;
-  double fd_k = (chain_energy(x, N, 40.0 + h, 0.1) -
-                 chain_energy(x, N, 40.0 - h, 0.1)) / (2 * h);
-  double fd_rest = (chain_energy(x, N, 40.0, 0.1 + h) -
-                    chain_energy(x, N, 40.0, 0.1 - h)) / (2 * h);
+  double fd_k =
+      (chain_energy(x, N, 40.0 + h, 0.1) - chain_energy(x, N, 40.0 - h, 0.1)) /
+      (2 * h);
+  double fd_rest =
+      (chain_energy(x, N, 40.0, 0.1 + h) - chain_energy(x, N, 40.0, 0.1 - h)) /
+      (2 * h);
   double k_err = fmax(fabs(a.dk - fd_k) / fmax(1.0, fabs(fd_k)),
                       fabs(a.drest - fd_rest) / fmax(1.0, fabs(fd_rest)));
   printf("reverse mode  dE/dk = %.10f (fd %.10f)  dE/drest = %.10f (fd %.10f)"
@@ -105,6 +108,7 @@ int main(void) {
   worst = fmax(worst, fmax(dot_err, k_err));
 
   int ok = worst < 1e-6;
-  printf("gradient check (tolerance 1e-6 relative): %s\n", ok ? "PASS" : "FAIL");
+  printf("gradient check (tolerance 1e-6 relative): %s\n",
+         ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

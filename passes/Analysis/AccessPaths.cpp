@@ -121,8 +121,9 @@ std::optional<AccessPath> PathFinder::atCall(const AccessPath &Q,
   return withinBounds(*P) ? P : std::nullopt;
 }
 
-PathRelations findPathRelations(
-    Function &F, function_ref<const PathRelations *(Function &)> RelationsOf) {
+PathRelations
+findPathRelations(Function &F,
+                  function_ref<const PathRelations *(Function &)> RelationsOf) {
   constexpr unsigned MaxRelations = 64;
   PathFinder Paths(F, RelationsOf);
   const DataLayout &DL = F.getParent()->getDataLayout();
@@ -140,7 +141,8 @@ PathRelations findPathRelations(
       if (RV && RV->getType()->isPointerTy())
         Add(PathRelation::SameValue, AccessPath(), Paths.resolve(RV));
       else if (auto *LI = dyn_cast_or_null<LoadInst>(RV); LI && LI->isSimple())
-        if (std::optional<AccessPath> At = Paths.resolve(LI->getPointerOperand());
+        if (std::optional<AccessPath> At =
+                Paths.resolve(LI->getPointerOperand());
             At && withinBounds(At->loaded()))
           Add(PathRelation::SameValue, AccessPath(), At->loaded());
     } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -154,8 +156,7 @@ PathRelations findPathRelations(
         if (At)
           Add(PathRelation::SameValue, At->loaded(), Paths.resolve(V));
       } else if (auto *LI = dyn_cast<LoadInst>(V); LI && LI->isSimple()) {
-        Add(PathRelation::SameBytes, At,
-            Paths.resolve(LI->getPointerOperand()),
+        Add(PathRelation::SameBytes, At, Paths.resolve(LI->getPointerOperand()),
             int(DL.getTypeStoreSize(V->getType())));
       }
     } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
@@ -171,8 +172,8 @@ PathRelations findPathRelations(
       // The callee's relations among its parameters hold among what this
       // function passes it.
       for (const PathRelation &R : *Rels)
-        Add(R.K, Paths.atCall(R.A, *Call), Paths.atCall(R.B, *Call),
-            R.Length, R.OneWay);
+        Add(R.K, Paths.atCall(R.A, *Call), Paths.atCall(R.B, *Call), R.Length,
+            R.OneWay);
     }
   }
   // A result that may be any of several paths only learns from them.

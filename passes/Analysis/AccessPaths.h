@@ -1,4 +1,5 @@
-//===- AccessPaths.h - What a function does with its arguments' memory -*- C++ -*-===//
+//===- AccessPaths.h - What a function does with its arguments' memory -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //
@@ -27,7 +28,6 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
-
 namespace llvm {
 class Function;
 class Value;
@@ -55,7 +55,7 @@ struct AccessPath {
 struct PathRelation {
   enum Kind {
     SameValue, ///< A and B are the same pointer (or loaded value)
-    SameBytes,   ///< the Length bytes at A and at B are the same
+    SameBytes, ///< the Length bytes at A and at B are the same
   };
   Kind K;
   AccessPath A, B;
@@ -71,10 +71,9 @@ using PathRelations = llvm::SmallVector<PathRelation, 4>;
 /// pointers and constant-length copies whose addresses are paths, and the
 /// relations of the functions it calls (from \p RelationsOf, null where not
 /// known) in terms of its own paths.
-PathRelations
-findPathRelations(llvm::Function &F,
-                  llvm::function_ref<const PathRelations *(llvm::Function &)>
-                      RelationsOf);
+PathRelations findPathRelations(
+    llvm::Function &F,
+    llvm::function_ref<const PathRelations *(llvm::Function &)> RelationsOf);
 
 } // namespace gpuad
 

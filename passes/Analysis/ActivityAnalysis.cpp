@@ -61,8 +61,7 @@ ActivityAnalysis::ActivityAnalysis(
   // (this one reads it), or read back what this one stores.
   if (CarriesDerivatives)
     for (unsigned C = 0; C < Classes.numClasses(); ++C)
-      if (const auto *GV =
-              dyn_cast_or_null<GlobalVariable>(Classes.example(C));
+      if (const auto *GV = dyn_cast_or_null<GlobalVariable>(Classes.example(C));
           GV && CarriesDerivatives(*GV)) {
         // A table of pointers carries them in what it points to.
         int Mem = Classes.find(C);
@@ -320,9 +319,8 @@ bool ActivityAnalysis::inactiveGlobalsOnly(int C) const {
   // choosing between the global and a local), the class is shadowed; the
   // global's shadow is then zeroed at entry (its derivative is always 0).
   unsigned O = Classes.origins(C);
-  return (O & OriginInactive) &&
-         !(O & (OriginShadowedArg | OriginLocal | OriginHeap |
-                OriginCallResult));
+  return (O & OriginInactive) && !(O & (OriginShadowedArg | OriginLocal |
+                                        OriginHeap | OriginCallResult));
 }
 
 bool ActivityAnalysis::constArgumentsOnly(int C) const {
@@ -345,8 +343,7 @@ ActivityAnalysis::writableGlobals() {
   if (!WritableGlobals) {
     WritableGlobals.emplace();
     for (unsigned C = 0; C < Classes.numClasses(); ++C)
-      if (const auto *GV =
-              dyn_cast_or_null<GlobalVariable>(Classes.example(C));
+      if (const auto *GV = dyn_cast_or_null<GlobalVariable>(Classes.example(C));
           GV && !GV->isConstant() && !GV->hasMetadata("enzyme_inactive") &&
           carriesFloat(GV->getValueType()) && mayBeWritten(*GV))
         WritableGlobals->push_back(GV);
@@ -396,8 +393,9 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
     // Its integer result may be bits of what it was given, unless the type
     // analysis knows it is an integer (a container's size read from varied
     // memory) and no value it was given is varied.
-    if (!TI.isInteger(Call) ||
-        any_of(Call->args(), [&](const Use &A) { return carriesVaried(A.get()); }))
+    if (!TI.isInteger(Call) || any_of(Call->args(), [&](const Use &A) {
+          return carriesVaried(A.get());
+        }))
       Changed |= setVariedBits(Call);
     // Varied inputs vary only the memory the call may write: a method
     // reading an object through `this` leaves the object inactive.
@@ -465,14 +463,14 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
     bool Rule = isRuleCall(*Call);
     // What a call stores in a global carrying derivatives may be read
     // anywhere: its inputs matter.
-    bool Needed = Useful.count(Call) || UsefulBits.count(Call) ||
-                  (ReachesCarrying && ReachesCarrying(*Call)) ||
-                  (!Rule && ((Call->getType()->isPointerTy() &&
-                              memoryReachIn(UsefulMem, Call)) ||
-                             any_of(Call->args(), [&](const Use &A) {
-                               return reachesMemory(*Call, A) &&
-                                      memoryReachIn(UsefulMem, A.get());
-                             })));
+    bool Needed =
+        Useful.count(Call) || UsefulBits.count(Call) ||
+        (ReachesCarrying && ReachesCarrying(*Call)) ||
+        (!Rule &&
+         ((Call->getType()->isPointerTy() && memoryReachIn(UsefulMem, Call)) ||
+          any_of(Call->args(), [&](const Use &A) {
+            return reachesMemory(*Call, A) && memoryReachIn(UsefulMem, A.get());
+          })));
     if (!Needed)
       return false;
     bool Changed = false;

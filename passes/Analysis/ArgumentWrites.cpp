@@ -123,8 +123,7 @@ const ParameterWrites &ArgumentWrites::ofFunction(const Function &F,
   if (Depth > 4 || !InProgress.insert(&F).second)
     return Known[&F] = ParameterWrites{All, All};
 
-  ParameterWrites W{SmallBitVector(F.arg_size()),
-                    SmallBitVector(F.arg_size())};
+  ParameterWrites W{SmallBitVector(F.arg_size()), SmallBitVector(F.arg_size())};
   bool Everything = false;
   // The parameter (or nothing) a written address comes from.
   auto Written = [&](const Value *Ptr, bool Data) {

@@ -1,4 +1,5 @@
-//===- ArgumentWrites.h - Which parameters a function writes through -*- C++ -*-===//
+//===- ArgumentWrites.h - Which parameters a function writes through -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //

@@ -264,8 +264,8 @@ void Prover::collectCalleeTree() {
         TreeOpaque = true;
       } else if (!Callee->isDeclaration()) {
         Work.push_back(Callee);
-      } else if (!findRule(*CB) &&
-                 !isKnownInactiveCall(*CB) && !classifyHeapCall(*CB)) {
+      } else if (!findRule(*CB) && !isKnownInactiveCall(*CB) &&
+                 !classifyHeapCall(*CB)) {
         TreeOpaque = true;
       }
     }

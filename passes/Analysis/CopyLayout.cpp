@@ -50,10 +50,11 @@ CopiedFloats copiedFloats(const TypeTree &T) {
   C.Unknown = !Any;
   // An array of one float type, possibly with its first elements listed.
   if (!C.OtherData && !C.AtOffsets.empty() &&
-      all_of(C.AtOffsets, [&](auto &P) {
-        return P.second == C.AtOffsets[0].second &&
-               (!C.Throughout || P.second == C.Throughout);
-      }) &&
+      all_of(C.AtOffsets,
+             [&](auto &P) {
+               return P.second == C.AtOffsets[0].second &&
+                      (!C.Throughout || P.second == C.Throughout);
+             }) &&
       (C.Throughout || C.AtOffsets.size() > 1 || C.AtOffsets[0].first == 0))
     C.Throughout = C.AtOffsets[0].second;
   if (C.Throughout && !C.OtherData)
@@ -141,14 +142,13 @@ CopyLayout copyLayout(const Value *Dst, const Value *Src, const TypeInfo &TI,
     }
   SmallVector<std::pair<int, ConcreteType>, 8> Known;
   for (const auto &[Path, C] : T.entries())
-    if (Path.size() == 1 && Path[0] >= 0 &&
-        C.kind() != ConcreteType::Unknown)
+    if (Path.size() == 1 && Path[0] >= 0 && C.kind() != ConcreteType::Unknown)
       Known.push_back({Path[0], C});
   for (unsigned K = 0; K < Known.size(); ++K) {
     int Next = K + 1 < Known.size() ? Known[K + 1].first : -1;
     L.Reach = std::max<uint64_t>(
-        L.Reach, Known[K].first + scalarBytes(Known[K].second, Known[K].first,
-                                              Next, DL));
+        L.Reach, Known[K].first +
+                     scalarBytes(Known[K].second, Known[K].first, Next, DL));
   }
   return L;
 }

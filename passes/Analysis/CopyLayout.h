@@ -46,7 +46,7 @@ struct CopiedFloats {
   /// which the bytes are the array's floats (an array member followed by
   /// other members).
   uint64_t ThroughoutBefore = 0;
-  bool Unknown = false;   // nothing is known
+  bool Unknown = false; // nothing is known
   /// Bytes at a known offset that are a float in some uses and other data
   /// in others (which a copy of them moves cannot be told), and the first
   /// such offset.
@@ -70,8 +70,7 @@ CopyLayout copyLayout(const llvm::Value *Dst, const llvm::Value *Src,
 
 /// The size of the elements of the array whose element \p Ptr points to the
 /// start of, where the IR says (0 if it does not).
-uint64_t arrayElementStride(const llvm::Value *Ptr,
-                            const llvm::DataLayout &DL);
+uint64_t arrayElementStride(const llvm::Value *Ptr, const llvm::DataLayout &DL);
 
 } // namespace gpuad
 

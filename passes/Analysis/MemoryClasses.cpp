@@ -46,7 +46,8 @@ MemoryClasses::MemoryClasses(Function &F, ArrayRef<bool> ArgHasShadow,
   for (Argument &A : F.args()) {
     if (!holdsPointer(A.getType()))
       continue;
-    bool Shadowed = A.getArgNo() < ArgHasShadow.size() && ArgHasShadow[A.getArgNo()];
+    bool Shadowed =
+        A.getArgNo() < ArgHasShadow.size() && ArgHasShadow[A.getArgNo()];
     int C = make(Shadowed ? OriginShadowedArg : OriginConstArg, &A);
     // All memory reachable from an argument belongs to the argument's class:
     // a shadow structure holds shadow pointers.
@@ -209,7 +210,7 @@ void MemoryClasses::build(Function &F) {
       Join(&I, I.getOperand(0));
     } else if (isa<IntToPtrInst>(I)) {
       int C = ClassOf.count(I.getOperand(0)) ? classOrMake(I.getOperand(0))
-                                              : Unknown;
+                                             : Unknown;
       assign(&I, C);
     } else if (auto *PN = dyn_cast<PHINode>(&I)) {
       for (Value *In : PN->incoming_values())
@@ -229,8 +230,10 @@ void MemoryClasses::build(Function &F) {
       // Address arithmetic through integers (ptrtoint; add; inttoptr): an
       // address plus or minus an offset, or masked, is still an address;
       // the difference of two addresses is not.
-      int C0 = ClassOf.count(BO->getOperand(0)) ? classOrMake(BO->getOperand(0)) : -1;
-      int C1 = ClassOf.count(BO->getOperand(1)) ? classOrMake(BO->getOperand(1)) : -1;
+      int C0 = ClassOf.count(BO->getOperand(0)) ? classOrMake(BO->getOperand(0))
+                                                : -1;
+      int C1 = ClassOf.count(BO->getOperand(1)) ? classOrMake(BO->getOperand(1))
+                                                : -1;
       switch (BO->getOpcode()) {
       case Instruction::Add:
       case Instruction::Or:
@@ -271,15 +274,15 @@ void MemoryClasses::build(Function &F) {
     } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
       int D = classOrMake(MT->getRawDest());
       int S = classOrMake(MT->getRawSource());
-      bool CopiesPointers =
-          !MayHoldPointers || MayHoldPointers(MT->getRawSource()) ||
-          MayHoldPointers(MT->getRawDest());
+      bool CopiesPointers = !MayHoldPointers ||
+                            MayHoldPointers(MT->getRawSource()) ||
+                            MayHoldPointers(MT->getRawDest());
       // Memory the user declared constant holds no pointers to
       // differentiated data, so copying it relates nothing (its shadow copy
       // is zero).
-      bool FromConst = D != -1 && S != -1 &&
-                       ((origins(D) | origins(S)) &
-                        (OriginConstArg | OriginInactive));
+      bool FromConst =
+          D != -1 && S != -1 &&
+          ((origins(D) | origins(S)) & (OriginConstArg | OriginInactive));
       if (D != -1 && S != -1 && CopiesPointers && !FromConst)
         unite(contentOf(D), contentOf(S));
     } else if (auto *Call = dyn_cast<CallBase>(&I)) {
@@ -290,7 +293,8 @@ void MemoryClasses::build(Function &F) {
           unite(contentOf(P), make(OriginHeap, Call));
       } else if (Heap && PtrResult) {
         int C = make(OriginHeap, Call);
-        if (Heap == HeapFn::Realloc && classOrMake(Call->getArgOperand(0)) != -1)
+        if (Heap == HeapFn::Realloc &&
+            classOrMake(Call->getArgOperand(0)) != -1)
           C = unite(C, classOrMake(Call->getArgOperand(0)));
         assign(Call, C);
       } else if (!Heap && !isKnownInactiveCall(*Call) && !findRule(*Call)) {
@@ -370,8 +374,7 @@ const CallSummary &MemoryClasses::summaryOf(Function &F) {
   SmallVector<bool, 8> AllShadowed(F.arg_size(), true);
   MemoryClasses Callee(
       F, AllShadowed, [&TI](const Value *P) { return TI.mayHoldPointers(P); },
-      [&TI](const Value *V) { return TI.isAddress(V); }, Depth + 1,
-      Summaries);
+      [&TI](const Value *V) { return TI.isAddress(V); }, Depth + 1, Summaries);
   CallSummary S;
   S.Returned = SmallBitVector(F.arg_size(), false);
   DenseMap<int, int> GroupOfRoot;
@@ -391,12 +394,12 @@ const CallSummary &MemoryClasses::summaryOf(Function &F) {
     int R = Callee.classOf(RI->getReturnValue());
     if (R == -1)
       continue; // null, or no pointer
-    if (Callee.origins(R) & (OriginUnknown | OriginGlobal | OriginConstGlobal)) {
+    if (Callee.origins(R) &
+        (OriginUnknown | OriginGlobal | OriginConstGlobal)) {
       S.Returned.set();
       S.ReturnsUnknown |= bool(Callee.origins(R) & OriginUnknown);
       for (unsigned N = 0; N < Callee.numClasses(); ++N)
-        if (const auto *G =
-                dyn_cast_or_null<GlobalVariable>(Callee.example(N));
+        if (const auto *G = dyn_cast_or_null<GlobalVariable>(Callee.example(N));
             G && Callee.find(N) == Callee.find(R) &&
             !is_contained(S.ReturnedGlobals, G))
           S.ReturnedGlobals.push_back(G);

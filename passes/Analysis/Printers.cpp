@@ -8,10 +8,10 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/TypeInfo.h"
+#include "Options.h"
 #include "Requests/RequestParser.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
-#include "Options.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
@@ -26,7 +26,8 @@ namespace gpuad {
 template <typename Fn> static void forEachRequest(Module &M, Fn Visit) {
   Diagnostics Diags;
   for (CallBase *Call : findEntryCalls(M)) {
-    auto *Callee = cast<Function>(Call->getCalledOperand()->stripPointerCasts());
+    auto *Callee =
+        cast<Function>(Call->getCalledOperand()->stripPointerCasts());
     std::optional<EntryPoint> EP = classifyEntryPoint(Callee->getName());
     if (!EP || EP->Kind != EntryKind::Request)
       continue;
@@ -36,15 +37,13 @@ template <typename Fn> static void forEachRequest(Module &M, Fn Visit) {
 }
 
 static void printHeader(raw_ostream &OS, StringRef What, const DiffRequest &R) {
-  OS << What << " for @" << R.Key.Fn->getName() << " ("
-     << modeName(R.Key.Mode);
+  OS << What << " for @" << R.Key.Fn->getName() << " (" << modeName(R.Key.Mode);
   for (ArgActivity A : R.Key.Args)
     OS << " " << activityName(A);
   OS << (R.Key.Ret == ReturnShadow::Shadow ? ", shadow return" : "") << ")\n";
 }
 
-PreservedAnalyses TypeInfoPrinterPass::run(Module &M,
-                                           ModuleAnalysisManager &) {
+PreservedAnalyses TypeInfoPrinterPass::run(Module &M, ModuleAnalysisManager &) {
   // As the pass sees them: calls contribute what their callees' summaries
   // say.
   TypeSummaries Callees;
@@ -55,8 +54,7 @@ PreservedAnalyses TypeInfoPrinterPass::run(Module &M,
   return PreservedAnalyses::all();
 }
 
-PreservedAnalyses ActivityPrinterPass::run(Module &M,
-                                           ModuleAnalysisManager &) {
+PreservedAnalyses ActivityPrinterPass::run(Module &M, ModuleAnalysisManager &) {
   Diagnostics Diags;
   std::unique_ptr<TargetHooks> Target =
       makeTargetHooks(M, GpuadOptions::fromCommandLine(), Diags);
@@ -67,9 +65,9 @@ PreservedAnalyses ActivityPrinterPass::run(Module &M,
     for (unsigned I = 0; I < R.Key.Args.size(); ++I)
       Args.push_back({F.getArg(I), R.Key.Args[I]});
     TypeInfo TI(F);
-    ActivityAnalysis(F, Args, R.Key.Ret, TI,
-                     [&](const CallBase &C) { return Target->isInactiveCall(C); })
-        .print(OS);
+    ActivityAnalysis(F, Args, R.Key.Ret, TI, [&](const CallBase &C) {
+      return Target->isInactiveCall(C);
+    }).print(OS);
   });
   return PreservedAnalyses::all();
 }

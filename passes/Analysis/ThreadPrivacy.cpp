@@ -85,7 +85,9 @@ static std::optional<Linear> linear(const Value *V, const TargetHooks &Target,
   const auto *I = dyn_cast<BinaryOperator>(V);
   if (!I)
     return std::nullopt;
-  auto Op = [&](unsigned K) { return linear(I->getOperand(K), Target, Depth + 1); };
+  auto Op = [&](unsigned K) {
+    return linear(I->getOperand(K), Target, Depth + 1);
+  };
   auto ConstOp = [&](unsigned K) -> std::optional<int64_t> {
     if (const auto *C = dyn_cast<ConstantInt>(I->getOperand(K)))
       if (C->getBitWidth() <= 64)
@@ -123,8 +125,8 @@ static std::optional<Linear> linear(const Value *V, const TargetHooks &Target,
   }
 }
 
-std::optional<ThreadPrivacy::Slot>
-ThreadPrivacy::slotOf(const Value *Ptr, uint64_t Size) const {
+std::optional<ThreadPrivacy::Slot> ThreadPrivacy::slotOf(const Value *Ptr,
+                                                         uint64_t Size) const {
   std::optional<Linear> Offset = Linear{};
   const Value *Base = Ptr;
   while (true) {

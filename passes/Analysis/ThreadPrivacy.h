@@ -28,8 +28,8 @@
 #ifndef GPUAD_ANALYSIS_THREADPRIVACY_H
 #define GPUAD_ANALYSIS_THREADPRIVACY_H
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <functional>
 #include <optional>
@@ -51,12 +51,12 @@ public:
   /// \p MayOverlap: whether memory behind two pointers of different
   /// classes may overlap; \p HasShadow: whether a pointer's memory has a
   /// shadow (only shadow accesses can race with the reverse sweep's).
-  ThreadPrivacy(llvm::ArrayRef<llvm::Instruction *> Insts,
-                std::function<int(const llvm::Value *)> ClassOf,
-                std::function<bool(const llvm::Value *, const llvm::Value *)>
-                    MayOverlap,
-                std::function<bool(const llvm::Value *)> HasShadow,
-                const TargetHooks &Target, const llvm::DataLayout &DL);
+  ThreadPrivacy(
+      llvm::ArrayRef<llvm::Instruction *> Insts,
+      std::function<int(const llvm::Value *)> ClassOf,
+      std::function<bool(const llvm::Value *, const llvm::Value *)> MayOverlap,
+      std::function<bool(const llvm::Value *)> HasShadow,
+      const TargetHooks &Target, const llvm::DataLayout &DL);
 
   /// Whether the memory behind \p Ptr is touched only through this
   /// thread's slot.

@@ -185,8 +185,8 @@ static TypeTree pointeeOfDeclared(StringRef Declared, const Argument &A) {
     return T;
   }
   // std::array<long, 4ul> (Eigen's index arrays): its elements throughout.
-  if (StringRef Array = S; Array.consume_front("std::array<") &&
-                           Array.consume_back(">"))
+  if (StringRef Array = S;
+      Array.consume_front("std::array<") && Array.consume_back(">"))
     if (std::optional<ConcreteType> Scalar =
             scalarNamed(Array.rsplit(',').first, C)) {
       T.insert({-1}, *Scalar);
@@ -198,8 +198,7 @@ static TypeTree pointeeOfDeclared(StringRef Declared, const Argument &A) {
     unsigned PtrBytes = F.getDataLayout().getPointerSize();
     if (Type *Float = floatNamed(Element, C))
       for (int Field = 0; Field < 3; ++Field) {
-        T.insert({Field * int(PtrBytes)},
-                 ConcreteType(ConcreteType::Pointer));
+        T.insert({Field * int(PtrBytes)}, ConcreteType(ConcreteType::Pointer));
         T.insert({Field * int(PtrBytes), -1}, ConcreteType::floatOf(Float));
       }
   }
@@ -213,8 +212,7 @@ static TypeTree pointeeOfDeclared(StringRef Declared, const Argument &A) {
 static TypeTree treeOfDeclared(StringRef Declared, const Argument &A) {
   if (A.getType()->isIntegerTy()) {
     TypeTree T;
-    std::optional<ConcreteType> Scalar =
-        scalarNamed(Declared, A.getContext());
+    std::optional<ConcreteType> Scalar = scalarNamed(Declared, A.getContext());
     if (Scalar && Scalar->kind() == ConcreteType::Integer)
       T.insert({}, *Scalar);
     return T;
@@ -604,8 +602,9 @@ void TypeInfo::visitAggregate(Instruction &I) {
                       DL.getTypeAllocSize(EV->getType()));
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
     if (auto Off = aggregateOffset(IV->getType(), IV->getIndices(), DL))
-      ElementRelation(IV, IV->getInsertedValueOperand(), *Off,
-                      DL.getTypeAllocSize(IV->getInsertedValueOperand()->getType()));
+      ElementRelation(
+          IV, IV->getInsertedValueOperand(), *Off,
+          DL.getTypeAllocSize(IV->getInsertedValueOperand()->getType()));
     update(IV, tree(IV->getAggregateOperand()));
   } else if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
     auto *Idx = dyn_cast<ConstantInt>(EE->getIndexOperand());

@@ -72,7 +72,7 @@ private:
 
   struct Entry {
     std::unique_ptr<Summary> S;
-    unsigned Depth = 0;      // the depth it was computed at
+    unsigned Depth = 0;        // the depth it was computed at
     bool MissedDeeper = false; // a callee was cut off for depth
   };
   std::map<const llvm::Function *, Entry> Done;

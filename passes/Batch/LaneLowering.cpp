@@ -108,8 +108,8 @@ public:
       : B(B), Req(Req), Plan(Plan), Parts(Parts), Target(Target),
         N(Plan.Width) {}
 
-  SmallVector<Value *, 4> run(
-      function_ref<SmallVector<Value *, 4>(IRBuilderBase &)> VectorForm) {
+  SmallVector<Value *, 4>
+  run(function_ref<SmallVector<Value *, 4>(IRBuilderBase &)> VectorForm) {
     BasicBlock *Pre = B.GetInsertBlock();
     Caller = Pre->getParent();
     Join = Pre->splitBasicBlock(B.GetInsertPoint(), "lanes.join");
@@ -268,8 +268,7 @@ private:
   /// Thread Src keeps what the round computed for it: each part's values
   /// after the round, direction by direction (\p Res: before it).
   SmallVector<SmallVector<Value *, 8>, 4>
-  keep(ArrayRef<Value *> Computed,
-       ArrayRef<SmallVector<PHINode *, 8>> Res) {
+  keep(ArrayRef<Value *> Computed, ArrayRef<SmallVector<PHINode *, 8>> Res) {
     // Per part and direction: the value, and whether this thread keeps it.
     SmallVector<Value *, 16> Got =
         onlyInLanes(B, InLanes, [&](IRBuilderBase &RB, bool FromGroup) {

@@ -44,8 +44,9 @@ Value *Lanes::pack(IRBuilderBase &B, Type *PrimalTy,
     return PerLane[0];
   Value *Agg = PoisonValue::get(shadowType(PrimalTy));
   for (unsigned L = 0; L < Width; ++L)
-    Agg = isSimd(PrimalTy) ? B.CreateInsertElement(Agg, PerLane[L], B.getInt32(L))
-                           : B.CreateInsertValue(Agg, PerLane[L], L);
+    Agg = isSimd(PrimalTy)
+              ? B.CreateInsertElement(Agg, PerLane[L], B.getInt32(L))
+              : B.CreateInsertValue(Agg, PerLane[L], L);
   return Agg;
 }
 
@@ -93,8 +94,9 @@ Value *Lanes::scale(IRBuilderBase &B, Value *Partial, Value *Shadow,
   if (isConstantFP(Partial, -1.0)) {
     if (Width == 1 || isSimd(PrimalTy))
       return B.CreateFNeg(Shadow);
-    return map(B, PrimalTy, {Shadow}, {PrimalTy},
-               [&](ArrayRef<Value *> S, unsigned) { return B.CreateFNeg(S[0]); });
+    return map(
+        B, PrimalTy, {Shadow}, {PrimalTy},
+        [&](ArrayRef<Value *> S, unsigned) { return B.CreateFNeg(S[0]); });
   }
   if (Width == 1 || isSimd(PrimalTy))
     return B.CreateFMul(splat(B, Partial), Shadow);
@@ -113,7 +115,8 @@ Value *Lanes::add(IRBuilderBase &B, Value *A, Value *Bv, Type *PrimalTy) const {
   // float bits, added as floats of their width.
   if (Width == 1 || isSimd(PrimalTy)) {
     Value *Neg;
-    if (PatternMatch::match(Bv, PatternMatch::m_FNeg(PatternMatch::m_Value(Neg))))
+    if (PatternMatch::match(Bv,
+                            PatternMatch::m_FNeg(PatternMatch::m_Value(Neg))))
       return B.CreateFSub(A, Neg);
     return addAdjoints(B, A, Bv);
   }

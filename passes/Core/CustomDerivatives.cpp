@@ -206,14 +206,14 @@ SmallVector<Value *, 16> userArgs(const Layout &L, Function &D,
 Value *primalByCall(IRBuilder<> &B, Function &F, Function &D,
                     const DerivativeSignature &Sig, StringRef Global,
                     Diagnostics &Diags) {
-  bool Pure = F.onlyReadsMemory() ||
-              none_of(F.args(), [](const Argument &A) {
+  bool Pure = F.onlyReadsMemory() || none_of(F.args(), [](const Argument &A) {
                 return A.getType()->isPointerTy();
               });
   if (!Pure) {
     Diags.error(F, DebugLoc(),
                 "'" + Global + "' does not return the result of '" +
-                    F.getName() + "', which its caller uses (return {tape, "
+                    F.getName() +
+                    "', which its caller uses (return {tape, "
                     "result} from the augmented function, {result, tangent} "
                     "from the forward one)");
     return nullptr;
@@ -268,7 +268,8 @@ Value *coerce(IRBuilder<> &B, Value *V, Type *Ty) {
     return V;
   Function &F = *B.GetInsertBlock()->getParent();
   const DataLayout &DL = F.getDataLayout();
-  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
+  IRBuilder<> Entry(&F.getEntryBlock(),
+                    F.getEntryBlock().getFirstInsertionPt());
   Type *Big = DL.getTypeAllocSize(Ty) > DL.getTypeAllocSize(V->getType())
                   ? Ty
                   : V->getType();
@@ -295,10 +296,9 @@ bool checkCustomRule(const CustomRule &Rule, const DerivativeKey &Key,
   Function &F = *Key.Fn;
   bool Forward = Key.Mode == DiffMode::Forward;
   if (Forward ? !Rule.Forward && !Rule.SplitForward : !Rule.Augmented) {
-    std::string Have = !Rule.GradientGlobal.empty() ? Rule.GradientGlobal
-                       : !Rule.DerivativeGlobal.empty()
-                           ? Rule.DerivativeGlobal
-                           : Rule.SplitGlobal;
+    std::string Have = !Rule.GradientGlobal.empty()     ? Rule.GradientGlobal
+                       : !Rule.DerivativeGlobal.empty() ? Rule.DerivativeGlobal
+                                                        : Rule.SplitGlobal;
     Diags.error(F, DebugLoc(),
                 "'" + F.getName() + "' is called in " + modeName(Key.Mode) +
                     " mode, which its registration '" + Have +
@@ -308,13 +308,14 @@ bool checkCustomRule(const CustomRule &Rule, const DerivativeKey &Key,
                     "... gives that mode)");
     return false;
   }
-  StringRef Global = !Forward          ? Rule.GradientGlobal
+  StringRef Global = !Forward       ? Rule.GradientGlobal
                      : Rule.Forward ? Rule.DerivativeGlobal
                                     : Rule.SplitGlobal;
   if (Key.Width != 1) {
     Diags.error(F, DebugLoc(),
-                "'" + Global + "': a registered derivative takes one shadow "
-                               "per argument; it cannot serve width " +
+                "'" + Global +
+                    "': a registered derivative takes one shadow "
+                    "per argument; it cannot serve width " +
                     Twine(Key.Width));
     return false;
   }
@@ -341,8 +342,8 @@ bool emitCustomForward(const CustomRule &Rule, const DerivativeKey &Key,
   std::optional<Layout> L =
       matchUser(Key, U, true, {}, Split, HasTape, Missing);
   if (!L)
-    return mismatch(Diags, F, Global, U, true, {},
-                    Split ? " and the tape" : "", Missing);
+    return mismatch(Diags, F, Global, U, true, {}, Split ? " and the tape" : "",
+                    Missing);
   Type *RetTy = F.getReturnType(), *UR = SourceSignature(U).Ret;
   auto *Pair = dyn_cast<StructType>(UR);
   bool IsPair = Pair && Pair->getNumElements() == 2 &&
@@ -420,8 +421,8 @@ bool emitCustomAugmented(const CustomRule &Rule, const DerivativeKey &Key,
     Diags.error(F, DebugLoc(),
                 "'" + Rule.GradientGlobal + "': '" + U.getName() +
                     "' must return {tape, result, shadow of the result}: "
-                    "the returned pointer of '" + F.getName() +
-                    "' carries a derivative");
+                    "the returned pointer of '" +
+                    F.getName() + "' carries a derivative");
     return false;
   }
   B.CreateRet(Sig.packAugmented(B, Tape, Primal, Shadow));
@@ -478,9 +479,9 @@ bool emitCustomBackward(const CustomRule &Rule, const DerivativeKey &Key,
   IRBuilder<> B = entryBuilder(D);
   SmallVector<Value *, 16> Args = userArgs(*L, D, Sig);
   if (!Seed.empty())
-    Args.push_back(Sig.SeedParam >= 0 ? static_cast<Value *>(
-                                            D.getArg(Sig.SeedParam))
-                                      : Constant::getNullValue(RetTy));
+    Args.push_back(Sig.SeedParam >= 0
+                       ? static_cast<Value *>(D.getArg(Sig.SeedParam))
+                       : Constant::getNullValue(RetTy));
   if (HasTape)
     Args.push_back(coerce(B, D.getArg(Sig.TapeParam), TapeParamTy));
   Value *R = callUser(B, U, Args);

@@ -9,8 +9,8 @@
 #include "Core/CustomDerivatives.h"
 #include "Core/RuntimeDisjointness.h"
 #include "Forward/ForwardEmitter.h"
-#include "Reverse/ReverseEmitter.h"
 #include "Requests/RequestLowering.h"
+#include "Reverse/ReverseEmitter.h"
 #include "Reverse/SplitForm.h"
 #include "Support/DebugScopes.h"
 
@@ -19,8 +19,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/IR/ReplaceConstant.h"
+#include "llvm/IR/Verifier.h"
 
 #define DEBUG_TYPE "gpuad"
 
@@ -282,11 +282,11 @@ SplitHalves DerivativeContext::getCustomSplit(const DerivativeKey &AugKey,
   SplitHalves H;
   H.Augmented = declare(AugKey, DerivativeSignature::augmented(AugKey, TapeTy));
   H.Backward = declare(BwdKey, DerivativeSignature::backward(AugKey, TapeTy));
-  bool Ok = checkCustomRule(R, AugKey, Diags) &&
-            emitCustomAugmented(R, AugKey, *H.Augmented,
-                                Signatures[H.Augmented], Diags) &&
-            emitCustomBackward(R, AugKey, *H.Backward,
-                               Signatures[H.Backward], Diags);
+  bool Ok =
+      checkCustomRule(R, AugKey, Diags) &&
+      emitCustomAugmented(R, AugKey, *H.Augmented, Signatures[H.Augmented],
+                          Diags) &&
+      emitCustomBackward(R, AugKey, *H.Backward, Signatures[H.Backward], Diags);
   if (!Ok) {
     stubOut(*H.Augmented);
     stubOut(*H.Backward);
@@ -313,7 +313,8 @@ void DerivativeContext::discardDerivatives() {
     // derivative's signature (an empty tape type) may not lower.
     // (An invoke of one becomes a branch: its block keeps a terminator.)
     for (User *U : make_early_inc_range(D->users()))
-      if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledFunction() == D)
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledFunction() == D)
         eraseRequestCall(*Call);
     if (D->use_empty())
       D->eraseFromParent();
@@ -324,16 +325,17 @@ void DerivativeContext::discardDerivatives() {
 }
 
 GlobalVariable *DerivativeContext::sharedShadowOf(GlobalVariable &GV,
-                                                 unsigned Lane) {
+                                                  unsigned Lane) {
   GlobalVariable *&Shadow = SharedShadows[{&GV, Lane}];
   const DataLayout &DL = M.getDataLayout();
-  bool Dynamic = GV.isDeclaration() || DL.getTypeAllocSize(GV.getValueType()) == 0;
+  bool Dynamic =
+      GV.isDeclaration() || DL.getTypeAllocSize(GV.getValueType()) == 0;
   if (!Shadow && Dynamic) {
-    Shadow = new GlobalVariable(
-        M, GV.getValueType(), /*isConstant=*/false,
-        GlobalValue::ExternalLinkage, nullptr,
-        GV.getName() + ".gpuad.dynamic.shadow", nullptr,
-        GlobalValue::NotThreadLocal, GV.getAddressSpace());
+    Shadow =
+        new GlobalVariable(M, GV.getValueType(), /*isConstant=*/false,
+                           GlobalValue::ExternalLinkage, nullptr,
+                           GV.getName() + ".gpuad.dynamic.shadow", nullptr,
+                           GlobalValue::NotThreadLocal, GV.getAddressSpace());
     DynamicShadows[Shadow] = &GV;
   }
   if (!Shadow) {
@@ -341,11 +343,10 @@ GlobalVariable *DerivativeContext::sharedShadowOf(GlobalVariable &GV,
     if (Lane)
       Name += "." + std::to_string(Lane);
     // Shared memory has no initializer; the reverse sweep zeroes it.
-    Shadow = new GlobalVariable(M, GV.getValueType(), /*isConstant=*/false,
-                                GlobalValue::InternalLinkage,
-                                UndefValue::get(GV.getValueType()), Name,
-                                nullptr, GlobalValue::NotThreadLocal,
-                                GV.getAddressSpace());
+    Shadow = new GlobalVariable(
+        M, GV.getValueType(), /*isConstant=*/false,
+        GlobalValue::InternalLinkage, UndefValue::get(GV.getValueType()), Name,
+        nullptr, GlobalValue::NotThreadLocal, GV.getAddressSpace());
     Shadow->setAlignment(GV.getAlign());
   }
   return Shadow;

@@ -14,11 +14,11 @@
 #ifndef GPUAD_CORE_DERIVATIVECONTEXT_H
 #define GPUAD_CORE_DERIVATIVECONTEXT_H
 
+#include "Analysis/ArgumentWrites.h"
+#include "Analysis/TypeInfo.h"
 #include "Core/DerivativeKey.h"
 #include "Core/DerivativeSignature.h"
 #include "Core/IndirectCalls.h"
-#include "Analysis/ArgumentWrites.h"
-#include "Analysis/TypeInfo.h"
 #include "Core/Preprocess.h"
 #include "Options.h"
 #include "Requests/Registrations.h"
@@ -29,9 +29,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
-#include <memory>
 
 namespace llvm {
 class GlobalVariable;
@@ -74,9 +74,9 @@ public:
   llvm::ArrayRef<llvm::GlobalVariable *>
   sharedShadowsOf(const llvm::Function *D) const {
     auto It = SharedUses.find(D);
-    return It == SharedUses.end() ? llvm::ArrayRef<llvm::GlobalVariable *>()
-                                  : llvm::ArrayRef<llvm::GlobalVariable *>(
-                                        It->second);
+    return It == SharedUses.end()
+               ? llvm::ArrayRef<llvm::GlobalVariable *>()
+               : llvm::ArrayRef<llvm::GlobalVariable *>(It->second);
   }
   /// A split-mode derivative a user names (__enzyme_augmentfwd/reverse).
   void noteSplitRequested(const DerivativeKey &Key) {
@@ -91,7 +91,8 @@ public:
   bool isRequested(const DerivativeKey &Key) const {
     return Requested.count(Key);
   }
-  const DerivativeSignature &signatureOf(const llvm::Function &Derivative) const;
+  const DerivativeSignature &
+  signatureOf(const llvm::Function &Derivative) const;
   /// Per parameter of \p Key's function, whether its derivative treats it
   /// as restrict: the parameter is, the call site proved it disjoint, or
   /// the derivative is the restrict version (RuntimeDisjointness.h).
@@ -106,8 +107,9 @@ public:
 
   /// What callers know of the types behind \p Callee's arguments (the
   /// callee alone may not: a std::copy<double> body copies untyped bytes).
-  void noteArgumentTypes(const llvm::CallBase &Call,
-                         llvm::function_ref<TypeTree(const llvm::Value *)> Tree);
+  void
+  noteArgumentTypes(const llvm::CallBase &Call,
+                    llvm::function_ref<TypeTree(const llvm::Value *)> Tree);
   llvm::ArrayRef<TypeTree> argumentTypes(const llvm::Function &Callee) const;
   /// Type analysis summaries of the module's functions.
   TypeSummaries &typeSummaries() { return Summaries; }
@@ -188,7 +190,8 @@ public:
   /// zeroMadeShadowsAtRequests() zeroes the floats of the shadow globals
   /// gpuad made (the program can neither seed nor read them, so a tangent
   /// or adjoint left by an earlier run must not count).
-  static constexpr const char *ZeroMadeShadowsMarker = "gpuad.zero_made_shadows";
+  static constexpr const char *ZeroMadeShadowsMarker =
+      "gpuad.zero_made_shadows";
   void zeroMadeShadowsAtRequests();
   /// Dynamic (`extern __shared__`) memory has its shadow in the launch's
   /// dynamic shared memory too, past the primal's: the gradient kernel is
@@ -204,9 +207,9 @@ public:
 
   /// Finishes the run: links target libraries, cleans up generated
   /// functions, erases clones, turns inactive dispatcher calls back into
-  /// indirect calls (IndirectCalls::restore).  On GPU targets generated functions are marked
-  /// alwaysinline (a device call costs registers and parameter space);
-  /// returns true if any function was.
+  /// indirect calls (IndirectCalls::restore).  On GPU targets generated
+  /// functions are marked alwaysinline (a device call costs registers and
+  /// parameter space); returns true if any function was.
   bool finish();
 
 private:

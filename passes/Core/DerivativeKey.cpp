@@ -56,7 +56,8 @@ std::string DerivativeKey::suffix() const {
     S += ".w" + std::to_string(Width);
   S += ".";
   for (ArgActivity A : Args)
-    S += (A == ArgActivity::Const) ? "c" : (A == ArgActivity::Active ? "a" : "d");
+    S += (A == ArgActivity::Const) ? "c"
+                                   : (A == ArgActivity::Active ? "a" : "d");
   if (Ret == ReturnShadow::Shadow)
     S += ".dret";
   if (ReturnPrimal)

@@ -26,11 +26,11 @@ class Type;
 namespace gpuad {
 
 enum class DiffMode {
-  Forward,           ///< __enzyme_fwddiff
-  ReverseCombined,   ///< __enzyme_autodiff
-  ReverseAugmented,  ///< __enzyme_augmentfwd
-  ReverseBackward,   ///< __enzyme_reverse
-  TapeSize,          ///< __enzyme_augmentsize
+  Forward,          ///< __enzyme_fwddiff
+  ReverseCombined,  ///< __enzyme_autodiff
+  ReverseAugmented, ///< __enzyme_augmentfwd
+  ReverseBackward,  ///< __enzyme_reverse
+  TapeSize,         ///< __enzyme_augmentsize
 };
 
 llvm::StringRef modeName(DiffMode M);

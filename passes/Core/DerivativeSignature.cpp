@@ -219,8 +219,8 @@ Value *DerivativeSignature::shadowOf(IRBuilderBase &B, Value *Result) const {
 }
 
 SmallVector<Value *, 4> DerivativeSignature::resultsOf(IRBuilderBase &B,
-                                                        Value *Result,
-                                                        bool Forward) const {
+                                                       Value *Result,
+                                                       bool Forward) const {
   SmallVector<Value *, 4> Out;
   if (Forward) {
     if (Value *P = primalOf(B, Result))

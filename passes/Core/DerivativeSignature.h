@@ -1,4 +1,5 @@
-//===- DerivativeSignature.h - Parameters and results of a derivative -*- C++ -*-===//
+//===- DerivativeSignature.h - Parameters and results of a derivative -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //

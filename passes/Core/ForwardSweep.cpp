@@ -87,9 +87,8 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   copyFunctionAttributes(Primal, D);
   for (unsigned I = 0; I < Primal.arg_size(); ++I)
     for (const Attribute &A : Primal.getAttributes().getParamAttrs(I))
-      if (A.isEnumAttribute() &&
-          (A.getKindAsEnum() == Attribute::NoUndef ||
-           A.getKindAsEnum() == Attribute::NonNull))
+      if (A.isEnumAttribute() && (A.getKindAsEnum() == Attribute::NoUndef ||
+                                  A.getKindAsEnum() == Attribute::NonNull))
         Args[I].Primal->addAttr(A);
   removeUnreachableBlocks(D);
 
@@ -174,10 +173,10 @@ SmallVector<SweepArg, 8>
 ForwardSweep::sweepArguments(const DerivativeSignature &Sig) const {
   SmallVector<SweepArg, 8> Args;
   for (unsigned I = 0; I < Key.Args.size(); ++I)
-    Args.push_back({D.getArg(Sig.PrimalParam[I]),
-                    Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I])
-                                            : nullptr,
-                    Key.Args[I]});
+    Args.push_back(
+        {D.getArg(Sig.PrimalParam[I]),
+         Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I]) : nullptr,
+         Key.Args[I]});
   return Args;
 }
 
@@ -299,7 +298,8 @@ Value *ForwardSweep::replay(Instruction &I, ArrayRef<unsigned> DataOps) {
       Cast && L.isSimd(I.getType()) && L.isSimd(Tys[0]))
     return B.CreateCast(Cast->getOpcode(), Sh[0], L.shadowType(I.getType()));
   if (auto *Sel = dyn_cast<SelectInst>(&I);
-      Sel && L.isSimd(I.getType()) && !Sel->getCondition()->getType()->isVectorTy())
+      Sel && L.isSimd(I.getType()) &&
+      !Sel->getCondition()->getType()->isVectorTy())
     return B.CreateSelect(Sel->getCondition(), Sh[0], Sh[1]);
   return L.map(B, I.getType(), Sh, Tys,
                [&](ArrayRef<Value *> Lane, unsigned) { return Build(Lane); });
@@ -319,10 +319,9 @@ void ForwardSweep::visitCastInst(CastInst &I) {
     // the primal address (or zero) for the shadow would write adjoints into
     // the primal's memory, or fault.  A function pointer (a member function
     // pointer's) is its own shadow: calls through it dispatch on it.
-    if (isa<IntToPtrInst>(I) && !hasShadow(I.getOperand(0)) &&
-        !isOnlyCalled(I))
-      return fail(I, "cannot tell the shadow of the pointer '" +
-                         describe(I) + "': the integer it is made from, '" +
+    if (isa<IntToPtrInst>(I) && !hasShadow(I.getOperand(0)) && !isOnlyCalled(I))
+      return fail(I, "cannot tell the shadow of the pointer '" + describe(I) +
+                         "': the integer it is made from, '" +
                          describe(*I.getOperand(0)) +
                          "', has no shadow address");
     // Linear in the value (conversions) or moving an address.
@@ -378,9 +377,9 @@ void ForwardSweep::createPhiShadows() {
     for (PHINode &PN : BB.phis()) {
       if (!hasShadow(&PN))
         continue;
-      PHINode *S = PHINode::Create(L.shadowType(PN.getType()),
-                                   PN.getNumIncomingValues(),
-                                   PN.getName() + ".d");
+      PHINode *S =
+          PHINode::Create(L.shadowType(PN.getType()), PN.getNumIncomingValues(),
+                          PN.getName() + ".d");
       S->insertBefore(BB.getFirstNonPHIIt());
       S->setDebugLoc(PN.getDebugLoc());
       PhiShadows.push_back({&PN, S});

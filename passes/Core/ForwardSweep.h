@@ -26,9 +26,9 @@
 #include "Rules/ComplexCalls.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstVisitor.h"
 
@@ -126,8 +126,9 @@ protected:
   void finishSweep();
   /// Frees the scratch shadows of enzyme_const arguments (ScratchShadows.cpp)
   /// at \p At; \p Lookup gives a forward value where At is.
-  void freeScratchShadows(llvm::IRBuilderBase &At,
-                          llvm::function_ref<llvm::Value *(llvm::Value *)> Lookup);
+  void
+  freeScratchShadows(llvm::IRBuilderBase &At,
+                     llvm::function_ref<llvm::Value *(llvm::Value *)> Lookup);
   /// Runs the verifier on the generated function; an invalid one is an
   /// internal error reported against the primal.
   bool verifyGenerated(llvm::StringRef ModeName);
@@ -184,23 +185,25 @@ protected:
                    llvm::function_ref<void(llvm::Value *, unsigned)> Emit);
   /// A call like \p Call (same callee and attributes) with \p Replace
   /// arguments, as a plain call at the builder.
-  llvm::CallInst *cloneCall(llvm::CallBase &Call,
-                            llvm::ArrayRef<std::pair<unsigned, llvm::Value *>> Replace);
+  llvm::CallInst *
+  cloneCall(llvm::CallBase &Call,
+            llvm::ArrayRef<std::pair<unsigned, llvm::Value *>> Replace);
   /// The key of the derivative of \p Call's callee in \p Mode, from the
   /// activity of the call's operands and result (the primal result is
   /// always returned).
   DerivativeKey calleeKey(llvm::CallBase &Call, DiffMode Mode) const;
   /// The arguments of a call to the derivative with signature \p S that
   /// replaces \p Call: its primal arguments and their shadows.
-  llvm::SmallVector<llvm::Value *, 16>
-  calleeArgs(llvm::CallBase &Call, const DerivativeSignature &S);
+  llvm::SmallVector<llvm::Value *, 16> calleeArgs(llvm::CallBase &Call,
+                                                  const DerivativeSignature &S);
   /// Replaces \p Call by a call (or, for an invoke, an invoke with the same
   /// unwind destination) of \p Callee; the builder is left where its results
   /// can be unpacked.  Call-site attributes that stay true are kept.
   llvm::CallBase *emitReplacementCall(llvm::CallBase &Call,
                                       llvm::Function *Callee,
                                       llvm::ArrayRef<llvm::Value *> Args);
-  static llvm::AttributeList derivativeCallAttributes(const llvm::CallBase &Call);
+  static llvm::AttributeList
+  derivativeCallAttributes(const llvm::CallBase &Call);
   void fail(llvm::Instruction &I, const llvm::Twine &Msg);
   /// The complex operands and results of \p Call, a call of complex row
   /// \p Rule; none, after an error if an operand carries a derivative,

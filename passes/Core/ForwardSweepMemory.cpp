@@ -82,8 +82,8 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
     }
     // A byte holds no float (C++'s empty classes: std::placeholders::_1,
     // merged with a bound call's data): it is its own shadow.
-    if (GV->getParent()->getDataLayout().getTypeAllocSize(
-            GV->getValueType()) <= 1)
+    if (GV->getParent()->getDataLayout().getTypeAllocSize(GV->getValueType()) <=
+        1)
       return L.splat(B, GV);
     if (!Ctx.target().isGPU()) {
       // Every function agrees on a global that carries derivatives in the
@@ -92,8 +92,7 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
                                      ? nullptr
                                      : Ctx.callAccessingGlobals(*Key.Fn)) {
         fail(At, "global variable '" + GV->getName() +
-                     "' carries derivatives, and the call '" +
-                     describe(*Call) +
+                     "' carries derivatives, and the call '" + describe(*Call) +
                      "' may read or write globals: a callee cannot see "
                      "which globals carry derivatives; pass its data as an "
                      "argument instead");
@@ -199,8 +198,8 @@ void ForwardSweep::visitAllocaInst(AllocaInst &I) {
   // derivatives, and partially written aggregates stay well-defined.
   Value *Size = B.getInt64(DL.getTypeAllocSize(I.getAllocatedType()));
   if (I.isArrayAllocation())
-    Size = B.CreateMul(Size, B.CreateZExtOrTrunc(I.getArraySize(),
-                                                 B.getInt64Ty()));
+    Size = B.CreateMul(Size,
+                       B.CreateZExtOrTrunc(I.getArraySize(), B.getInt64Ty()));
   for (Value *S : Lanes)
     B.CreateMemSet(S, B.getInt8(0), Size, I.getAlign());
   setShadow(&I, L.pack(B, I.getType(), Lanes));
@@ -263,7 +262,8 @@ void ForwardSweep::checkLoadedShadow(LoadInst &Base) {
   if (GV && !GV->isConstant() &&
       Ctx.isMadeShadow(*Ctx.globalShadowOf(*GV, 0))) {
     std::string G = GV->getName().str();
-    Message = "gpuad: global '" + G + "' holds an address where its shadow "
+    Message = "gpuad: global '" + G +
+              "' holds an address where its shadow "
               "holds none: the program stored it outside differentiated "
               "code, so the derivative cannot follow it; define a global '" +
               G + "_shadow' and set it where the program sets '" + G +
@@ -288,8 +288,9 @@ void ForwardSweep::checkLoadedShadow(LoadInst &Base) {
   Type *PtrTy = Base.getType();
   SmallVector<Value *, 4> Lanes;
   for (unsigned Lane = 0; Lane < L.width(); ++Lane)
-    Lanes.push_back(B.CreateCall(Ctx.shadowAddressCheck(),
-                                 {&Base, L.extract(B, Shadow, PtrTy, Lane), Text}));
+    Lanes.push_back(
+        B.CreateCall(Ctx.shadowAddressCheck(),
+                     {&Base, L.extract(B, Shadow, PtrTy, Lane), Text}));
   Value *Checked = L.pack(B, PtrTy, Lanes);
   // Every other use of the shadow, here and in the reverse sweep, takes the
   // checked one.
@@ -324,18 +325,19 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
     // Unless the program says the global is inactive (Enzyme's
     // __enzyme_inactive_global): then its contents carry no derivative.
     if ((Origins & OriginGlobal) && mayReadBack(C) && !isInactiveGlobal(Ptr))
-      fail(I, "an active value is stored to global memory ('" +
-                  describe(*Ptr) +
+      fail(I, "an active value is stored to global memory ('" + describe(*Ptr) +
                   "'), which has no shadow, and may be read back; pass the "
                   "data as an argument instead");
     // Memory a call gpuad cannot see into handed out (a buffer another
     // file's function returns): the same.
     else if ((Origins & OriginUnknown) && mayReadBack(C))
       fail(I, "an active value is stored to memory gpuad cannot give a "
-              "shadow ('" + describe(*Ptr) + "', from code it cannot see "
-              "into), and may be read back; pass the memory as an "
-              "argument instead, or define the function that returns it in "
-              "this file");
+              "shadow ('" +
+                  describe(*Ptr) +
+                  "', from code it cannot see "
+                  "into), and may be read back; pass the memory as an "
+                  "argument instead, or define the function that returns it in "
+                  "this file");
     return;
   }
   if (!storesShadowOf(I))
@@ -377,11 +379,12 @@ Value *ForwardSweep::withPrimalIntegers(Value *Shadow, Value *Primal,
     SmallVector<Value *, 4> Indices = {B.getInt32(0)};
     for (unsigned K : Path)
       Indices.push_back(B.getInt32(K));
-    int Offset = D.getDataLayout().getIndexedOffsetInType(Primal->getType(),
-                                                          Indices);
+    int Offset =
+        D.getDataLayout().getIndexedOffsetInType(Primal->getType(), Indices);
     if (holdsFloatAt(Ptr, Offset))
       return Shadow;
-    return B.CreateInsertValue(Shadow, B.CreateExtractValue(Primal, Path), Path);
+    return B.CreateInsertValue(Shadow, B.CreateExtractValue(Primal, Path),
+                               Path);
   }
   for (unsigned K = 0; K < N; ++K) {
     SmallVector<unsigned, 4> Sub = Path;
@@ -410,8 +413,8 @@ bool ForwardSweep::mayReadBack(int Class) const {
 void ForwardSweep::visitAtomicRMWInst(AtomicRMWInst &I) {
   Value *Ptr = I.getPointerOperand();
   Value *Val = I.getValOperand();
-  bool Involved = isActive(&I) || isActive(Val) ||
-                  (!isData(Val) && needsShadow(Val));
+  bool Involved =
+      isActive(&I) || isActive(Val) || (!isData(Val) && needsShadow(Val));
   if (!needsShadow(Ptr) || !Involved)
     return;
   switch (I.getOperation()) {
@@ -445,10 +448,13 @@ void ForwardSweep::visitAtomicCmpXchgInst(AtomicCmpXchgInst &I) {
   if (needsShadow(I.getPointerOperand()) &&
       (CarriesActive(I.getNewValOperand()) ||
        CarriesActive(I.getCompareOperand())))
-    fail(I, "cannot differentiate compare-and-swap on differentiated memory "
-            "('" + describe(I) + "'): an atomicCAS loop (e.g. an atomic max of "
-            "floats) has no derivative rule; write it with atomicAdd, or keep "
-            "that memory out of the derivative (enzyme_const)");
+    fail(I,
+         "cannot differentiate compare-and-swap on differentiated memory "
+         "('" +
+             describe(I) +
+             "'): an atomicCAS loop (e.g. an atomic max of "
+             "floats) has no derivative rule; write it with atomicAdd, or keep "
+             "that memory out of the derivative (enzyme_const)");
 }
 
 void ForwardSweep::emitMemTransfer(CallBase &Call) {
@@ -494,8 +500,9 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
   if (const Function *Callee = Call.getCalledFunction();
       Callee && classifyEntryPoint(Callee->getName()))
     return fail(Call, "cannot differentiate a function that itself requests "
-                      "a derivative ('" + Callee->getName() +
-                      "'): nested differentiation is not supported");
+                      "a derivative ('" +
+                          Callee->getName() +
+                          "'): nested differentiation is not supported");
   if (Act->isInactiveCall(Call))
     return;
   if (std::optional<unsigned> Op = Ctx.target().shuffledOperand(Call))
@@ -510,7 +517,8 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
   if (Call.isInlineAsm()) {
     if (callNeedsDerivative(Call))
       fail(Call, "cannot differentiate inline assembly on values that carry "
-                 "derivatives ('" + describe(Call) + "')");
+                 "derivatives ('" +
+                     describe(Call) + "')");
     return;
   }
   if (const DerivativeRule *Rule = findRule(Call))
@@ -596,8 +604,8 @@ void ForwardSweep::emitStructureCall(CallBase &Call) {
     for (unsigned K = 0; K < Call.arg_size(); ++K)
       if (Shadows[K])
         Replace.push_back(
-            {K, L.extract(B, Shadows[K], Call.getArgOperand(K)->getType(),
-                          Lane)});
+            {K,
+             L.extract(B, Shadows[K], Call.getArgOperand(K)->getType(), Lane)});
     Results.push_back(cloneCall(Call, Replace));
   }
   if (Call.getType()->isPointerTy() && hasShadow(&Call))
@@ -631,8 +639,8 @@ DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
   return K;
 }
 
-SmallVector<Value *, 16> ForwardSweep::calleeArgs(CallBase &Call,
-                                                 const DerivativeSignature &S) {
+SmallVector<Value *, 16>
+ForwardSweep::calleeArgs(CallBase &Call, const DerivativeSignature &S) {
   SmallVector<Value *, 16> Args(S.Type->getNumParams());
   for (unsigned I = 0; I < Call.arg_size(); ++I) {
     Value *A = Call.getArgOperand(I);
@@ -690,8 +698,9 @@ void ForwardSweep::replaceCall(CallBase &Old, Value *Primal) {
   Removed.push_back(&Old);
 }
 
-CallInst *ForwardSweep::cloneCall(
-    CallBase &Call, ArrayRef<std::pair<unsigned, Value *>> Replace) {
+CallInst *
+ForwardSweep::cloneCall(CallBase &Call,
+                        ArrayRef<std::pair<unsigned, Value *>> Replace) {
   SmallVector<Value *, 4> Args(Call.args());
   for (auto [Idx, V] : Replace)
     Args[Idx] = V;
@@ -751,9 +760,9 @@ void ForwardSweep::emitHeapCall(CallBase &Call) {
                            ? userAllocationSize(*Call.getCalledFunction())
                        : Fn == HeapFn::AlignedAlloc ? 1
                                                     : 0;
-    Value *Size = Fn == HeapFn::Calloc
-                      ? B.CreateMul(Call.getArgOperand(0), Call.getArgOperand(1))
-                      : Call.getArgOperand(SizeArg);
+    Value *Size = Fn == HeapFn::Calloc ? B.CreateMul(Call.getArgOperand(0),
+                                                     Call.getArgOperand(1))
+                                       : Call.getArgOperand(SizeArg);
     SmallVector<Value *, 4> Lanes;
     for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
       Value *S = cloneCall(Call, {});

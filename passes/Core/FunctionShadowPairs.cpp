@@ -83,7 +83,8 @@ std::optional<PairTypes> pairTypes(const Function &F) {
 /// The type of the tape field of an augmented half's result.
 Type *tapeTypeOf(const DerivativeSignature &Sig) {
   Type *R = Sig.Type->getReturnType();
-  return Sig.SingleResult ? R : cast<StructType>(R)->getElementType(Sig.TapeField);
+  return Sig.SingleResult ? R
+                          : cast<StructType>(R)->getElementType(Sig.TapeField);
 }
 
 /// The pair's parameters from derivative \p D's arguments.  A pointer
@@ -136,9 +137,9 @@ Value *pairEntry(IRBuilder<> &B, Value *Shadow, unsigned Index) {
 
 /// The augmented half \p D: the pair's augmented function, its tape kept in
 /// the first field of the tape; else the dispatcher's own half \p Own.
-void emitAugmentedWrapper(const Function &F, FunctionType *PairTy,
-                          Function &D, const DerivativeSignature &Sig,
-                          Function &Own, const DerivativeSignature &OwnSig) {
+void emitAugmentedWrapper(const Function &F, FunctionType *PairTy, Function &D,
+                          const DerivativeSignature &Sig, Function &Own,
+                          const DerivativeSignature &OwnSig) {
   Type *Ret = F.getReturnType();
   auto *TapeTy = cast<StructType>(tapeTypeOf(Sig));
   Branches Br = branchOnPair(D, Sig);
@@ -157,8 +158,9 @@ void emitAugmentedWrapper(const Function &F, FunctionType *PairTy,
     Args.push_back(&A);
   CallInst *O = B.CreateCall(&Own, Args);
   Tape = B.CreateInsertValue(
-      ConstantStruct::get(TapeTy, {ConstantPointerNull::get(B.getPtrTy()),
-                                   PoisonValue::get(TapeTy->getElementType(1))}),
+      ConstantStruct::get(TapeTy,
+                          {ConstantPointerNull::get(B.getPtrTy()),
+                           PoisonValue::get(TapeTy->getElementType(1))}),
       OwnSig.field(B, O, OwnSig.TapeField), 1);
   B.CreateRet(Sig.packAugmented(B, Tape, OwnSig.field(B, O, OwnSig.PrimalField),
                                 OwnSig.field(B, O, OwnSig.ShadowField)));

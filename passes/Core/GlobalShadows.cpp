@@ -76,9 +76,8 @@ static bool mayAccessGlobals(const Function &F, unsigned Depth,
   if (!Seen.insert(&F).second)
     return false;
   for (const Instruction &I : instructions(F)) {
-    if (any_of(I.operands(), [](const Use &U) {
-          return isMutableGlobalAddress(U.get());
-        }))
+    if (any_of(I.operands(),
+               [](const Use &U) { return isMutableGlobalAddress(U.get()); }))
       return true;
     const auto *Call = dyn_cast<CallBase>(&I);
     if (!Call || isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
@@ -301,8 +300,8 @@ DerivativeContext::carryingGlobals() {
   while (Changed) {
     Changed = false;
     for (const GlobalVariable &G : M.globals())
-      if (!CarryingGlobals->count(&G) &&
-          typeHoldsPointer(G.getValueType()) && PointsToCarrying(G))
+      if (!CarryingGlobals->count(&G) && typeHoldsPointer(G.getValueType()) &&
+          PointsToCarrying(G))
         Changed |= CarryingGlobals->insert(&G).second;
   }
   return *CarryingGlobals;
@@ -313,8 +312,9 @@ bool DerivativeContext::carriesDerivatives(const GlobalVariable &GV) {
 }
 
 /// Whether \p I names (an address in) a global that \p Carries.
-static bool namesCarryingGlobal(
-    const Instruction &I, function_ref<bool(const GlobalVariable &)> Carries) {
+static bool
+namesCarryingGlobal(const Instruction &I,
+                    function_ref<bool(const GlobalVariable &)> Carries) {
   return any_of(I.operands(), [&](const Use &U) {
     const auto *GV = dyn_cast_or_null<GlobalVariable>(
         U->getType()->isPointerTy() ? getUnderlyingObject(U.get()) : nullptr);
@@ -437,15 +437,14 @@ GlobalVariable *DerivativeContext::globalShadowOf(GlobalVariable &GV,
   Type *Ty = GV.getValueType();
   GlobalVariable *S = M.getGlobalVariable(Name, /*AllowInternal=*/true);
   if (S && S->getValueType() != Ty &&
-      !(S->isDeclaration() && M.getDataLayout().getTypeAllocSize(
-                                  S->getValueType()) ==
-                                  M.getDataLayout().getTypeAllocSize(Ty)))
+      !(S->isDeclaration() &&
+        M.getDataLayout().getTypeAllocSize(S->getValueType()) ==
+            M.getDataLayout().getTypeAllocSize(Ty)))
     S = nullptr; // an unrelated variable of that name
   if (!S) {
     S = new GlobalVariable(M, Ty, /*isConstant=*/false,
-                           GlobalValue::ExternalLinkage, nullptr, Name,
-                           nullptr, GV.getThreadLocalMode(),
-                           GV.getAddressSpace());
+                           GlobalValue::ExternalLinkage, nullptr, Name, nullptr,
+                           GV.getThreadLocalMode(), GV.getAddressSpace());
     S->setAlignment(GV.getAlign());
     MadeGlobalShadows.push_back(S);
   }
@@ -467,9 +466,8 @@ GlobalVariable *DerivativeContext::constantShadowOf(GlobalVariable &GV,
   SmallVector<const GlobalVariable *, 4> Pointees;
   if (GV.hasInitializer() && !Target->isGPU())
     collectAddressedGlobals(GV.getInitializer(), Pointees);
-  bool PointsToMutable = any_of(Pointees, [](const GlobalVariable *P) {
-    return !P->isConstant();
-  });
+  bool PointsToMutable = any_of(
+      Pointees, [](const GlobalVariable *P) { return !P->isConstant(); });
   if (!PointsToMutable)
     Lane = 0; // all zero: one serves every lane
   GlobalVariable *&Shadow = ConstantShadows[{&GV, Lane}];
@@ -478,11 +476,10 @@ GlobalVariable *DerivativeContext::constantShadowOf(GlobalVariable &GV,
   std::string Name = (GV.getName() + ".gpuad.zero").str();
   if (Lane)
     Name += "." + std::to_string(Lane);
-  Shadow = new GlobalVariable(M, GV.getValueType(), /*isConstant=*/true,
-                              GlobalValue::InternalLinkage,
-                              Constant::getNullValue(GV.getValueType()), Name,
-                              nullptr, GV.getThreadLocalMode(),
-                              GV.getAddressSpace());
+  Shadow = new GlobalVariable(
+      M, GV.getValueType(), /*isConstant=*/true, GlobalValue::InternalLinkage,
+      Constant::getNullValue(GV.getValueType()), Name, nullptr,
+      GV.getThreadLocalMode(), GV.getAddressSpace());
   if (PointsToMutable)
     Shadow->setInitializer(shadowInitializer(GV.getInitializer(), Lane));
   return Shadow;

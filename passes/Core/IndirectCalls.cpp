@@ -24,7 +24,8 @@
 using namespace llvm;
 
 STATISTIC(NumDispatchedCalls, "Indirect calls dispatched on the primal callee");
-STATISTIC(NumRestoredCalls, "Dispatched calls left inactive, made indirect again");
+STATISTIC(NumRestoredCalls,
+          "Dispatched calls left inactive, made indirect again");
 
 namespace gpuad {
 
@@ -49,8 +50,7 @@ static bool mayCarry(Type *T) {
 static bool isDispatched(const CallBase &Call) {
   FunctionType *Ty = Call.getFunctionType();
   return Call.isIndirectCall() && !Call.isInlineAsm() && !Ty->isVarArg() &&
-         !Call.hasFnAttr("enzyme_inactive") &&
-         !isa<CallBrInst>(Call) &&
+         !Call.hasFnAttr("enzyme_inactive") && !isa<CallBrInst>(Call) &&
          (mayCarry(Ty->getReturnType()) || any_of(Ty->params(), mayCarry));
 }
 
@@ -135,14 +135,13 @@ ArrayRef<Function *> IndirectCalls::candidatesOf(FunctionType *Ty,
     // A declaration without a rule has no derivative: the default case
     // names it at run time.  Heap functions (malloc through a table of
     // allocators) are differentiated by what they are, as direct calls.
-    if (F.isDeclaration() && !findRule(F) &&
-        !classifyHeapFunction(F.getName()))
+    if (F.isDeclaration() && !findRule(F) && !classifyHeapFunction(F.getName()))
       continue;
     // A body that never returns (an abstract class's deleting destructor
     // traps) is left to the default case too.
-    if (!F.isDeclaration() && none_of(instructions(F), [](const Instruction &I) {
-          return isa<ReturnInst>(I);
-        }))
+    if (!F.isDeclaration() &&
+        none_of(instructions(F),
+                [](const Instruction &I) { return isa<ReturnInst>(I); }))
       continue;
     It->second.push_back(&F);
   }
@@ -159,9 +158,9 @@ Function *IndirectCalls::missHelper(const Function &User,
                                     const std::string &Message) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0);
-  Function *F = Function::Create(
-      FunctionType::get(Type::getVoidTy(C), {Ptr}, false),
-      GlobalValue::InternalLinkage, "gpuad.dispatch.miss", M);
+  Function *F =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr}, false),
+                       GlobalValue::InternalLinkage, "gpuad.dispatch.miss", M);
   for (const Attribute &A : User.getAttributes().getFnAttrs())
     if (A.isStringAttribute())
       F->addFnAttr(A);

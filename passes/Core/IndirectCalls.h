@@ -65,9 +65,7 @@ public:
   llvm::ArrayRef<llvm::Function *> possibleCallees(const llvm::CallBase &Call);
 
   /// Whether \p F is a dispatcher this object made.
-  bool isDispatcher(const llvm::Function &F) const {
-    return Made.count(&F);
-  }
+  bool isDispatcher(const llvm::Function &F) const { return Made.count(&F); }
 
 private:
   llvm::Module &M;

@@ -66,9 +66,9 @@ public:
       return false;
     if (Callee->isDeclaration())
       // A math function of the rule table, with no pointer to write through.
-      return findRule(CB) &&
-             none_of(CB.args(),
-                     [](const Use &A) { return A->getType()->isPointerTy(); });
+      return findRule(CB) && none_of(CB.args(), [](const Use &A) {
+               return A->getType()->isPointerTy();
+             });
     return Depth < MaxDepth && pointerArgumentsReadable(CB) &&
            isPureFunction(*Callee, Depth + 1);
   }

@@ -62,9 +62,9 @@ bool recordLastPicks(Function &F) {
     Loop *L = Sel ? LI.getLoopFor(Sel->getParent()) : nullptr;
     if (!L || !Sel->getType()->isFPOrFPVectorTy() ||
         Sel->getCondition()->getType()->isVectorTy() ||
-        Sel->getTrueValue() == Sel->getFalseValue() ||
-        !L->getLoopPreheader() || !L->getLoopLatch() ||
-        !L->getUniqueExitBlock() || !L->hasDedicatedExits())
+        Sel->getTrueValue() == Sel->getFalseValue() || !L->getLoopPreheader() ||
+        !L->getLoopLatch() || !L->getUniqueExitBlock() ||
+        !L->hasDedicatedExits())
       continue;
     PHINode *Carried = carriedOperand(*Sel, *L);
     if (!Carried || !onlyComparedIn(*Sel, *L, *Carried) ||

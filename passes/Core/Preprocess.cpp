@@ -60,7 +60,8 @@ static bool isAtomicWrapper(const Function &F) {
     return false;
   unsigned Atomics = 0;
   for (const Instruction &I : F.getEntryBlock()) {
-    if (const auto *Call = dyn_cast<CallBase>(&I); Call && !isa<IntrinsicInst>(Call))
+    if (const auto *Call = dyn_cast<CallBase>(&I);
+        Call && !isa<IntrinsicInst>(Call))
       return false;
     Atomics += isa<AtomicRMWInst>(I);
   }
@@ -89,8 +90,8 @@ static bool passComplexByValue(Function &F) {
       uint64_t Size = F.getDataLayout().getTypeAllocSize(T);
       for (Value *Ptr : Call->args()) {
         Parts.push_back(B.CreateLoad(T, Ptr));
-        Parts.push_back(B.CreateLoad(T, B.CreateConstInBoundsGEP1_64(
-                                            B.getInt8Ty(), Ptr, Size)));
+        Parts.push_back(B.CreateLoad(
+            T, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ptr, Size)));
       }
       CallInst *New = B.CreateCall(Wrapper, Parts);
       New->setDebugLoc(Call->getDebugLoc());
@@ -302,7 +303,8 @@ Function &Preprocessor::normalizedForReverse(Function &F,
   // would have ended its lifetime (shadow stack slots, values it reads back).
   for (BasicBlock &BB : Clone)
     for (Instruction &I : make_early_inc_range(BB))
-      if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->isLifetimeStartOrEnd())
+      if (auto *II = dyn_cast<IntrinsicInst>(&I);
+          II && II->isLifetimeStartOrEnd())
         II->eraseFromParent();
   FunctionPassManager FPM;
   selectFormMinMax(Clone);

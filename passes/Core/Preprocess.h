@@ -1,4 +1,5 @@
-//===- Preprocess.h - Normalised copies of functions to differentiate -*- C++ -*-===//
+//===- Preprocess.h - Normalised copies of functions to differentiate -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //

@@ -43,10 +43,9 @@ static bool hideBodyFromCalls(Function &F) {
       Callees.push_back(&U);
   if (Callees.empty())
     return false;
-  Function *Opaque =
-      Function::Create(F.getFunctionType(), GlobalValue::ExternalLinkage,
-                       F.getAddressSpace(), F.getName() + OpaqueSuffix,
-                       F.getParent());
+  Function *Opaque = Function::Create(
+      F.getFunctionType(), GlobalValue::ExternalLinkage, F.getAddressSpace(),
+      F.getName() + OpaqueSuffix, F.getParent());
   Opaque->setAttributes(F.getAttributes());
   Opaque->setCallingConv(F.getCallingConv());
   for (Use *U : Callees)

@@ -1,4 +1,5 @@
-//===- RuleFunctionGuard.h - Keep rule functions out of the inliner -*- C++ -*-===//
+//===- RuleFunctionGuard.h - Keep rule functions out of the inliner -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //

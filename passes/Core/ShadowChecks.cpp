@@ -34,9 +34,8 @@ makeCheck(Module &M, TargetHooks &Target, StringRef Name,
     return F;
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0);
-  Function *F =
-      Function::Create(FunctionType::get(Ptr, {Ptr, Ptr, Ptr}, false),
-                       GlobalValue::InternalLinkage, Name, M);
+  Function *F = Function::Create(FunctionType::get(Ptr, {Ptr, Ptr, Ptr}, false),
+                                 GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
   // Inlined where it is used: a compare and a branch to the cold stop.
   F->addFnAttr(Attribute::AlwaysInline);

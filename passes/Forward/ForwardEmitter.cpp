@@ -65,12 +65,11 @@ void ForwardEmitter::emitComplex(CallBase &Call, const DerivativeRule &Rule) {
         return CC->operandPart(B, Call.getArgOperand(CC->argumentOf(K)), K);
       },
       [&] { return &Call; }, Ctx.target());
-  setShadow(&Call, CC->jvp(
-                       B, L,
-                       [&](unsigned Arg) {
-                         return shadowOf(Call.getArgOperand(Arg));
-                       },
-                       [&](unsigned Z) { return Rule.ComplexPartials[Z](R); }));
+  setShadow(&Call,
+            CC->jvp(
+                B, L,
+                [&](unsigned Arg) { return shadowOf(Call.getArgOperand(Arg)); },
+                [&](unsigned Z) { return Rule.ComplexPartials[Z](R); }));
 }
 
 void ForwardEmitter::emitElementwise(Instruction &I,
@@ -151,13 +150,14 @@ void ForwardEmitter::emitMultipleOutputs(CallBase &Call,
   // A returned aggregate ({sin, cos}, {mantissa, exponent}): the listed
   // elements carry tangents, the others none.
   Type *AggTy = Call.getType();
-  setShadow(&Call, L.map(B, AggTy, {}, {}, [&](ArrayRef<Value *>, unsigned Lane) {
-    Value *Agg = Constant::getNullValue(AggTy);
-    for (auto [Index, T] : Elements)
-      if (T)
-        Agg = B.CreateInsertValue(Agg, L.extract(B, T, Ty, Lane), Index);
-    return Agg;
-  }));
+  setShadow(
+      &Call, L.map(B, AggTy, {}, {}, [&](ArrayRef<Value *>, unsigned Lane) {
+        Value *Agg = Constant::getNullValue(AggTy);
+        for (auto [Index, T] : Elements)
+          if (T)
+            Agg = B.CreateInsertValue(Agg, L.extract(B, T, Ty, Lane), Index);
+        return Agg;
+      }));
 }
 
 void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
@@ -177,10 +177,11 @@ void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
 void ForwardEmitter::emitMemSet(CallBase &Call) {
   // Bytes set to a constant have a zero derivative.
   auto &MS = cast<MemSetInst>(Call);
-  forEachLane(accessedShadow(MS.getRawDest(), Call), [&](Value *LaneDst, unsigned) {
-    B.CreateMemSet(LaneDst, B.getInt8(0), MS.getLength(), MS.getDestAlign(),
-                   MS.isVolatile());
-  });
+  forEachLane(accessedShadow(MS.getRawDest(), Call),
+              [&](Value *LaneDst, unsigned) {
+                B.CreateMemSet(LaneDst, B.getInt8(0), MS.getLength(),
+                               MS.getDestAlign(), MS.isVolatile());
+              });
 }
 
 void ForwardEmitter::emitAtomicRMW(AtomicRMWInst &I) {

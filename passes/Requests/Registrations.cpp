@@ -106,7 +106,8 @@ Constant *element(const GlobalVariable &GV, unsigned I) {
     return nullptr;
   Constant *C = CA->getOperand(I);
   // A C++ initializer may wrap each element in a one-field struct.
-  if (auto *Inner = dyn_cast<ConstantAggregate>(C); Inner && Inner->getNumOperands())
+  if (auto *Inner = dyn_cast<ConstantAggregate>(C);
+      Inner && Inner->getNumOperands())
     C = Inner->getOperand(0);
   return cast<Constant>(C->stripPointerCasts());
 }
@@ -146,8 +147,7 @@ std::optional<uint64_t> integerAt(const GlobalVariable &GV, unsigned I) {
 
 /// Calls \p Fn with each `llvm.global.annotations` entry's annotated value
 /// and text.
-void forEachAnnotation(Module &M,
-                       function_ref<void(Value *, StringRef)> Fn) {
+void forEachAnnotation(Module &M, function_ref<void(Value *, StringRef)> Fn) {
   GlobalVariable *GA = M.getGlobalVariable("llvm.global.annotations");
   auto *Entries = GA && GA->hasInitializer()
                       ? dyn_cast<ConstantArray>(GA->getInitializer())
@@ -212,8 +212,10 @@ void Reader::makeFunctionLike(const GlobalVariable *GV, Function &F,
   const DerivativeRule *R = findFamily(Name);
   if (!R) {
     if (GV)
-      error(*GV, &F, "'" + Name + "' is not a function gpuad has a "
-                     "derivative rule for");
+      error(*GV, &F,
+            "'" + Name +
+                "' is not a function gpuad has a "
+                "derivative rule for");
     else if (Diags)
       Diags->error(F, DebugLoc(),
                    "'" + F.getName() + "' is annotated as like '" + Name +
@@ -224,8 +226,9 @@ void Reader::makeFunctionLike(const GlobalVariable *GV, Function &F,
   // Calls are matched to rows by name and type (fitsRule): a registration
   // whose function cannot be the row's would otherwise be ignored silently.
   if (!fitsRule(*R, *F.getFunctionType())) {
-    std::string Msg = "'" + F.getName().str() + "' does not have the type of '" +
-                      Name.str() + "' (floating-point operands and result, " +
+    std::string Msg = "'" + F.getName().str() +
+                      "' does not have the type of '" + Name.str() +
+                      "' (floating-point operands and result, " +
                       std::to_string(R->NumOperands) + " parameters)";
     if (GV)
       error(*GV, &F, Msg);
@@ -294,8 +297,9 @@ void Reader::read(GlobalVariable &GV, const RegForm &Form,
     Function *Dealloc = functionAt(GV, 3);
     if (!SizeArg || *SizeArg >= F->arg_size() ||
         !F->getFunctionType()->getParamType(*SizeArg)->isIntegerTy())
-      return error(GV, F, "the second element must be the index of the "
-                          "allocator's integer size parameter");
+      return error(GV, F,
+                   "the second element must be the index of the "
+                   "allocator's integer size parameter");
     // The deallocator's arguments: allocator argument numbers, and -1 (once)
     // for the allocated pointer.
     SmallVector<StringRef, 4> Parts;
@@ -305,17 +309,18 @@ void Reader::read(GlobalVariable &GV, const RegForm &Form,
     bool Valid = FreeArgs && Dealloc && Parts.size() == Dealloc->arg_size();
     for (auto [K, P] : enumerate(Parts)) {
       int V = 0;
-      Valid &= !P.trim().getAsInteger(10, V) && V >= -1 &&
-               V < int(F->arg_size());
+      Valid &=
+          !P.trim().getAsInteger(10, V) && V >= -1 && V < int(F->arg_size());
       if (V == -1)
         Valid &= Released == -1 && (Released = K, true);
     }
     if (!Valid || Released == -1)
-      return error(GV, F, "the third element must be the deallocator's "
-                          "argument list (\"-1\" for the allocated pointer, "
-                          "else allocator argument numbers, one per "
-                          "deallocator parameter) and the fourth the "
-                          "deallocator");
+      return error(GV, F,
+                   "the third element must be the deallocator's "
+                   "argument list (\"-1\" for the allocated pointer, "
+                   "else allocator argument numbers, one per "
+                   "deallocator parameter) and the fourth the "
+                   "deallocator");
     Dealloc->addFnAttr("gpuad-user-free", std::to_string(Released));
     F->addFnAttr("enzyme_allocator", std::to_string(*SizeArg));
     F->addFnAttr("enzyme_deallocator", *FreeArgs);
@@ -367,8 +372,7 @@ void Reader::annotationError(Value *Target, StringRef Text) {
       annotationKind(Text) || Text.starts_with("enzyme_function_like=");
   Diags->error(*At, DebugLoc(),
                Known ? "the annotation '" + Text + "' on '" +
-                           Target->getName() +
-                           "' applies to functions only"
+                           Target->getName() + "' applies to functions only"
                      : "unknown annotation '" + Text + "' on '" +
                            Target->getName() +
                            "' (gpuad knows enzyme_inactive, "

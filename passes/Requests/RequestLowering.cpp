@@ -38,8 +38,8 @@ static bool declaresTapeLast(const DiffRequest &Req, bool ReturnsPrimal) {
       ST->getNumElements() < 2 || RetTy->isPointerTy())
     return false;
   Type *First = ST->getElementType(0);
-  bool PrimalFirst =
-      First == RetTy || (First->isFloatingPointTy() && RetTy->isFloatingPointTy());
+  bool PrimalFirst = First == RetTy ||
+                     (First->isFloatingPointTy() && RetTy->isFloatingPointTy());
   return PrimalFirst && ST->elements().back()->isPointerTy();
 }
 
@@ -63,10 +63,10 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
                               : cast<StructType>(Sig.Type->getReturnType())
                                     ->getElementType(Sig.TapeField);
     TapeLast = declaresTapeLast(Req, Sig.ReturnsPrimal);
-    UserTapeTy = TapeLast ? cast<StructType>(Req.ResultType)->elements().back()
-                          : declaredTapeType(Req, Req.ResultType,
-                                             Sig.ReturnsPrimal ||
-                                                 Sig.ReturnsShadow);
+    UserTapeTy = TapeLast
+                     ? cast<StructType>(Req.ResultType)->elements().back()
+                     : declaredTapeType(Req, Req.ResultType,
+                                        Sig.ReturnsPrimal || Sig.ReturnsShadow);
   } else if (Sig.TapeParam >= 0) {
     TapeTy = Sig.Type->getParamType(Sig.TapeParam);
   }
@@ -77,7 +77,8 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
     Diags.error(Caller, Call,
                 "with enzyme_allocated " + Twine(Req.AllocatedBytes) +
                     ", __enzyme_augmentfwd must return the tape first: a "
-                    "result of " + Twine(Req.AllocatedBytes) +
+                    "result of " +
+                    Twine(Req.AllocatedBytes) +
                     " bytes, or a struct whose first member has that size");
     return false;
   }
@@ -274,12 +275,11 @@ void lowerTapeSize(const DiffRequest &Req, const DerivativeSignature &AugSig) {
                      : cast<StructType>(AugSig.Type->getReturnType())
                            ->getElementType(AugSig.TapeField);
   Type *Ty = Call.getType();
-  Value *Size = ConstantInt::get(Ty->isIntegerTy() ? Ty
-                                                   : Type::getInt64Ty(Call.getContext()),
-                                 tapeBytes(Req, TapeTy));
+  Value *Size = ConstantInt::get(
+      Ty->isIntegerTy() ? Ty : Type::getInt64Ty(Call.getContext()),
+      tapeBytes(Req, TapeTy));
   if (!Call.use_empty())
-    Call.replaceAllUsesWith(Ty->isIntegerTy() ? Size
-                                              : PoisonValue::get(Ty));
+    Call.replaceAllUsesWith(Ty->isIntegerTy() ? Size : PoisonValue::get(Ty));
   eraseRequestCall(Call);
 }
 

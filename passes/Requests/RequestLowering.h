@@ -1,4 +1,5 @@
-//===- RequestLowering.h - Replace a request by a derivative call -*- C++ -*-===//
+//===- RequestLowering.h - Replace a request by a derivative call -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //

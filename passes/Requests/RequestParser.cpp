@@ -8,8 +8,8 @@
 
 #include "Requests/Markers.h"
 #include "Support/DemangledTypes.h"
-#include "Support/LocalSlots.h"
 #include "Support/Diagnostics.h"
+#include "Support/LocalSlots.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
@@ -120,8 +120,8 @@ bool canCoerce(Type *From, Type *To) {
   if (From->isPointerTy() && To->isPointerTy())
     return true;
   // C default argument promotions through `...`.
-  if (From->isDoubleTy() && (To->isFloatTy() || To->isHalfTy() ||
-                             To->isBFloatTy()))
+  if (From->isDoubleTy() &&
+      (To->isFloatTy() || To->isHalfTy() || To->isBFloatTy()))
     return true;
   if (From->isIntegerTy() && To->isIntegerTy())
     return To->getIntegerBitWidth() <= From->getIntegerBitWidth();
@@ -200,7 +200,8 @@ Function *resolveFunction(Value *V) {
   if (auto *GA = dyn_cast<GlobalAlias>(V))
     V = GA->getAliaseeObject();
   if (auto *Load = dyn_cast<LoadInst>(V)) {
-    auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
+    auto *Slot =
+        dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
     Value *Stored = Slot ? onlyStoredValue(*Slot) : nullptr;
     return Stored ? resolveFunction(Stored) : nullptr;
   }
@@ -296,8 +297,8 @@ bool Parser::parseMarker(const MarkerMatch &M, unsigned &Idx) {
     return true;
   case MarkerKind::DupV:
   case MarkerKind::DupNoNeedV:
-    PendingActivity = *M.Kind == MarkerKind::DupV ? ArgActivity::Dup
-                                                  : ArgActivity::DupNoNeed;
+    PendingActivity =
+        *M.Kind == MarkerKind::DupV ? ArgActivity::Dup : ArgActivity::DupNoNeed;
     PendingDupV = true;
     return true;
   case MarkerKind::NotOverwritten:
@@ -372,8 +373,8 @@ bool Parser::takeShadows(unsigned &Idx, ArgRequest &AR, Type *ParamTy) {
     if (std::optional<std::string> Refused = refusal(M))
       return fail(*Refused);
     if (M.isMarker())
-      return fail("expected the shadow of " + paramName(P) + ", found marker '" +
-                  M.Name + "'");
+      return fail("expected the shadow of " + paramName(P) +
+                  ", found marker '" + M.Name + "'");
     if (!checkType(S, ParamTy, "shadow of " + paramName(P)))
       return false;
     AR.Shadows.push_back(S);
@@ -393,14 +394,15 @@ bool Parser::takePrimal(unsigned &Idx, ArgActivity Act) {
                   paramName(P));
     if (++Idx >= numArgs())
       return fail("too few arguments: enzyme_dupv needs a primal and a base "
-                  "for " + paramName(P));
+                  "for " +
+                  paramName(P));
   }
   AR.Primal = arg(Idx);
   if (!checkType(AR.Primal, ParamTy, paramName(P)))
     return false;
   if (Act == ArgActivity::Active && !carriesFloat(ParamTy))
-    return fail("enzyme_out applies to floating-point values; " +
-                paramName(P) + " is not one");
+    return fail("enzyme_out applies to floating-point values; " + paramName(P) +
+                " is not one");
   if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed) {
     if (Req.Key.Mode != DiffMode::Forward && !ParamTy->isPtrOrPtrVectorTy()) {
       // A value passed by copy cannot receive an adjoint through a shadow.

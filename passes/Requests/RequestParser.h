@@ -35,12 +35,12 @@ class Diagnostics;
 
 /// What a call to an `__enzyme_*` function asks for.
 enum class EntryKind {
-  Request,  ///< a derivative request (mode given separately)
-  TypeHint, ///< `__enzyme_float` and friends: annotations, dropped
-  Batch,    ///< `__enzyme_batch`: W calls of a function (BatchCalls.h)
-  InactiveCall, ///< `__enzyme_call_inactive` (InactiveCalls.h)
+  Request,        ///< a derivative request (mode given separately)
+  TypeHint,       ///< `__enzyme_float` and friends: annotations, dropped
+  Batch,          ///< `__enzyme_batch`: W calls of a function (BatchCalls.h)
+  InactiveCall,   ///< `__enzyme_call_inactive` (InactiveCalls.h)
   VirtualReverse, ///< `__enzyme_virtualreverse` (VirtualReverse.h)
-  Unknown,  ///< an `__enzyme_*` entry point gpuad does not implement
+  Unknown,        ///< an `__enzyme_*` entry point gpuad does not implement
 };
 
 struct EntryPoint {

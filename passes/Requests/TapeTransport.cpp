@@ -157,8 +157,8 @@ Type *declaredTapeType(const DiffRequest &Req, Type *Declared,
                        bool ReturnsMore) {
   const DataLayout &DL = layout(Req);
   auto *ST = dyn_cast<StructType>(Declared);
-  Type *First = ST && ST->getNumElements() > 0 ? ST->getElementType(0)
-                                               : nullptr;
+  Type *First =
+      ST && ST->getNumElements() > 0 ? ST->getElementType(0) : nullptr;
   switch (Req.Tape) {
   case TapeTransport::Memory:
     return nullptr;
@@ -242,8 +242,7 @@ Value *receiveTape(IRBuilderBase &B, const DiffRequest &Req, Type *TapeTy,
     uint64_t Pieces = 0;
     for (Value *Piece : Ops)
       Pieces += allocSize(DL, Piece->getType());
-    AllocaInst *Buf =
-        buffer(B, std::max({Need, Pieces, Req.AllocatedBytes}));
+    AllocaInst *Buf = buffer(B, std::max({Need, Pieces, Req.AllocatedBytes}));
     uint64_t Offset = 0;
     for (Value *Piece : Ops) {
       B.CreateStore(Piece, B.CreateConstGEP1_64(B.getInt8Ty(), Buf, Offset));
@@ -274,9 +273,9 @@ SmallVector<Value *, 8> sendTape(IRBuilderBase &B, const DiffRequest &Req,
   const DataLayout &DL = layout(Req);
   Type *TapeTy = Tape->getType();
   uint64_t Need = tapeBytes(Req, TapeTy);
-  Holding How = holding(Req, Need, denseBytes({UserTy}, DL),
-                        UserTy->isPointerTy())
-                    .value_or(Holding::Pointer);
+  Holding How =
+      holding(Req, Need, denseBytes({UserTy}, DL), UserTy->isPointerTy())
+          .value_or(Holding::Pointer);
   if (How == Holding::Pointer && TapeTy->isPointerTy()) {
     Out.push_back(Tape); // recursive functions' tapes are boxed already
     return Out;

@@ -1,4 +1,5 @@
-//===- TapeTransport.h - The tape between the two split-mode calls -*- C++ -*-===//
+//===- TapeTransport.h - The tape between the two split-mode calls -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //

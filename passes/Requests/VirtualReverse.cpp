@@ -20,8 +20,8 @@ namespace gpuad {
 bool lowerVirtualReverse(CallBase &Call, Diagnostics &Diags) {
   Function &Caller = *Call.getFunction();
   Value *Op = Call.arg_size() == 1 ? Call.getArgOperand(0) : nullptr;
-  if (!Op || !Op->getType()->isPointerTy() ||
-      !Call.getType()->isPointerTy() || isa<InvokeInst>(Call)) {
+  if (!Op || !Op->getType()->isPointerTy() || !Call.getType()->isPointerTy() ||
+      isa<InvokeInst>(Call)) {
     Diags.error(Caller, Call,
                 "__enzyme_virtualreverse takes one pointer (a function or a "
                 "vtable) and returns a pointer; got '" +

@@ -66,8 +66,8 @@ void ForwardStructure::addExitIterations() {
     SmallVector<BasicBlock *, 4> Exits;
     L->getUniqueExitBlocks(Exits);
     for (BasicBlock *Exit : Exits) {
-      PHINode *P = PHINode::Create(Type::getInt64Ty(F.getContext()), 2,
-                                   "iv.exit");
+      PHINode *P =
+          PHINode::Create(Type::getInt64Ty(F.getContext()), 2, "iv.exit");
       P->insertBefore(Exit->getFirstNonPHIIt());
       for (BasicBlock *Pred : llvm::predecessors(Exit))
         P->addIncoming(IVs[L], Pred);
@@ -88,8 +88,8 @@ void ForwardStructure::addPredecessorIndices() {
     bool IsHeader = L && L->getHeader() == BB && IVs.count(L);
     if (Ps.size() < 2 || IsHeader)
       continue;
-    PHINode *P = PHINode::Create(Type::getInt8Ty(F.getContext()), Ps.size(),
-                                 "from");
+    PHINode *P =
+        PHINode::Create(Type::getInt8Ty(F.getContext()), Ps.size(), "from");
     P->insertBefore(BB->getFirstNonPHIIt());
     for (BasicBlock *Pred : llvm::predecessors(BB)) {
       auto It = find(Ps, Pred);
@@ -107,7 +107,8 @@ PHINode *ForwardStructure::exitIteration(const Loop *L,
   return It == ExitIterations.end() ? nullptr : It->second;
 }
 
-ArrayRef<BasicBlock *> ForwardStructure::predecessors(const BasicBlock *BB) const {
+ArrayRef<BasicBlock *>
+ForwardStructure::predecessors(const BasicBlock *BB) const {
   auto It = Preds.find(BB);
   return It == Preds.end() ? ArrayRef<BasicBlock *>() : ArrayRef(It->second);
 }

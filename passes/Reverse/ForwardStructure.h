@@ -1,4 +1,5 @@
-//===- ForwardStructure.h - The forward CFG as the reverse sweep sees it -*- C++ -*-===//
+//===- ForwardStructure.h - The forward CFG as the reverse sweep sees it -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //
@@ -63,7 +64,8 @@ public:
   }
   /// The predecessors of \p BB that reach the return, in the order the
   /// predecessor index numbers them.
-  llvm::ArrayRef<llvm::BasicBlock *> predecessors(const llvm::BasicBlock *BB) const;
+  llvm::ArrayRef<llvm::BasicBlock *>
+  predecessors(const llvm::BasicBlock *BB) const;
 
   /// The loop \p V is the exit iteration of (null if it is not one).
   const llvm::Loop *loopOfExitIteration(const llvm::Value *V) const {

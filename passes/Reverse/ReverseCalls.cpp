@@ -39,7 +39,10 @@ void ReverseEmitter::emitDerivativeCall(CallBase &Call) {
   Value *Primal = S.field(B, Aug, S.PrimalField);
   Value *Shadow = S.field(B, Aug, S.ShadowField);
   AugCall &AC = AugCalls[Aug];
-  AC = {H.Backward, S.field(B, Aug, S.TapeField), Primal, {},
+  AC = {H.Backward,
+        S.field(B, Aug, S.TapeField),
+        Primal,
+        {},
         Ctx.argumentWrites().writtenGlobals(Call)};
   SmallBitVector Written = Ctx.argumentWrites().writtenArguments(Call);
   for (unsigned K : Written.set_bits())
@@ -64,8 +67,7 @@ void ReverseEmitter::reverseDerivativeCall(CallBase &Aug) {
   Bwd->setAttributes(Aug.getAttributes());
   Bwd->setCallingConv(AC.Backward->getCallingConv());
   for (auto [K, ArgNo] : enumerate(S.AdjointArgs))
-    addAdjoint(Aug.getArgOperand(S.PrimalParam[ArgNo]),
-               S.adjointOf(B, Bwd, K));
+    addAdjoint(Aug.getArgOperand(S.PrimalParam[ArgNo]), S.adjointOf(B, Bwd, K));
 }
 
 } // namespace gpuad

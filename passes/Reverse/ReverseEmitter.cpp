@@ -555,9 +555,8 @@ void ReverseEmitter::finishReturn() {
     // memory without shadow are their own shadow, as everywhere (a struct
     // of them and floats is data here: only where its pointers are
     // shadowed does it have a shadow).
-    ReturnShadowValue = needsShadow(RV) || !isData(RV)
-                            ? shadowPointer(RV, *Ret)
-                            : L.splat(B, RV);
+    ReturnShadowValue = needsShadow(RV) || !isData(RV) ? shadowPointer(RV, *Ret)
+                                                       : L.splat(B, RV);
   }
   if (RV && DerivativeSignature::seedsReturn(Key) && isActive(RV)) {
     // Combined: the seed is 1.  Split: the backward half's seed parameter,

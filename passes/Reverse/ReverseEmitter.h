@@ -189,10 +189,10 @@ private:
                           llvm::Value *Avail);
   /// The same for each record of an array of \p Stride-byte records that a
   /// copy of \p Len bytes covers.
-  void moveRecordArrayAdjoints(
-      const RecordCopy &Copy,
-      llvm::ArrayRef<std::pair<int, llvm::Type *>> Fields, uint64_t Stride,
-      llvm::Value *Len);
+  void
+  moveRecordArrayAdjoints(const RecordCopy &Copy,
+                          llvm::ArrayRef<std::pair<int, llvm::Type *>> Fields,
+                          uint64_t Stride, llvm::Value *Len);
 
   /// A forward value at the current reverse position.
   llvm::Value *lookup(llvm::Value *V);

@@ -84,8 +84,8 @@ static Value *releasedPointer(CallBase &Call) {
 /// end of the reverse sweep (the allocation's reverse frees its own).
 static FunctionCallee keepShadow(Module &M) {
   LLVMContext &C = M.getContext();
-  auto *Ty = FunctionType::get(Type::getVoidTy(C), {PointerType::get(C, 0)},
-                               false);
+  auto *Ty =
+      FunctionType::get(Type::getVoidTy(C), {PointerType::get(C, 0)}, false);
   Function *F = M.getFunction("gpuad.shadow.keep");
   if (!F) {
     F = Function::Create(Ty, GlobalValue::InternalLinkage, "gpuad.shadow.keep",
@@ -136,7 +136,6 @@ ReverseEmitter::ShadowList &ReverseEmitter::newList(FunctionCallee Dealloc) {
   return *Lists.back();
 }
 
-
 void ReverseEmitter::planShadowFrees() {
   // Lists exist before any reverse block is emitted: the reverse of an
   // allocation may be emitted before the reverse of its free.  A free and
@@ -167,8 +166,8 @@ void ReverseEmitter::planShadowFrees() {
                               "the differentiated function)");
       continue;
     }
-    StringRef Dealloc = *Heap == HeapFn::Realloc ? "free"
-                        : Call->arg_size() == 1  ? Name
+    StringRef Dealloc = *Heap == HeapFn::Realloc   ? "free"
+                        : Call->arg_size() == 1    ? Name
                         : Name.starts_with("_Zda") ? "_ZdaPv"
                                                    : "_ZdlPv";
     if (Name.contains("align_val_t")) {
@@ -196,9 +195,9 @@ void ReverseEmitter::planShadowFrees() {
     // Freed when the reverse sweep ends.
     ShadowList *&List = EndLists[Dealloc.str()];
     if (!List)
-      List = &newList(M.getOrInsertFunction(
-          Dealloc, Type::getVoidTy(D.getContext()),
-          PointerType::get(D.getContext(), 0)));
+      List = &newList(
+          M.getOrInsertFunction(Dealloc, Type::getVoidTy(D.getContext()),
+                                PointerType::get(D.getContext(), 0)));
     FreeList[Call] = List;
   }
   for (auto It = Groups.begin(); It != Groups.end(); ++It) {
@@ -253,8 +252,8 @@ ReverseEmitter::ShadowList *ReverseEmitter::deferredList(StringRef Dealloc,
   List->Data = Data;
   List->Length = Global(".length", I64);
   List->Capacity = Global(".capacity", I64);
-  List->Dealloc = M.getOrInsertFunction(Dealloc, Type::getVoidTy(M.getContext()),
-                                        PtrTy);
+  List->Dealloc =
+      M.getOrInsertFunction(Dealloc, Type::getVoidTy(M.getContext()), PtrTy);
   Lists.push_back(std::move(List));
   return Known = Lists.back().get();
 }
@@ -263,8 +262,8 @@ void ReverseEmitter::reverseFree(CallBase &Free) {
   Value *P = releasedPointer(Free);
   if (!needsShadow(P))
     return;
-  deferShadowFree(Free, lookup(shadowOf(P) ? shadowOf(P)
-                                           : shadowPointer(P, Free)));
+  deferShadowFree(Free,
+                  lookup(shadowOf(P) ? shadowOf(P) : shadowPointer(P, Free)));
 }
 
 void ReverseEmitter::deferShadowFree(CallBase &Free, Value *S) {
@@ -291,9 +290,9 @@ static Function *takeFunction(Function &User) {
     return F;
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
-  auto *F = Function::Create(FunctionType::get(Ptr, {Ptr, Ptr, Ptr}, false),
-                             GlobalValue::InternalLinkage, "gpuad.shadow.take",
-                             M);
+  auto *F =
+      Function::Create(FunctionType::get(Ptr, {Ptr, Ptr, Ptr}, false),
+                       GlobalValue::InternalLinkage, "gpuad.shadow.take", M);
   copyFunctionAttributes(User, *F);
   auto *Entry = BasicBlock::Create(C, "entry", F);
   auto *Loop = BasicBlock::Create(C, "loop", F);
@@ -345,20 +344,18 @@ static void deallocate(IRBuilderBase &B, TargetHooks &Target, CallBase &Alloc,
     return;
   }
   Value *Align = Alloc.getArgOperand(1);
-  B.CreateCall(M.getOrInsertFunction(Name.starts_with("_Zna")
-                                         ? "_ZdaPvSt11align_val_t"
-                                         : "_ZdlPvSt11align_val_t",
-                                     B.getVoidTy(), P->getType(),
-                                     Align->getType()),
-               {P, Lookup(Align)});
+  B.CreateCall(
+      M.getOrInsertFunction(Name.starts_with("_Zna") ? "_ZdaPvSt11align_val_t"
+                                                     : "_ZdlPvSt11align_val_t",
+                            B.getVoidTy(), P->getType(), Align->getType()),
+      {P, Lookup(Align)});
 }
 
 void ReverseEmitter::releaseShadow(Instruction &I) {
   // A realloc releases its shadow itself, between moving adjoints out of it
   // and releasing the old block.
   auto *Call = dyn_cast<CallBase>(&I);
-  if (Call && isAllocation(Call) &&
-      *classifyHeapCall(*Call) != HeapFn::Realloc)
+  if (Call && isAllocation(Call) && *classifyHeapCall(*Call) != HeapFn::Realloc)
     releaseAllocation(*Call);
 }
 
@@ -371,8 +368,7 @@ void ReverseEmitter::releaseAllocation(CallBase &Alloc) {
   Type *PtrTy = PointerType::get(D.getContext(), 0);
   forEachLane(lookup(shadowOf(&Alloc)), [&](Value *Mine, unsigned) {
     Value *Taken = B.CreateCall(
-        takeFunction(D),
-        {B.CreateLoad(PtrTy, List->Data), List->Length, Mine});
+        takeFunction(D), {B.CreateLoad(PtrTy, List->Data), List->Length, Mine});
     deallocate(B, Ctx.target(), Alloc, Taken,
                [&](Value *V) { return lookup(V); });
   });
@@ -392,8 +388,10 @@ void ReverseEmitter::freeListedShadows() {
     Value *Data = B.CreateLoad(PtrTy, List->Data);
     Value *Len = B.CreateLoad(I64, List->Length);
     BasicBlock *Pre = B.GetInsertBlock();
-    BasicBlock *Body = BasicBlock::Create(D.getContext(), "shadow.list.free", &D);
-    BasicBlock *Done = BasicBlock::Create(D.getContext(), "shadow.list.done", &D);
+    BasicBlock *Body =
+        BasicBlock::Create(D.getContext(), "shadow.list.free", &D);
+    BasicBlock *Done =
+        BasicBlock::Create(D.getContext(), "shadow.list.done", &D);
     B.CreateCondBr(B.CreateICmpEQ(Len, B.getInt64(0)), Done, Body);
     B.SetInsertPoint(Body);
     PHINode *K = B.CreatePHI(I64, 2, "k");
@@ -451,17 +449,16 @@ void ReverseEmitter::reverseRealloc(CallBase &Realloc) {
   if (!hasShadow(&Realloc) || !needsShadow(OldP))
     return;
   Value *NewS = lookup(shadowOf(&Realloc));
-  Value *OldS = lookup(shadowOf(OldP) ? shadowOf(OldP)
-                                      : shadowPointer(OldP, Realloc));
+  Value *OldS =
+      lookup(shadowOf(OldP) ? shadowOf(OldP) : shadowPointer(OldP, Realloc));
   ConcreteType T = TI->memoryAt(orig(&Realloc), 0);
   if (T.kind() == ConcreteType::Float) {
     // Heap blocks are aligned for any scalar.
     Align Elt = D.getParent()->getDataLayout().getABITypeAlign(T.floatType());
     moveAdjoints(NewS, OldS, lookup(ReallocCopied.lookup(&Realloc)),
                  T.floatType(), Elt, Elt, threadPrivate(OldP));
-  }
-  else if (T.kind() != ConcreteType::Integer &&
-           T.kind() != ConcreteType::Pointer)
+  } else if (T.kind() != ConcreteType::Integer &&
+             T.kind() != ConcreteType::Pointer)
     return fail(Realloc, "cannot tell what '" + describe(Realloc) +
                              "' holds: the adjoints of its bytes cannot be "
                              "moved back");

@@ -164,11 +164,10 @@ bool ReverseEmitter::reverseDivBySqrt(Instruction &I, Value *DI) {
 static Value *castBack(IRBuilderBase &B, const Lanes &L, CastInst &I,
                        Value *DI) {
   Type *From = I.getType(), *To = I.getSrcTy();
-  Instruction::CastOps Op = I.getOpcode() == Instruction::FPExt
-                                ? Instruction::FPTrunc
-                            : I.getOpcode() == Instruction::FPTrunc
-                                ? Instruction::FPExt
-                                : Instruction::BitCast;
+  Instruction::CastOps Op =
+      I.getOpcode() == Instruction::FPExt     ? Instruction::FPTrunc
+      : I.getOpcode() == Instruction::FPTrunc ? Instruction::FPExt
+                                              : Instruction::BitCast;
   if (L.width() == 1 || (L.isSimd(From) && L.isSimd(To)))
     return B.CreateCast(Op, DI, L.shadowType(To));
   return L.map(B, To, {DI}, {From}, [&](ArrayRef<Value *> S, unsigned) {
@@ -250,7 +249,8 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
                }));
     addAdjoint(IV->getAggregateOperand(),
                L.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
-                 return B.CreateInsertValue(S[0], Zero(EltTy), IV->getIndices());
+                 return B.CreateInsertValue(S[0], Zero(EltTy),
+                                            IV->getIndices());
                }));
     return;
   }
@@ -283,14 +283,14 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
     // Doubles shuffled as <4 x i32> (SSE's integer shuffles on float data):
     // the adjoint moves, and adds, whole doubles.
     FixedVectorType *View = nullptr;
-    for (Value *V : {SV->getOperand(0), SV->getOperand(1),
-                     static_cast<Value *>(SV)})
+    for (Value *V :
+         {SV->getOperand(0), SV->getOperand(1), static_cast<Value *>(SV)})
       if (!View)
         View = floatView(V);
     Type *ViewOp = nullptr, *ViewRes = nullptr;
     if (View) {
-      std::optional<SmallVector<int, 16>> Wide = wholeFloatMask(
-          Mask, OpTy->getNumElements() / View->getNumElements());
+      std::optional<SmallVector<int, 16>> Wide =
+          wholeFloatMask(Mask, OpTy->getNumElements() / View->getNumElements());
       if (!Wide)
         return fail(I, "cannot differentiate '" + describe(I) +
                            "': it moves parts of floating-point values "
@@ -302,20 +302,21 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
     auto *MoveTy = cast<FixedVectorType>(ViewOp ? ViewOp : OpTy);
     unsigned N = MoveTy->getNumElements();
     for (unsigned Which = 0; Which < 2; ++Which) {
-      Value *Sum = L.map(B, OpTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
-        Value *D = ViewRes ? B.CreateBitCast(S[0], ViewRes) : S[0];
-        Value *Acc = Zero(MoveTy);
-        for (unsigned K = 0; K < Mask.size(); ++K) {
-          int M = Mask[K];
-          if (M < 0 || unsigned(M) / N != Which)
-            continue;
-          Value *Old = B.CreateExtractElement(Acc, B.getInt32(M % N));
-          Value *Add = B.CreateExtractElement(D, B.getInt32(K));
-          Acc = B.CreateInsertElement(Acc, addAdjoints(B, Old, Add),
-                                      B.getInt32(M % N));
-        }
-        return ViewOp ? B.CreateBitCast(Acc, OpTy) : Acc;
-      });
+      Value *Sum =
+          L.map(B, OpTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+            Value *D = ViewRes ? B.CreateBitCast(S[0], ViewRes) : S[0];
+            Value *Acc = Zero(MoveTy);
+            for (unsigned K = 0; K < Mask.size(); ++K) {
+              int M = Mask[K];
+              if (M < 0 || unsigned(M) / N != Which)
+                continue;
+              Value *Old = B.CreateExtractElement(Acc, B.getInt32(M % N));
+              Value *Add = B.CreateExtractElement(D, B.getInt32(K));
+              Acc = B.CreateInsertElement(Acc, addAdjoints(B, Old, Add),
+                                          B.getInt32(M % N));
+            }
+            return ViewOp ? B.CreateBitCast(Acc, OpTy) : Acc;
+          });
       addAdjoint(SV->getOperand(Which), Sum);
     }
     return;
@@ -386,8 +387,8 @@ static Value *zeroData(IRBuilderBase &B, Value *V, bool FloatBits) {
     return Constant::getNullValue(Ty);
   auto Fields = [&](unsigned N) {
     for (unsigned I = 0; I < N; ++I)
-      V = B.CreateInsertValue(
-          V, zeroData(B, B.CreateExtractValue(V, I), false), I);
+      V = B.CreateInsertValue(V, zeroData(B, B.CreateExtractValue(V, I), false),
+                              I);
     return V;
   };
   if (auto *ST = dyn_cast<StructType>(Ty))
@@ -461,9 +462,8 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
       SmallVector<Value *, 4> Lanes;
       forEachLane(SP, [&](Value *LanePtr, unsigned) {
         Value *A = B.CreateAlignedLoad(Ty, LanePtr, I.getAlign());
-        Lanes.push_back(I.getOperation() == AtomicRMWInst::FSub
-                            ? B.CreateFNeg(A)
-                            : A);
+        Lanes.push_back(
+            I.getOperation() == AtomicRMWInst::FSub ? B.CreateFNeg(A) : A);
       });
       addAdjoint(Val, L.pack(B, Ty, Lanes));
     }
@@ -514,10 +514,11 @@ void ReverseEmitter::reverseMultipleOutputs(CallBase &Call,
     } else if (DI) {
       DOut = Out.Element < 0
                  ? DI
-                 : L.map(B, Ty, {DI}, {Call.getType()},
-                         [&](ArrayRef<Value *> S, unsigned) {
-                           return B.CreateExtractValue(S[0], Out.Element);
-                         });
+                 : L.map(
+                       B, Ty, {DI}, {Call.getType()},
+                       [&](ArrayRef<Value *> S, unsigned) {
+                         return B.CreateExtractValue(S[0], Out.Element);
+                       });
     }
     if (!DOut || !F || F->Kind != RuleKind::Elementwise || !F->Partials[0].Fn)
       continue;
@@ -551,9 +552,9 @@ void ReverseEmitter::reverseComplex(CallBase &Call, const DerivativeRule &Rule,
     Value *Op = Call.getArgOperand(Arg);
     return !isa<Constant>(Op) && isActive(Op);
   };
-  for (auto [Arg, Adjoint] :
-       CC->vjp(B, L, DI, Wanted,
-               [&](unsigned Z) { return Rule.ComplexPartials[Z](R); }))
+  for (auto [Arg, Adjoint] : CC->vjp(B, L, DI, Wanted, [&](unsigned Z) {
+         return Rule.ComplexPartials[Z](R);
+       }))
     addAdjoint(Call.getArgOperand(Arg), Adjoint);
 }
 

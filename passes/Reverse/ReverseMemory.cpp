@@ -158,9 +158,10 @@ void ReverseEmitter::emitCountedLoop(Value *Count, const Twine &Name,
   B.SetInsertPoint(After);
 }
 
-void ReverseEmitter::moveRecordAdjoints(
-    const RecordCopy &Copy, ArrayRef<std::pair<int, Type *>> Fields,
-    Value *At, uint64_t AtMultipleOf, Value *Avail) {
+void ReverseEmitter::moveRecordAdjoints(const RecordCopy &Copy,
+                                        ArrayRef<std::pair<int, Type *>> Fields,
+                                        Value *At, uint64_t AtMultipleOf,
+                                        Value *Avail) {
   const DataLayout &DL = D.getParent()->getDataLayout();
   for (auto [Offset, Elt] : Fields) {
     uint64_t End = Offset + DL.getTypeStoreSize(Elt);
@@ -171,8 +172,7 @@ void ReverseEmitter::moveRecordAdjoints(
       if (C->isZero())
         continue;
     } else {
-      BasicBlock *Move =
-          BasicBlock::Create(D.getContext(), "adj.field", &D);
+      BasicBlock *Move = BasicBlock::Create(D.getContext(), "adj.field", &D);
       After = BasicBlock::Create(D.getContext(), "adj.field.done", &D);
       B.CreateCondBr(Covered, Move, After);
       B.SetInsertPoint(Move);
@@ -199,8 +199,8 @@ void ReverseEmitter::moveRecordArrayAdjoints(
   // Whole records in a loop, then the fields of a partial last one.
   Value *Count = B.CreateUDiv(Len, B.getInt64(Stride));
   emitCountedLoop(Count, "adj.records", [&](Value *K) {
-    moveRecordAdjoints(Copy, Fields, B.CreateMul(K, B.getInt64(Stride)),
-                       Stride, B.getInt64(Stride));
+    moveRecordAdjoints(Copy, Fields, B.CreateMul(K, B.getInt64(Stride)), Stride,
+                       B.getInt64(Stride));
   });
   Value *Whole = B.CreateMul(Count, B.getInt64(Stride));
   Value *Tail = B.CreateSub(Len, Whole);
@@ -238,8 +238,7 @@ void ReverseEmitter::reverseMemSet(MemSetInst &I) {
   TypeTree Tree = TI->tree(orig(Dst));
   if (ConstLen)
     for (const auto &[Path, C] : Tree.entries())
-      if (Path.size() == 1 && Path[0] >= 0 &&
-          C.kind() == ConcreteType::Pointer)
+      if (Path.size() == 1 && Path[0] >= 0 && C.kind() == ConcreteType::Pointer)
         Pointers.push_back(Path[0]);
   if (Pointers.empty()) {
     Value *Len = lookup(I.getLength());

@@ -39,7 +39,8 @@ namespace gpuad {
 static CallBase *firstBlockBarrier(Function &D, TargetHooks &Target) {
   for (BasicBlock &BB : D)
     for (Instruction &I : BB)
-      if (auto *Call = dyn_cast<CallBase>(&I); Call && Target.isBlockBarrier(*Call))
+      if (auto *Call = dyn_cast<CallBase>(&I);
+          Call && Target.isBlockBarrier(*Call))
         return Call;
   return nullptr;
 }
@@ -131,8 +132,10 @@ void ReverseEmitter::zeroSharedShadows() {
     }
     // for (w = tid; w < Words; w += threads) ((Word *)S)[w] = 0;
     BasicBlock *Pre = ZB.GetInsertBlock();
-    BasicBlock *Loop = BasicBlock::Create(D.getContext(), "gpuad.zero", &D, Rest);
-    BasicBlock *Done = BasicBlock::Create(D.getContext(), "gpuad.zero.done", &D, Rest);
+    BasicBlock *Loop =
+        BasicBlock::Create(D.getContext(), "gpuad.zero", &D, Rest);
+    BasicBlock *Done =
+        BasicBlock::Create(D.getContext(), "gpuad.zero.done", &D, Rest);
     ZB.CreateCondBr(ZB.CreateICmpULT(Tid, Words), Loop, Done);
     ZB.SetInsertPoint(Loop);
     PHINode *W = ZB.CreatePHI(ZB.getInt32Ty(), 2);

@@ -232,9 +232,8 @@ void SplitForm::addCrossing(Instruction &I) {
   if (buildsAddress(I)) {
     for (Value *Op : I.operands())
       if (auto *OpI = dyn_cast<Instruction>(Op);
-          OpI && ForwardBlocks.count(OpI->getParent()) &&
-          !Rebuilt.count(OpI) && !Fields.count(OpI) &&
-          !Stack.count(dyn_cast<AllocaInst>(OpI)))
+          OpI && ForwardBlocks.count(OpI->getParent()) && !Rebuilt.count(OpI) &&
+          !Fields.count(OpI) && !Stack.count(dyn_cast<AllocaInst>(OpI)))
         addCrossing(*OpI);
     Rebuilt.insert(&I); // after its operands
     return;
@@ -434,8 +433,8 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
         // no buffer is given): the tape carries it through a slot, null
         // where it was not made.
         IRBuilder<> Entry(&*Aug.getEntryBlock().getFirstInsertionPt());
-        AllocaInst *Slot = Entry.CreateAlloca(
-            Block->getType(), nullptr, AI->getName() + ".frame.slot");
+        AllocaInst *Slot = Entry.CreateAlloca(Block->getType(), nullptr,
+                                              AI->getName() + ".frame.slot");
         Entry.CreateStore(Constant::getNullValue(Block->getType()), Slot);
         EB.CreateStore(Block, Slot);
         Frame[AI] = Slot;
@@ -449,7 +448,8 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
   IRBuilder<> B(End);
   for (auto &[AI, F] : Frame)
     if (auto *Slot = dyn_cast<AllocaInst>(F))
-      F = B.CreateLoad(Slot->getAllocatedType(), Slot, AI->getName() + ".frame");
+      F = B.CreateLoad(Slot->getAllocatedType(), Slot,
+                       AI->getName() + ".frame");
   Value *Tape = PoisonValue::get(TapeTy);
   for (auto [K, I] : enumerate(Fields)) {
     Value *Field = VMap[I];
@@ -473,7 +473,8 @@ void SplitForm::emitAugmented(Function &Aug, const DerivativeSignature &Sig,
   for (AllocaInst *AI : OnHeap)
     Tape = B.CreateInsertValue(Tape, Frame[AI], K++, "frame");
   if (Boxed) {
-    Value *Box = Target.emitCheckedAlloc(B, B.getInt64(DL.getTypeAllocSize(TapeTy)));
+    Value *Box =
+        Target.emitCheckedAlloc(B, B.getInt64(DL.getTypeAllocSize(TapeTy)));
     B.CreateStore(Tape, Box);
     Tape = Box;
   }

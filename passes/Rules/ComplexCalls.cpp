@@ -44,7 +44,8 @@ bool collectLeaves(Type *Ty, SmallVectorImpl<Type *> &Leaves) {
 /// exactly two T leaves), else null.
 Type *pairPartType(Type *Ty) {
   if (auto *VT = dyn_cast<FixedVectorType>(Ty))
-    return VT->getNumElements() == 2 && VT->getElementType()->isFloatingPointTy()
+    return VT->getNumElements() == 2 &&
+                   VT->getElementType()->isFloatingPointTy()
                ? VT->getElementType()
                : nullptr;
   if (!Ty->isAggregateType())
@@ -110,9 +111,8 @@ Function *complexByValueWrapper(Function &Callee, const DerivativeRule &Rule) {
       !all_of(FT->params(), [](Type *P) { return P->isPointerTy(); }))
     return nullptr;
   Type *RetTy = FT->getReturnType();
-  Type *T = Rule.RealResult
-                ? (RetTy->isFloatingPointTy() ? RetTy : nullptr)
-                : pairPartType(RetTy);
+  Type *T = Rule.RealResult ? (RetTy->isFloatingPointTy() ? RetTy : nullptr)
+                            : pairPartType(RetTy);
   if (!T)
     return nullptr;
   Module &M = *Callee.getParent();
@@ -136,8 +136,8 @@ Function *complexByValueWrapper(Function &Callee, const DerivativeRule &Rule) {
       B.CreateStore(W->getArg(2 * Z), B.CreateConstGEP2_32(PairTy, Slot, 0, 0));
       B.CreateStore(W->getArg(2 * Z + 1),
                     B.CreateConstGEP2_32(PairTy, Slot, 0, 1));
-      Ptrs.push_back(B.CreatePointerBitCastOrAddrSpaceCast(
-          Slot, FT->getParamType(Z)));
+      Ptrs.push_back(
+          B.CreatePointerBitCastOrAddrSpaceCast(Slot, FT->getParamType(Z)));
     }
     CallInst *Call = B.CreateCall(&Callee, Ptrs);
     Call->setCallingConv(Callee.getCallingConv());
@@ -194,9 +194,10 @@ Value *ComplexCall::operandPart(IRBuilderBase &B, Value *Arg,
   return Parts[K].Element < 0 ? Arg : complexPart(B, Arg, Parts[K].Element);
 }
 
-Value *ComplexCall::jvp(IRBuilderBase &B, const Lanes &L,
-                        function_ref<Value *(unsigned)> ArgShadow,
-                        function_ref<ComplexJacobian(unsigned)> Jacobian) const {
+Value *
+ComplexCall::jvp(IRBuilderBase &B, const Lanes &L,
+                 function_ref<Value *(unsigned)> ArgShadow,
+                 function_ref<ComplexJacobian(unsigned)> Jacobian) const {
   Type *T = PartTy;
   auto Tangent = [&](unsigned K) -> Value * {
     Value *S = ArgShadow(Parts[K].Arg);
@@ -241,7 +242,8 @@ ComplexCall::vjp(IRBuilderBase &B, const Lanes &L, Value *DI,
     if (!Wanted(Parts[2 * Z].Arg) && !Wanted(Parts[2 * Z + 1].Arg))
       continue;
     ComplexJacobian J = Jacobian(Z);
-    DParts[2 * Z] = term(B, L, T, term(B, L, T, nullptr, J.ReX, DRe), J.ImX, DIm);
+    DParts[2 * Z] =
+        term(B, L, T, term(B, L, T, nullptr, J.ReX, DRe), J.ImX, DIm);
     DParts[2 * Z + 1] =
         term(B, L, T, term(B, L, T, nullptr, J.ReY, DRe), J.ImY, DIm);
   }
@@ -261,11 +263,10 @@ ComplexCall::vjp(IRBuilderBase &B, const Lanes &L, Value *DI,
     Type *ArgTy = Call->getArgOperand(Arg)->getType();
     Value *Re = DParts[K] ? DParts[K] : L.zero(T);
     Value *Im = DParts[K + 1] ? DParts[K + 1] : L.zero(T);
-    Adjoints.push_back(
-        {Arg, L.map(B, ArgTy, {Re, Im}, {T, T},
-                    [&](ArrayRef<Value *> S, unsigned) {
-                      return makePair(B, ArgTy, S[0], S[1]);
-                    })});
+    Adjoints.push_back({Arg, L.map(B, ArgTy, {Re, Im}, {T, T},
+                                   [&](ArrayRef<Value *> S, unsigned) {
+                                     return makePair(B, ArgTy, S[0], S[1]);
+                                   })});
   }
   return Adjoints;
 }

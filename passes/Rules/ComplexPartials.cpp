@@ -65,8 +65,8 @@ Cx inverse(RuleContext &R, Cx Z) {
   Value *Big = B.CreateSelect(XBig, Z.Re, Z.Im);
   Value *Small = B.CreateSelect(XBig, Z.Im, Z.Re);
   Value *T = B.CreateFDiv(Small, Big);
-  Value *InvD = B.CreateFDiv(constant(R, 1.0),
-                             B.CreateFAdd(Big, B.CreateFMul(Small, T)));
+  Value *InvD =
+      B.CreateFDiv(constant(R, 1.0), B.CreateFAdd(Big, B.CreateFMul(Small, T)));
   Value *TOverD = B.CreateFMul(T, InvD);
   return {B.CreateSelect(XBig, InvD, TOverD),
           B.CreateFNeg(B.CreateSelect(XBig, TOverD, InvD))};
@@ -80,9 +80,9 @@ Cx logOf(RuleContext &R, Cx Z) {
                                      fabsOf(R, Z.Im));
   Value *X = B.CreateFDiv(Z.Re, S), *Y = B.CreateFDiv(Z.Im, S);
   Value *Norm = B.CreateFAdd(B.CreateFMul(X, X), B.CreateFMul(Y, Y));
-  Value *LogAbs = B.CreateFAdd(
-      R.math(MathFn::Log, {S}),
-      B.CreateFMul(constant(R, 0.5), R.math(MathFn::Log, {Norm})));
+  Value *LogAbs =
+      B.CreateFAdd(R.math(MathFn::Log, {S}),
+                   B.CreateFMul(constant(R, 0.5), R.math(MathFn::Log, {Norm})));
   return {LogAbs, R.math(MathFn::Atan2, {Z.Im, Z.Re})};
 }
 
@@ -141,9 +141,9 @@ ComplexJacobian pow1(RuleContext &R) {
                               B.CreateFCmpOEQ(W.Im, constant(R, 0.0)));
   Cx AtZero = {B.CreateSelect(WIsOne, constant(R, 1.0), constant(R, 0.0)),
                constant(R, 0.0)};
-  Value *Defined =
-      B.CreateOr(WIsOne, B.CreateFCmpOGT(W.Re, constant(R, 1.0)));
-  return holomorphic(R, select(R, B.CreateAnd(isZero(R, Z), Defined), AtZero, D));
+  Value *Defined = B.CreateOr(WIsOne, B.CreateFCmpOGT(W.Re, constant(R, 1.0)));
+  return holomorphic(R,
+                     select(R, B.CreateAnd(isZero(R, Z), Defined), AtZero, D));
 }
 // d(z^w)/dw = z^w log z; 0 at z = 0 (0^w = 0 wherever it is defined).
 ComplexJacobian pow2(RuleContext &R) {

@@ -190,8 +190,8 @@ void addRuleAliases(
     llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>> NameToSpelling);
 
 /// Every name in the table (for tests and docs).
-void forEachRuleName(llvm::function_ref<void(llvm::StringRef,
-                                             const DerivativeRule &)> Fn);
+void forEachRuleName(
+    llvm::function_ref<void(llvm::StringRef, const DerivativeRule &)> Fn);
 
 } // namespace gpuad
 

@@ -20,6 +20,7 @@ using namespace llvm;
 namespace gpuad {
 
 static const StringSet<> &inactiveNames() {
+  // clang-format off
   static const StringSet<> Names = {
       // stdio and friends: they read values but produce no derivative.
       "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush",
@@ -44,6 +45,7 @@ static const StringSet<> &inactiveNames() {
       "_ZNSaIcEC1Ev", "_ZNSaIcEC2Ev", "_ZNSaIcED1Ev", "_ZNSaIcED2Ev",
       "_ZNSaIcEC1ERKS_", "_ZNSaIcEC2ERKS_",
   };
+  // clang-format on
   return Names;
 }
 
@@ -165,15 +167,17 @@ unsigned releasedArgument(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   unsigned Arg = 0;
   if (Callee && Callee->hasFnAttribute("gpuad-user-free"))
-    Callee->getFnAttribute("gpuad-user-free").getValueAsString().getAsInteger(
-        10, Arg);
+    Callee->getFnAttribute("gpuad-user-free")
+        .getValueAsString()
+        .getAsInteger(10, Arg);
   return Arg;
 }
 
 unsigned userAllocationSize(const Function &Alloc) {
   unsigned Arg = 0;
-  Alloc.getFnAttribute("enzyme_allocator").getValueAsString().getAsInteger(
-      10, Arg);
+  Alloc.getFnAttribute("enzyme_allocator")
+      .getValueAsString()
+      .getAsInteger(10, Arg);
   return Arg;
 }
 
@@ -187,8 +191,9 @@ Function *userDeallocator(const Function &Alloc) {
 
 SmallVector<int, 4> userDeallocatorArguments(const Function &Alloc) {
   SmallVector<StringRef, 4> Parts;
-  Alloc.getFnAttribute("enzyme_deallocator").getValueAsString().split(Parts,
-                                                                      ',');
+  Alloc.getFnAttribute("enzyme_deallocator")
+      .getValueAsString()
+      .split(Parts, ',');
   SmallVector<int, 4> Args;
   for (StringRef P : Parts) {
     int V = -1;

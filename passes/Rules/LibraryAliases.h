@@ -1,4 +1,5 @@
-//===- LibraryAliases.h - Rule spellings that vary by library version -*- C++ -*-===//
+//===- LibraryAliases.h - Rule spellings that vary by library version -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //

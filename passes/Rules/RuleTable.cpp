@@ -30,9 +30,7 @@ namespace gpuad {
 
 MathProvider::~MathProvider() = default;
 
-Value *RuleContext::constant(double X) const {
-  return ConstantFP::get(Ty, X);
-}
+Value *RuleContext::constant(double X) const { return ConstantFP::get(Ty, X); }
 
 Value *RuleContext::resultPart(unsigned I) const {
   return complexPart(B, result(), I);
@@ -161,7 +159,9 @@ Value *pAsinh(RuleContext &R) {
 Value *pAcosh(RuleContext &R) {
   return inv(R, sqrtOf(R, sub(R, square(R, x(R)), one(R))));
 }
-Value *pAtanh(RuleContext &R) { return inv(R, sub(R, one(R), square(R, x(R)))); }
+Value *pAtanh(RuleContext &R) {
+  return inv(R, sub(R, one(R), square(R, x(R))));
+}
 Value *pErf(RuleContext &R) {
   Value *E = R.math(MathFn::Exp, {neg(R, square(R, x(R)))});
   return mul(R, R.constant(TwoOverSqrtPi), E);
@@ -297,9 +297,9 @@ DerivativeRule outputs(StringRef Family, unsigned NumOperands, RuleOutput A,
 /// `__nv_namef`; ocml `__ocml_name_f16/_f32/_f64`.
 struct Family {
   DerivativeRule Rule;
-  const char *Libm;        // base libm name, or null
-  const char *Intrinsic;   // "llvm.xxx" or null
-  const char *Ocml;        // base ocml name, or null (defaults to Libm)
+  const char *Libm;      // base libm name, or null
+  const char *Intrinsic; // "llvm.xxx" or null
+  const char *Ocml;      // base ocml name, or null (defaults to Libm)
   /// Other spellings.  (A vector: an initializer_list member would point at
   /// a temporary array that dies with the table's initialiser.)
   std::vector<const char *> Extra;
@@ -790,8 +790,7 @@ const DerivativeRule *findRule(const Instruction &I) {
   return findRuleByName(I.getOpcodeName());
 }
 
-void forEachRuleName(
-    function_ref<void(StringRef, const DerivativeRule &)> Fn) {
+void forEachRuleName(function_ref<void(StringRef, const DerivativeRule &)> Fn) {
   for (const auto &Entry : ruleMap())
     Fn(Entry.getKey(), *Entry.getValue());
 }

@@ -59,14 +59,13 @@ demangledParameterTypes(StringRef Name) {
 
 bool isPassedWhole(StringRef Type) {
   return Type.ends_with("*") || Type.ends_with("&") ||
-         is_contained(ArrayRef<StringRef>{"bool", "char", "signed char",
-                                          "unsigned char", "short",
-                                          "unsigned short", "int",
-                                          "unsigned int", "long",
-                                          "unsigned long", "long long",
-                                          "unsigned long long", "float",
-                                          "double", "long double"},
-                      Type);
+         is_contained(
+             ArrayRef<StringRef>{"bool", "char", "signed char", "unsigned char",
+                                 "short", "unsigned short", "int",
+                                 "unsigned int", "long", "unsigned long",
+                                 "long long", "unsigned long long", "float",
+                                 "double", "long double"},
+             Type);
 }
 
 std::optional<SmallVector<std::string, 8>>

@@ -14,8 +14,8 @@
 #ifndef GPUAD_SUPPORT_DIAGNOSTICS_H
 #define GPUAD_SUPPORT_DIAGNOSTICS_H
 
-#include "llvm/ADT/Twine.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/IR/DebugLoc.h"
 
 namespace llvm {

@@ -10,15 +10,16 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/Instructions.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
 namespace gpuad {
 
-static void collect(const Constant *C, SmallVectorImpl<const GlobalVariable *> &Out,
+static void collect(const Constant *C,
+                    SmallVectorImpl<const GlobalVariable *> &Out,
                     unsigned Depth) {
   if (Depth > 8 || isa<ConstantData>(C) || isa<Function>(C))
     return;

@@ -121,7 +121,8 @@ std::optional<unsigned> alwaysReturnedParameter(const Function &F) {
     const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
     if (!Ret)
       continue;
-    const Value *V = throughLocalSlot(Ret->getReturnValue()->stripPointerCasts());
+    const Value *V =
+        throughLocalSlot(Ret->getReturnValue()->stripPointerCasts());
     const auto *A = V ? dyn_cast<Argument>(V->stripPointerCasts()) : nullptr;
     if (!A || (Which && *Which != A->getArgNo()))
       return std::nullopt;
@@ -130,8 +131,7 @@ std::optional<unsigned> alwaysReturnedParameter(const Function &F) {
   return Which;
 }
 
-ReturnedArguments returnedArguments(const Function &F,
-                                    ArrayRef<unsigned> Idx) {
+ReturnedArguments returnedArguments(const Function &F, ArrayRef<unsigned> Idx) {
   if (F.isDeclaration()) {
     ReturnedArguments R;
     R.Params.resize(F.arg_size());

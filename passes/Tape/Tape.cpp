@@ -618,8 +618,8 @@ void Tape::allocateFrames(const Loop *L) {
   Value *HeaderSlot = arraySlotAddress(L, B, /*Reverse=*/false);
   Value *Array = B.CreateLoad(PointerType::get(F.getContext(), 0), HeaderSlot);
   // The capacity local as a generic pointer (AMDGPU's allocas are private).
-  Value *CapPtr =
-      B.CreatePointerBitCastOrAddrSpaceCast(Cap, PointerType::get(F.getContext(), 0));
+  Value *CapPtr = B.CreatePointerBitCastOrAddrSpaceCast(
+      Cap, PointerType::get(F.getContext(), 0));
   B.CreateStore(B.CreateCall(growFunction(), {Array, FS.iv(L), CapPtr, Size}),
                 HeaderSlot);
 }
@@ -639,8 +639,8 @@ void Tape::storeCachedValue(Slot &S) {
       S.Local ? static_cast<Value *>(S.Local)
               : B.CreateConstGEP1_64(B.getInt8Ty(), frameAddress(S.L, B, false),
                                      S.Offset);
-  B.CreateStore(S.V, Addr)
-      ->setMetadata(CachedStoreMD, MDNode::get(F.getContext(), {}));
+  B.CreateStore(S.V, Addr)->setMetadata(CachedStoreMD,
+                                        MDNode::get(F.getContext(), {}));
 }
 
 void Tape::finalize() {

@@ -55,9 +55,9 @@ struct ArenaAccess {
     PoolView Pool = emitPoolView(B, Start, B.getInt64(32), Target);
     HasArena = Pool.Fits;
     Stride = Pool.Stride;
-    Part = B.CreateGEP(B.getInt8Ty(), Pool.Base,
-                       B.CreateMul(Target.emitGlobalThreadId(B), Stride),
-                       "part");
+    Part =
+        B.CreateGEP(B.getInt8Ty(), Pool.Base,
+                    B.CreateMul(Target.emitGlobalThreadId(B), Stride), "part");
     Value *Fields = B.CreateAddrSpaceCast(tapePool(M, Target), Ptr);
     Generation = B.CreateLoad(
         I64, B.CreateConstGEP1_64(B.getInt8Ty(), Fields, 16), "generation");

@@ -36,11 +36,10 @@ static GlobalVariable *warnedFlag(Module &M, const TargetHooks &Target) {
   if (GlobalVariable *GV = M.getNamedGlobal(Name))
     return GV;
   Type *I32 = Type::getInt32Ty(M.getContext());
-  return new GlobalVariable(M, I32, /*isConstant=*/false,
-                            GlobalValue::InternalLinkage,
-                            ConstantInt::get(I32, 0), Name, nullptr,
-                            GlobalValue::NotThreadLocal,
-                            Target.globalAddressSpace());
+  return new GlobalVariable(
+      M, I32, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      ConstantInt::get(I32, 0), Name, nullptr, GlobalValue::NotThreadLocal,
+      Target.globalAddressSpace());
 }
 
 bool usesHeapFallback(const Module &M, const TargetHooks &Target) {
@@ -60,9 +59,10 @@ Function *heapFallbackFunction(Function &User, TargetHooks &Target) {
   auto *Alloc = BasicBlock::Create(C, "alloc", F);
   IRBuilder<> B(Entry);
   Value *Flag = B.CreateAddrSpaceCast(warnedFlag(M, Target), Ptr);
-  Value *Was = B.CreateAtomicRMW(
-      AtomicRMWInst::Xchg, Flag, B.getInt32(1), MaybeAlign(4),
-      AtomicOrdering::Monotonic, C.getOrInsertSyncScopeID(Target.deviceScope()));
+  Value *Was =
+      B.CreateAtomicRMW(AtomicRMWInst::Xchg, Flag, B.getInt32(1), MaybeAlign(4),
+                        AtomicOrdering::Monotonic,
+                        C.getOrInsertSyncScopeID(Target.deviceScope()));
   B.CreateCondBr(B.CreateIsNull(Was), Warn, Alloc);
   B.SetInsertPoint(Warn);
   Target.emitPrint(B, "gpuad: warning: gradient tapes are taken from the "

@@ -149,9 +149,9 @@ Function *poolRegionFunction(Function &User, TargetHooks &Target) {
 Function *poolReleaseFunction(Function &User, TargetHooks &Target) {
   LLVMContext &C = User.getContext();
   Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
-  Function *F = tapeHelper(
-      User, "gpuad.tape.pool.release",
-      FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I64}, false));
+  Function *F =
+      tapeHelper(User, "gpuad.tape.pool.release",
+                 FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I64}, false));
   if (!F->empty())
     return F;
   auto *Entry = BasicBlock::Create(C, "entry", F);
@@ -208,8 +208,8 @@ Value *emitTapeRegion(Function &F, TapePlace Place, uint64_t Bytes,
   case TapePlace::Pool: {
     Value *Offset = B.getInt64(reservePool(M, Bytes, Target));
     Value *Size = B.getInt64(alignTo(Bytes, 16));
-    Value *Region = B.CreateCall(poolRegionFunction(F, Target),
-                                 {Offset, Size}, "tape.region");
+    Value *Region = B.CreateCall(poolRegionFunction(F, Target), {Offset, Size},
+                                 "tape.region");
     if (usesHeapFallback(M, Target))
       for (Instruction &I : instructions(F))
         if (isa<ReturnInst>(I))

@@ -106,8 +106,7 @@ llvm::Function *poolReleaseFunction(llvm::Function &User, TargetHooks &Target);
 bool usesHeapFallback(const llvm::Module &M, const TargetHooks &Target);
 /// `ptr gpuad.tape.heap.fallback(i64 bytes)`: tape memory from the device
 /// heap where the pool cannot give it (TapeHeapFallback.cpp).
-llvm::Function *heapFallbackFunction(llvm::Function &User,
-                                     TargetHooks &Target);
+llvm::Function *heapFallbackFunction(llvm::Function &User, TargetHooks &Target);
 /// Ends the block of a helper of \p User that returns tape memory, where
 /// the pool cannot give \p Bytes: returns them from the device heap, or
 /// traps with \p Message (usesHeapFallback).

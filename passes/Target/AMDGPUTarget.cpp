@@ -329,9 +329,9 @@ public:
     Type *I64 = B.getInt64Ty(), *Ptr = PointerType::get(C, 0);
     Function *Begin =
         Lib.get("__ockl_printf_begin", FunctionType::get(I64, {I64}, false));
-    Function *Append = Lib.get(
-        "__ockl_printf_append_string_n",
-        FunctionType::get(I64, {I64, Ptr, I64, B.getInt32Ty()}, false));
+    Function *Append =
+        Lib.get("__ockl_printf_append_string_n",
+                FunctionType::get(I64, {I64, Ptr, I64, B.getInt32Ty()}, false));
     std::string Line = (Message + "\n").str();
     Value *Text = B.CreateGlobalString(Line, "gpuad.msg", /*constant*/ 4);
     Value *Desc = B.CreateCall(Begin, {B.getInt64(0)});

@@ -113,7 +113,8 @@ bool DeviceLibrary::finalize(Diagnostics &Diags) {
     Diags.error(*UserFn, DebugLoc(),
                 "derivative code needs '" + F->getName() +
                     "', which is not in the module and was not found in the "
-                    "device library (" + HowToSet + ")");
+                    "device library (" +
+                    HowToSet + ")");
   }
   Pending.clear();
   return Missing.empty();

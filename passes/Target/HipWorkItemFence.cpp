@@ -25,11 +25,16 @@ constexpr const char *ScopeNames[] = {"singlethread", "workgroup", "agent", "",
 /// fence.
 AtomicOrdering orderOf(unsigned C11) {
   switch (C11) {
-  case 2: return AtomicOrdering::Acquire;
-  case 3: return AtomicOrdering::Release;
-  case 4: return AtomicOrdering::AcquireRelease;
-  case 5: return AtomicOrdering::SequentiallyConsistent;
-  default: return AtomicOrdering::NotAtomic;
+  case 2:
+    return AtomicOrdering::Acquire;
+  case 3:
+    return AtomicOrdering::Release;
+  case 4:
+    return AtomicOrdering::AcquireRelease;
+  case 5:
+    return AtomicOrdering::SequentiallyConsistent;
+  default:
+    return AtomicOrdering::NotAtomic;
   }
 }
 

@@ -1,4 +1,5 @@
-//===- HipWorkItemFence.h - A body for HIP's __atomic_work_item_fence -*- C++ -*-===//
+//===- HipWorkItemFence.h - A body for HIP's __atomic_work_item_fence -*- C++
+//-*-===//
 //
 // Part of gpuad.
 //

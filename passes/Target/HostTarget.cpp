@@ -15,8 +15,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -52,12 +52,12 @@ namespace {
 constexpr uint64_t HeaderBytes = 4096;
 /// Bytes reserved either side of the middle, tried in turn (an address-space
 /// limit, `ulimit -v` or valgrind, refuses the first).
-constexpr uint64_t FirstHalf = uint64_t(1) << 40, LeastHalf = uint64_t(1)
-                                                              << 28;
+constexpr uint64_t FirstHalf = uint64_t(1) << 40, LeastHalf = uint64_t(1) << 28;
 
 class HostHooks final : public TargetHooks {
 public:
-  explicit HostHooks(Module &M) : M(M), Linux(M.getTargetTriple().isOSLinux()) {}
+  explicit HostHooks(Module &M)
+      : M(M), Linux(M.getTargetTriple().isOSLinux()) {}
 
   StringRef name() const override { return "host"; }
   bool isGPU() const override { return false; }
@@ -107,9 +107,9 @@ public:
     Value *Block = B.CreateCall(reserveFunction(), {}, "reserved");
     Value *Half = B.CreateLoad(B.getInt64Ty(),
                                B.CreateConstGEP1_64(B.getInt8Ty(), Block, 8));
-    Value *Middle = B.CreateGEP(
-        B.getInt8Ty(), Block,
-        B.CreateAdd(Half, B.getInt64(HeaderBytes)), "reserved.middle");
+    Value *Middle = B.CreateGEP(B.getInt8Ty(), Block,
+                                B.CreateAdd(Half, B.getInt64(HeaderBytes)),
+                                "reserved.middle");
     return {Block, Middle};
   }
 
@@ -150,9 +150,10 @@ private:
     PHINode *Half = B.CreatePHI(I64, 2, "half");
     Value *Total = B.CreateAdd(B.CreateShl(Half, 1), B.getInt64(HeaderBytes));
     // PROT_READ | PROT_WRITE; MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE.
-    Value *P = B.CreateCall(Map, {ConstantPointerNull::get(cast<PointerType>(Ptr)),
-                                  Total, B.getInt32(0x3), B.getInt32(0x4022),
-                                  B.getInt32(-1), B.getInt64(0)});
+    Value *P =
+        B.CreateCall(Map, {ConstantPointerNull::get(cast<PointerType>(Ptr)),
+                           Total, B.getInt32(0x3), B.getInt32(0x4022),
+                           B.getInt32(-1), B.getInt64(0)});
     Value *Failed = B.CreateICmpEQ(B.CreatePtrToInt(P, I64), B.getInt64(-1));
     B.CreateCondBr(Failed, Smaller, Done);
     B.SetInsertPoint(Smaller);

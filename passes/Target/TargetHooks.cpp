@@ -32,8 +32,9 @@ Value *TargetHooks::emitAlloc(IRBuilderBase &B, Value *Bytes) {
 
 void TargetHooks::emitFree(IRBuilderBase &B, Value *Ptr) {
   Module &M = *B.GetInsertBlock()->getModule();
-  FunctionCallee Free = M.getOrInsertFunction(
-      "free", Type::getVoidTy(M.getContext()), PointerType::get(M.getContext(), 0));
+  FunctionCallee Free =
+      M.getOrInsertFunction("free", Type::getVoidTy(M.getContext()),
+                            PointerType::get(M.getContext(), 0));
   B.CreateCall(Free, {Ptr});
 }
 
@@ -90,11 +91,11 @@ Value *TargetHooks::emitCheckedAlloc(IRBuilderBase &B, Value *Bytes) {
     HB.SetInsertPoint(Full);
     // The heap's callers pay for a printf anyway.
     emitPrint(HB, ("gpuad: the device heap is exhausted (a gradient's tape or "
-                  "shadow memory): " +
-                  heapLimitAdvice() +
-                  ", or give the tapes a pool (gpuad::setTapePool, "
-                  "<gpuad/tape_pool.h>)")
-                     .str());
+                   "shadow memory): " +
+                   heapLimitAdvice() +
+                   ", or give the tapes a pool (gpuad::setTapePool, "
+                   "<gpuad/tape_pool.h>)")
+                      .str());
     HB.CreateIntrinsic(Intrinsic::trap, {});
     HB.CreateUnreachable();
     HB.SetInsertPoint(Done);
@@ -105,8 +106,9 @@ Value *TargetHooks::emitCheckedAlloc(IRBuilderBase &B, Value *Bytes) {
 
 Value *TargetHooks::emitUsableSize(IRBuilderBase &B, Value *Ptr) {
   Module &M = *B.GetInsertBlock()->getModule();
-  FunctionCallee Usable = M.getOrInsertFunction(
-      "malloc_usable_size", B.getInt64Ty(), PointerType::get(M.getContext(), 0));
+  FunctionCallee Usable =
+      M.getOrInsertFunction("malloc_usable_size", B.getInt64Ty(),
+                            PointerType::get(M.getContext(), 0));
   return B.CreateCall(Usable, {Ptr}, "usable");
 }
 
@@ -168,7 +170,8 @@ void TargetHooks::emitWarpAggregatedAdd(IRBuilderBase &B, Value *P, Value *V,
   B.SetInsertPoint(Warp);
   Value *Sum = emitWarpSum(B, V);
   B.CreateCondBr(emitIsWarpLeader(B), Leader, Done);
-  for (auto [BB, X] : {std::pair<BasicBlock *, Value *>{Leader, Sum}, {Each, V}}) {
+  for (auto [BB, X] :
+       {std::pair<BasicBlock *, Value *>{Leader, Sum}, {Each, V}}) {
     B.SetInsertPoint(BB);
     B.CreateAtomicRMW(AtomicRMWInst::FAdd, P, X, MaybeAlign(),
                       AtomicOrdering::Monotonic, Scope);
@@ -261,20 +264,18 @@ Value *addAdjoints(IRBuilderBase &B, Value *A, Value *Bv, Type *View) {
                                      : cast<ArrayType>(Ty)->getNumElements();
     Value *R = A;
     for (unsigned I = 0; I < N; ++I)
-      R = B.CreateInsertValue(
-          R,
-          addAdjoints(B, B.CreateExtractValue(A, I),
-                      B.CreateExtractValue(Bv, I), View),
-          I);
+      R = B.CreateInsertValue(R,
+                              addAdjoints(B, B.CreateExtractValue(A, I),
+                                          B.CreateExtractValue(Bv, I), View),
+                              I);
     return R;
   }
   // Pointers carry no adjoint.
   return A;
 }
 
-std::unique_ptr<TargetHooks> makeTargetHooks(Module &M,
-                                             const GpuadOptions &Options,
-                                             Diagnostics &Diags) {
+std::unique_ptr<TargetHooks>
+makeTargetHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags) {
   const Triple &T = M.getTargetTriple();
   if (T.isNVPTX())
     return makeNVPTXHooks(M, Options, Diags);
@@ -308,9 +309,10 @@ bool calleeHasPrefix(const CallBase &Call, ArrayRef<StringRef> Prefixes) {
   return any_of(Prefixes, [&](StringRef P) { return Name.starts_with(P); });
 }
 
-Value *callLibraryMath(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args,
-                       StringRef Name,
-                       function_ref<Function *(StringRef, FunctionType *)> Get) {
+Value *
+callLibraryMath(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args,
+                StringRef Name,
+                function_ref<Function *(StringRef, FunctionType *)> Get) {
   Type *Ty = Args[0]->getType();
   SmallVector<Type *, 2> Params = {Ty};
   SmallVector<Value *, 2> CallArgs = {Args[0]};

@@ -87,8 +87,8 @@ public:
   emitReserveAround(llvm::IRBuilderBase &B) {
     return {nullptr, nullptr};
   }
-  virtual void emitReleaseReserved(llvm::IRBuilderBase &B,
-                                   llvm::Value *Block) {}
+  virtual void emitReleaseReserved(llvm::IRBuilderBase &B, llvm::Value *Block) {
+  }
   /// The usable size (i64) of a block emitAlloc or the C library returned.
   virtual llvm::Value *emitUsableSize(llvm::IRBuilderBase &B, llvm::Value *Ptr);
 

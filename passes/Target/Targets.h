@@ -48,19 +48,21 @@ bool calleeHasPrefix(const llvm::CallBase &Call,
 /// Warp shuffles (WarpShuffles.cpp): the operand a target's shuffle copies,
 /// and its transpose for reverse mode (see TargetHooks).
 std::optional<unsigned> nvptxShuffledOperand(const llvm::CallBase &Call);
-llvm::Value *emitNVPTXShuffleTranspose(
-    llvm::IRBuilderBase &B, const llvm::CallBase &Call,
-    llvm::function_ref<llvm::Value *(unsigned)> Operand, llvm::Value *Adjoint);
+llvm::Value *
+emitNVPTXShuffleTranspose(llvm::IRBuilderBase &B, const llvm::CallBase &Call,
+                          llvm::function_ref<llvm::Value *(unsigned)> Operand,
+                          llvm::Value *Adjoint);
 /// Rewrites CUDA's 64-bit shuffles (two 32-bit halves) in \p F as one;
-/// first inlines the headers' shuffle functions, returning true when it did (the
-/// caller cleans up and calls again).
+/// first inlines the headers' shuffle functions, returning true when it did
+/// (the caller cleans up and calls again).
 bool normalizeNVPTXShuffles(llvm::Function &F);
 /// The same for HIP's (ds_bpermute) shuffles.
 bool normalizeAMDGPUShuffles(llvm::Function &F);
 std::optional<unsigned> amdgpuShuffledOperand(const llvm::CallBase &Call);
-llvm::Value *emitAMDGPUShuffleTranspose(
-    llvm::IRBuilderBase &B, const llvm::CallBase &Call,
-    llvm::function_ref<llvm::Value *(unsigned)> Operand, llvm::Value *Adjoint);
+llvm::Value *
+emitAMDGPUShuffleTranspose(llvm::IRBuilderBase &B, const llvm::CallBase &Call,
+                           llvm::function_ref<llvm::Value *(unsigned)> Operand,
+                           llvm::Value *Adjoint);
 
 /// Warp aggregation (WarpShuffles.cpp): whole warp active, the sum over
 /// the whole warp, lane 0 (see TargetHooks::emitWholeWarpActive).
@@ -101,12 +103,11 @@ llvm::StringRef libraryBaseName(MathFn Fn);
 /// Calls \p Name, a device library's scalar entry point for \p Fn on
 /// arguments \p Args of type Ty: (Ty), (Ty, Ty) for pow, (Ty, i32) for powi.
 /// \p Get declares (or finds) the function.
-llvm::Value *
-callLibraryMath(llvm::IRBuilderBase &B, MathFn Fn,
-                llvm::ArrayRef<llvm::Value *> Args, llvm::StringRef Name,
-                llvm::function_ref<llvm::Function *(llvm::StringRef,
-                                                    llvm::FunctionType *)>
-                    Get);
+llvm::Value *callLibraryMath(
+    llvm::IRBuilderBase &B, MathFn Fn, llvm::ArrayRef<llvm::Value *> Args,
+    llvm::StringRef Name,
+    llvm::function_ref<llvm::Function *(llvm::StringRef, llvm::FunctionType *)>
+        Get);
 
 } // namespace gpuad
 

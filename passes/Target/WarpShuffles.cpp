@@ -26,13 +26,13 @@
 #include "Target/Targets.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
@@ -76,12 +76,13 @@ std::pair<Value *, Value *> nvptxShuffle64(IRBuilderBase &B, NVPTXShuffle Kind,
                                            Value *C) {
   Type *Ty = V->getType();
   Value *Bits = B.CreateBitCast(V, B.getInt64Ty());
-  auto [Lo, InRange] = nvptxShuffle(B, Kind, Mask, B.CreateTrunc(Bits, B.getInt32Ty()),
-                                    Lane, C);
-  Value *Hi = nvptxShuffle(B, Kind, Mask,
-                           B.CreateTrunc(B.CreateLShr(Bits, 32), B.getInt32Ty()),
-                           Lane, C)
-                  .first;
+  auto [Lo, InRange] =
+      nvptxShuffle(B, Kind, Mask, B.CreateTrunc(Bits, B.getInt32Ty()), Lane, C);
+  Value *Hi =
+      nvptxShuffle(B, Kind, Mask,
+                   B.CreateTrunc(B.CreateLShr(Bits, 32), B.getInt32Ty()), Lane,
+                   C)
+          .first;
   Value *Joined = B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
                              B.CreateZExt(Lo, B.getInt64Ty()));
   return {B.CreateBitCast(Joined, Ty), InRange};
@@ -132,9 +133,10 @@ Value *sumAddressedAdjoints(IRBuilderBase &B, Value *Adjoint, Value *Source,
   for (unsigned K = 0; K < Width; ++K) {
     Value *Their = Read(Adjoint, K);
     Value *TheirSource = Read(Source, K);
-    Value *InSet = B.CreateICmpNE(
-        B.CreateAnd(B.CreateLShr(Lanes, K), ConstantInt::get(Lanes->getType(), 1)),
-        ConstantInt::get(Lanes->getType(), 0));
+    Value *InSet =
+        B.CreateICmpNE(B.CreateAnd(B.CreateLShr(Lanes, K),
+                                   ConstantInt::get(Lanes->getType(), 1)),
+                       ConstantInt::get(Lanes->getType(), 0));
     Value *ToMe = B.CreateAnd(InSet, B.CreateICmpEQ(TheirSource, ThisLane));
     Value *Term = B.CreateSelect(ToMe, Their, Zero);
     Sum = Sum ? addAdjoints(B, Sum, Term) : Term;
@@ -168,9 +170,11 @@ Value *emitNVPTXShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
     bool Down = Kind == NVPTXShuffle::Down;
     Value *Segment = B.CreateAnd(C, 0x1f00);
     Value *BackC = Down ? Segment : B.CreateOr(Segment, 0x1f);
-    auto [Back, BackValid] = nvptxShuffle(
-        B, Down ? NVPTXShuffle::Up : NVPTXShuffle::Down, Mask, Adjoint, Bop, BackC);
-    Value *ReadOwn = B.CreateNot(nvptxShuffle(B, Kind, Mask, Adjoint, Bop, C).second);
+    auto [Back, BackValid] =
+        nvptxShuffle(B, Down ? NVPTXShuffle::Up : NVPTXShuffle::Down, Mask,
+                     Adjoint, Bop, BackC);
+    Value *ReadOwn =
+        B.CreateNot(nvptxShuffle(B, Kind, Mask, Adjoint, Bop, C).second);
     return addAdjoints(B, B.CreateSelect(BackValid, Back, Zero),
                        B.CreateSelect(ReadOwn, Adjoint, Zero));
   }
@@ -224,9 +228,10 @@ std::pair<CallBase *, Value *> halfShuffle(const ShuffleForm &Form, Value *V,
 
 /// A helper `double Name(<Half's operands, value a double>)` whose body
 /// \p Body builds from its arguments; inlined after differentiation.
-Function *makeShuffle64Helper(Module &M, StringRef Name, const CallBase &Half,
-                              unsigned ValueOperand,
-                              function_ref<Value *(IRBuilderBase &, Function &)> Body) {
+Function *
+makeShuffle64Helper(Module &M, StringRef Name, const CallBase &Half,
+                    unsigned ValueOperand,
+                    function_ref<Value *(IRBuilderBase &, Function &)> Body) {
   if (Function *F = M.getFunction(Name))
     return F;
   LLVMContext &C = M.getContext();
@@ -234,9 +239,9 @@ Function *makeShuffle64Helper(Module &M, StringRef Name, const CallBase &Half,
   for (const Use &A : Half.args())
     Params.push_back(A.getOperandNo() == ValueOperand ? Type::getDoubleTy(C)
                                                       : A->getType());
-  auto *F = Function::Create(
-      FunctionType::get(Type::getDoubleTy(C), Params, false),
-      GlobalValue::InternalLinkage, Name, M);
+  auto *F =
+      Function::Create(FunctionType::get(Type::getDoubleTy(C), Params, false),
+                       GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::AlwaysInline);
   F->addFnAttr(Attribute::Convergent);
   F->addFnAttr(Attribute::NoUnwind);
@@ -387,9 +392,10 @@ bool normalizeAMDGPUShuffles(Function &F) {
                                  return bpermute(B, H.getArg(0), H.getArg(1));
                                });
   };
-  return normalizeShuffles(
-      F, {[](const CallBase &C) { return amdgpuShuffledOperand(C).has_value(); },
-          1, Helper});
+  return normalizeShuffles(F, {[](const CallBase &C) {
+                                 return amdgpuShuffledOperand(C).has_value();
+                               },
+                               1, Helper});
 }
 
 std::optional<unsigned> amdgpuShuffledOperand(const CallBase &Call) {
@@ -409,14 +415,12 @@ Value *emitAMDGPUShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
                                     {B.getTrue()});
   Value *Lane = B.CreateIntrinsic(
       Intrinsic::amdgcn_mbcnt_hi, {},
-      {B.getInt32(~0u),
-       B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
-                         {B.getInt32(~0u), B.getInt32(0)})});
+      {B.getInt32(~0u), B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
+                                          {B.getInt32(~0u), B.getInt32(0)})});
   Value *Source = B.CreateAnd(B.CreateLShr(Operand(0), 2), 63);
   return sumAddressedAdjoints(
-      B, Adjoint, Source, Lane, Active, 64, [&](Value *V, unsigned K) {
-        return bpermute(B, B.getInt32(4 * K), V);
-      });
+      B, Adjoint, Source, Lane, Active, 64,
+      [&](Value *V, unsigned K) { return bpermute(B, B.getInt32(4 * K), V); });
 }
 
 // ---- Warp aggregation of adjoints -------------------------------------------
@@ -446,7 +450,8 @@ Value *nvptxWarpAllSame(IRBuilderBase &B, Value *V) {
 
 Value *nvptxIsWarpLeader(IRBuilderBase &B) {
   return B.CreateICmpEQ(
-      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}), B.getInt32(0));
+      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}),
+      B.getInt32(0));
 }
 
 static Value *amdgpuLane(IRBuilderBase &B) {
@@ -465,8 +470,8 @@ Value *amdgpuWholeWarpActive(IRBuilderBase &B) {
 Value *amdgpuWarpSum(IRBuilderBase &B, Value *V) {
   Value *Lane = amdgpuLane(B);
   for (unsigned Offset = 32; Offset > 0; Offset /= 2)
-    V = addAdjoints(
-        B, V, bpermute(B, B.CreateShl(B.CreateXor(Lane, Offset), 2), V));
+    V = addAdjoints(B, V,
+                    bpermute(B, B.CreateShl(B.CreateXor(Lane, Offset), 2), V));
   return V;
 }
 

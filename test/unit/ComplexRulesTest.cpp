@@ -61,10 +61,11 @@ std::array<double, 4> jacobian(const DerivativeRule &Rule, unsigned K, Cd Z1,
   ConstantMath Math;
   double Parts[4] = {Z1.real(), Z1.imag(), Z2.real(), Z2.imag()};
   auto *PairTy = StructType::get(D, D);
-  Value *Result = Rule.RealResult
-                      ? static_cast<Value *>(ConstantFP::get(D, R.real()))
-                      : ConstantStruct::get(PairTy, {ConstantFP::get(D, R.real()),
-                                                     ConstantFP::get(D, R.imag())});
+  Value *Result =
+      Rule.RealResult
+          ? static_cast<Value *>(ConstantFP::get(D, R.real()))
+          : ConstantStruct::get(PairTy, {ConstantFP::get(D, R.real()),
+                                         ConstantFP::get(D, R.imag())});
   RuleContext RC(
       B, D, [&](unsigned I) { return ConstantFP::get(D, Parts[I]); },
       [&] { return Result; }, Math);
@@ -102,9 +103,10 @@ void expectRow(StringRef Name, const CFn &Fn, Cd Z1, Cd Z2 = 0.0) {
       Cd FD = (Plus - Minus) / (2 * H);
       EXPECT_NEAR(J[Dir], FD.real(), 1e-6 * std::max(1.0, std::abs(FD)))
           << Name.str() << " d re / d " << (Dir ? "y" : "x") << K + 1;
-      if (!Rule->RealResult)
+      if (!Rule->RealResult) {
         EXPECT_NEAR(J[2 + Dir], FD.imag(), 1e-6 * std::max(1.0, std::abs(FD)))
             << Name.str() << " d im / d " << (Dir ? "y" : "x") << K + 1;
+      }
     }
   }
 }
@@ -138,10 +140,10 @@ TEST(ComplexRules, ElementaryFunctionsMatchFiniteDifferences) {
 }
 
 TEST(ComplexRules, SpellingsShareRows) {
-  for (auto [A, B] : {std::pair{"__muldc3", "__mulsc3"},
-                      std::pair{"__divdc3", "__divsc3"},
-                      std::pair{"cexp", "cexpf"}, std::pair{"cabs", "cabsf"},
-                      std::pair{"cpow", "cpowf"}})
+  for (auto [A, B] :
+       {std::pair{"__muldc3", "__mulsc3"}, std::pair{"__divdc3", "__divsc3"},
+        std::pair{"cexp", "cexpf"}, std::pair{"cabs", "cabsf"},
+        std::pair{"cpow", "cpowf"}})
     EXPECT_EQ(findRuleByName(A), findRuleByName(B)) << A << " " << B;
   // The long double functions pass operands in memory: no row.
   EXPECT_EQ(findRuleByName("cexpl"), nullptr);

@@ -57,15 +57,31 @@ public:
     };
     double X = Get(0), R = 0;
     switch (Fn) {
-    case MathFn::Sin: R = std::sin(X); break;
-    case MathFn::Cos: R = std::cos(X); break;
-    case MathFn::Exp: R = std::exp(X); break;
-    case MathFn::Log: R = std::log(X); break;
-    case MathFn::Sinh: R = std::sinh(X); break;
-    case MathFn::Cosh: R = std::cosh(X); break;
-    case MathFn::Atan2: R = std::atan2(X, Get(1)); break;
+    case MathFn::Sin:
+      R = std::sin(X);
+      break;
+    case MathFn::Cos:
+      R = std::cos(X);
+      break;
+    case MathFn::Exp:
+      R = std::exp(X);
+      break;
+    case MathFn::Log:
+      R = std::log(X);
+      break;
+    case MathFn::Sinh:
+      R = std::sinh(X);
+      break;
+    case MathFn::Cosh:
+      R = std::cosh(X);
+      break;
+    case MathFn::Atan2:
+      R = std::atan2(X, Get(1));
+      break;
     case MathFn::Pow:
-    case MathFn::Powi: R = std::pow(X, Get(1)); break;
+    case MathFn::Powi:
+      R = std::pow(X, Get(1));
+      break;
     }
     return llvm::ConstantFP::get(B.getDoubleTy(), R);
   }

@@ -70,7 +70,8 @@ double partial(StringRef Name, unsigned K, ArrayRef<double> Ops, double Result,
       return ConstantInt::get(Type::getInt32Ty(Ctx), int(Ops[I]));
     return ConstantFP::get(D, Ops[I]);
   };
-  RuleContext RC(B, D, Operand, [&] { return ConstantFP::get(D, Result); }, Math);
+  RuleContext RC(
+      B, D, Operand, [&] { return ConstantFP::get(D, Result); }, Math);
   ReturnInst *Ret = B.CreateRet(R->Partials[K].Fn(RC));
   foldBlock(F->getEntryBlock());
   return toDouble(Ret->getReturnValue());
@@ -94,7 +95,8 @@ void expectBinary(StringRef Name, const Fn2 &F,
     double DX = (F(X + HX, Y) - F(X - HX, Y)) / (2 * HX);
     double DY = (F(X, Y + HY) - F(X, Y - HY)) / (2 * HY);
     double R = F(X, Y);
-    EXPECT_NEAR(partial(Name, 0, {X, Y}, R), DX, 1e-6 * std::max(1.0, std::fabs(DX)))
+    EXPECT_NEAR(partial(Name, 0, {X, Y}, R), DX,
+                1e-6 * std::max(1.0, std::fabs(DX)))
         << Name.str() << " d/dx at " << X << "," << Y;
     if (findFamily(Name)->Partials[1].Fn) {
       EXPECT_NEAR(partial(Name, 1, {X, Y}, R), DY,
@@ -139,8 +141,9 @@ TEST(RuleTable, UnaryFamiliesMatchFiniteDifferences) {
   expectUnary("__nv_sinpi", [&](double X) { return std::sin(Pi * X); }, Any);
   expectUnary("__nv_cospi", [&](double X) { return std::cos(Pi * X); }, Any);
   expectUnary("__nv_rcbrt", [](double X) { return 1 / std::cbrt(X); }, Pos);
-  expectUnary("__nv_normcdf",
-              [](double X) { return 0.5 * std::erfc(-X / std::sqrt(2.0)); }, Any);
+  expectUnary(
+      "__nv_normcdf",
+      [](double X) { return 0.5 * std::erfc(-X / std::sqrt(2.0)); }, Any);
   // Inverses, through the derivative of the function they invert.
   for (double X : {-0.6, 0.1, 0.7}) {
     // erfinv(X) = Y with erf(Y) = X: derivative 1 / erf'(Y).
@@ -159,8 +162,8 @@ TEST(RuleTable, UnaryFamiliesMatchFiniteDifferences) {
 }
 
 TEST(RuleTable, BinaryFamiliesMatchFiniteDifferences) {
-  const std::vector<std::pair<double, double>> P = {{0.7, 1.9}, {2.3, 0.4},
-                                                    {1.5, -0.8}};
+  const std::vector<std::pair<double, double>> P = {
+      {0.7, 1.9}, {2.3, 0.4}, {1.5, -0.8}};
   expectBinary("fadd", [](double X, double Y) { return X + Y; }, P);
   expectBinary("fsub", [](double X, double Y) { return X - Y; }, P);
   expectBinary("fmul", [](double X, double Y) { return X * Y; }, P);
@@ -173,10 +176,11 @@ TEST(RuleTable, BinaryFamiliesMatchFiniteDifferences) {
   expectBinary("hypot", [](double X, double Y) { return std::hypot(X, Y); }, P);
   expectBinary("fmin", [](double X, double Y) { return std::fmin(X, Y); }, P);
   expectBinary("fmax", [](double X, double Y) { return std::fmax(X, Y); }, P);
-  expectBinary("copysign",
-               [](double X, double Y) { return std::copysign(X, Y); }, P);
-  expectBinary("__nv_rhypot",
-               [](double X, double Y) { return 1 / std::hypot(X, Y); }, P);
+  expectBinary(
+      "copysign", [](double X, double Y) { return std::copysign(X, Y); }, P);
+  expectBinary(
+      "__nv_rhypot", [](double X, double Y) { return 1 / std::hypot(X, Y); },
+      P);
   expectBinary("fdim", [](double X, double Y) { return std::fdim(X, Y); }, P);
   expectBinary("remainder",
                [](double X, double Y) { return std::remainder(X, Y); },
@@ -191,8 +195,8 @@ TEST(RuleTable, PowiDifferentiatesTheBaseOnly) {
     Type *Int = nullptr;
     LLVMContext Ctx;
     Int = Type::getInt32Ty(Ctx);
-    EXPECT_NEAR(partial("llvm.powi", 0, {X, double(N)}, std::pow(X, N), Int), FD,
-                1e-6 * std::fabs(FD));
+    EXPECT_NEAR(partial("llvm.powi", 0, {X, double(N)}, std::pow(X, N), Int),
+                FD, 1e-6 * std::fabs(FD));
   }
   EXPECT_EQ(findRuleByName("llvm.powi")->Partials[1].Fn, nullptr);
 }
@@ -210,7 +214,8 @@ TEST(RuleTable, FrexpMantissaAndLdexp) {
   // frexp: m = x * 2^-e, so dm/dx = m / x (and 0 at x == 0).
   int E;
   double M = std::frexp(6.5, &E);
-  EXPECT_NEAR(partial("frexp-mantissa", 0, {6.5}, M), std::ldexp(1.0, -E), 1e-15);
+  EXPECT_NEAR(partial("frexp-mantissa", 0, {6.5}, M), std::ldexp(1.0, -E),
+              1e-15);
   EXPECT_EQ(partial("frexp-mantissa", 0, {0.0}, 0.0), 0.0);
   LLVMContext Ctx;
   EXPECT_EQ(partial("ldexp", 0, {1.7, 3.0}, std::ldexp(1.7, 3),
@@ -233,13 +238,20 @@ TEST(RuleTable, MinMaxTiesCountOnce) {
 
 /// Every spelling of a family resolves to the same row.
 TEST(RuleTable, AliasesShareRows) {
-  const char *Sin[] = {"sin", "sinf", "sinl", "llvm.sin", "__nv_sin",
-                       "__nv_sinf", "__nv_fast_sinf", "__ocml_sin_f32",
-                       "__ocml_sin_f64", "__ocml_sin_f16"};
+  const char *Sin[] = {"sin",
+                       "sinf",
+                       "sinl",
+                       "llvm.sin",
+                       "__nv_sin",
+                       "__nv_sinf",
+                       "__nv_fast_sinf",
+                       "__ocml_sin_f32",
+                       "__ocml_sin_f64",
+                       "__ocml_sin_f16"};
   for (const char *N : Sin)
     EXPECT_EQ(findRuleByName(N), findRuleByName("sin")) << N;
-  const char *Pow[] = {"pow", "powf", "llvm.pow", "__nv_pow", "__nv_powf",
-                       "__ocml_pow_f64"};
+  const char *Pow[] = {"pow",      "powf",      "llvm.pow",
+                       "__nv_pow", "__nv_powf", "__ocml_pow_f64"};
   for (const char *N : Pow)
     EXPECT_EQ(findRuleByName(N), findRuleByName("pow")) << N;
   EXPECT_EQ(findRuleByName("__ocml_pown_f64"), findRuleByName("llvm.powi"));
@@ -251,10 +263,11 @@ TEST(RuleTable, AliasesShareRows) {
 
 /// The required math families are all present, in every spelling.
 TEST(RuleTable, CoversTheRequiredFamilies) {
-  const char *Libm[] = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2",
-                        "sinh", "cosh", "tanh", "exp", "exp2", "expm1", "log",
-                        "log2", "log10", "log1p", "pow", "sqrt", "cbrt",
-                        "hypot", "erf", "erfc", "fmin", "fmax", "fabs", "fmod"};
+  const char *Libm[] = {"sin",   "cos",  "tan",   "asin",  "acos",  "atan",
+                        "atan2", "sinh", "cosh",  "tanh",  "exp",   "exp2",
+                        "expm1", "log",  "log2",  "log10", "log1p", "pow",
+                        "sqrt",  "cbrt", "hypot", "erf",   "erfc",  "fmin",
+                        "fmax",  "fabs", "fmod"};
   for (const char *N : Libm) {
     std::string S = N;
     EXPECT_NE(findRuleByName(S), nullptr) << S;
@@ -264,15 +277,16 @@ TEST(RuleTable, CoversTheRequiredFamilies) {
     EXPECT_NE(findRuleByName("__ocml_" + S + "_f64"), nullptr) << S;
   }
   const char *Intrinsics[] = {
-      "llvm.sqrt", "llvm.exp", "llvm.exp2", "llvm.log", "llvm.log2",
-      "llvm.log10", "llvm.pow", "llvm.powi", "llvm.sin", "llvm.cos",
-      "llvm.fabs", "llvm.fma", "llvm.fmuladd", "llvm.minnum", "llvm.maxnum",
-      "llvm.minimum", "llvm.maximum", "llvm.copysign", "llvm.floor",
-      "llvm.ceil", "llvm.trunc", "llvm.round", "llvm.rint"};
+      "llvm.sqrt",    "llvm.exp",      "llvm.exp2",   "llvm.log",
+      "llvm.log2",    "llvm.log10",    "llvm.pow",    "llvm.powi",
+      "llvm.sin",     "llvm.cos",      "llvm.fabs",   "llvm.fma",
+      "llvm.fmuladd", "llvm.minnum",   "llvm.maxnum", "llvm.minimum",
+      "llvm.maximum", "llvm.copysign", "llvm.floor",  "llvm.ceil",
+      "llvm.trunc",   "llvm.round",    "llvm.rint"};
   for (const char *N : Intrinsics)
     EXPECT_NE(findRuleByName(N), nullptr) << N;
-  for (const char *N : {"fadd", "fsub", "fmul", "fdiv", "fneg", "frem",
-                        "fpext", "fptrunc"})
+  for (const char *N :
+       {"fadd", "fsub", "fmul", "fdiv", "fneg", "frem", "fpext", "fptrunc"})
     EXPECT_NE(findRuleByName(N), nullptr) << N;
 }
 

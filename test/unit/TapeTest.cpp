@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Tape/Tape.h"
 #include "Options.h"
 #include "Reverse/ForwardStructure.h"
 #include "Support/Diagnostics.h"
-#include "Tape/Tape.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -116,7 +116,8 @@ TEST(Tape, ArgumentsAndValuesDominatingTheReturnAreAvailable) {
 TEST(Tape, CanonicalIVIsTheReverseIndex) {
   TapeFixture T(SumOfSquares, [](const LoadInst &) { return false; });
   ASSERT_TRUE(T.F);
-  const Loop *L = T.FS->loops().getLoopFor(cast<Instruction>(T.named("v"))->getParent());
+  const Loop *L =
+      T.FS->loops().getLoopFor(cast<Instruction>(T.named("v"))->getParent());
   ASSERT_TRUE(L);
   EXPECT_EQ(T.T->strategy(T.FS->iv(L)), Strategy::ReverseIndex);
 }

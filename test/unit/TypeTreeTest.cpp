@@ -97,9 +97,9 @@ TEST(TypeTree, WideningTerminates) {
   auto InsertAll = [&] {
     bool Changed = false;
     for (int Offset = 0; Offset < 8 * 40; Offset += 8)
-      Changed |= T.insert({Offset}, Offset % 16
-                                        ? ConcreteType(ConcreteType::Integer)
-                                        : ConcreteType(ConcreteType::Pointer));
+      Changed |=
+          T.insert({Offset}, Offset % 16 ? ConcreteType(ConcreteType::Integer)
+                                         : ConcreteType(ConcreteType::Pointer));
     return Changed;
   };
   EXPECT_TRUE(InsertAll());

@@ -15,10 +15,11 @@
  * holds beyond what the primal call holds (the tape, and shadows of heap
  * temporaries); values gpuad keeps in registers or on the stack are not
  * heap.  Peak RSS is the process's, after the gradient ran (the primal's
- * runs are small next to it).  The program is linked with -Wl,--wrap=malloc,... (tools/bench.sh)
- * so every allocation, including those of generated code, is counted.
- * `check` is the program's own comparison of one gradient component with a
- * central finite difference, so a fast wrong gradient cannot pass unseen.
+ * runs are small next to it).  The program is linked with -Wl,--wrap=malloc,...
+ * (tools/bench.sh) so every allocation, including those of generated code, is
+ * counted. `check` is the program's own comparison of one gradient component
+ * with a central finite difference, so a fast wrong gradient cannot pass
+ * unseen.
  *===----------------------------------------------------------------------===*/
 
 #ifndef GPUAD_BENCH_H

@@ -20,8 +20,6 @@
 
 namespace gpuadcc {
 
-
-
 int fail(const std::string &Message) {
   std::cerr << "gpuad-cc: " << Message << "\n";
   return 1;
@@ -62,12 +60,14 @@ bool definesMacro(const ArgList &Args, const std::string &Macro) {
 
 /// Options whose value is the next argument (which is then not an input).
 bool takesSeparateValue(const std::string &A) {
+  // clang-format off
   static const char *const Options[] = {
       "-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
       "-idirafter", "-isysroot", "-MF", "-MT", "-MQ", "-Xclang", "-Xlinker",
       "-Xpreprocessor", "-Xassembler", "-Xcuda-ptxas", "-Xcuda-fatbinary",
       "-Xarch_host", "-Xarch_device", "-mllvm", "-target", "-L", "-T", "-u",
       "-z", "--param"};
+  // clang-format on
   for (const char *O : Options)
     if (A == O)
       return true;
@@ -76,9 +76,11 @@ bool takesSeparateValue(const std::string &A) {
 
 /// Options after which clang stops before linking.
 bool stopsBeforeLink(const std::string &A) {
+  // clang-format off
   static const char *const Options[] = {
       "-c", "-S", "-E", "-M", "-MM", "-fsyntax-only", "--precompile",
       "--cuda-device-only", "--offload-device-only"};
+  // clang-format on
   for (const char *O : Options)
     if (A == O)
       return true;
@@ -199,8 +201,8 @@ void addCudaFlags(const ArgList &User, bool Links, ArgList &Front,
   if (!hasArg(User, "--cuda-gpu-arch=") && !hasArg(User, "--offload-arch="))
     Front.push_back("--cuda-gpu-arch=sm_75");
   if (Links && !hasArg(User, "-lcudart"))
-    Back.insert(Back.end(), {"-L" + Cuda + "/lib64", "-lcudart", "-ldl",
-                             "-lrt", "-lpthread"});
+    Back.insert(Back.end(), {"-L" + Cuda + "/lib64", "-lcudart", "-ldl", "-lrt",
+                             "-lpthread"});
 }
 
 void addHipFlags(const ArgList &User, ArgList &Front) {
@@ -241,10 +243,10 @@ ArgList buildCommand(const ArgList &User, const std::string &Plugin) {
 }
 
 std::string shellQuote(const std::string &A) {
-  if (!A.empty() && A.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789_-+=/.,:@%") ==
-                        std::string::npos)
+  if (!A.empty() &&
+      A.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "0123456789_-+=/.,:@%") == std::string::npos)
     return A;
   std::string Quoted = "'";
   for (char C : A)

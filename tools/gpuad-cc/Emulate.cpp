@@ -20,9 +20,9 @@
 /// Other sources are compiled as gpuad-cc always does; objects and libraries
 /// pass through.  The link adds libgpuad_emu.a (the runtime API, scheduler
 /// and device library) instead of libcudart or libamdhip64, and, when gpuad
-/// was built with GPUAD_SANITIZE, the sanitizer runtime that library needs.  Only the first
-/// GPU architecture given is used: the emulator runs one device image.
-/// GPUAD_CC_KEEP_TEMPS=1 keeps (and names) the intermediate files.
+/// was built with GPUAD_SANITIZE, the sanitizer runtime that library needs.
+/// Only the first GPU architecture given is used: the emulator runs one device
+/// image. GPUAD_CC_KEEP_TEMPS=1 keeps (and names) the intermediate files.
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
@@ -131,8 +131,8 @@ class TempDir {
 public:
   TempDir() {
     const char *Base = std::getenv("TMPDIR");
-    std::string Pattern = std::string(Base && *Base ? Base : "/tmp") +
-                          "/gpuad-emulate-XXXXXX";
+    std::string Pattern =
+        std::string(Base && *Base ? Base : "/tmp") + "/gpuad-emulate-XXXXXX";
     std::vector<char> Buffer(Pattern.begin(), Pattern.end());
     Buffer.push_back('\0');
     if (mkdtemp(Buffer.data()))
@@ -228,8 +228,8 @@ int buildGpuSource(const EmulationCommand &Cmd, const Input &In,
   ArgList Gpu = gpuFlags(Cmd, HIP);
   Common.insert(Common.end(), Gpu.begin(), Gpu.end());
   Common.insert(Common.end(), Cmd.CompileFlags.begin(), Cmd.CompileFlags.end());
-  Common.insert(Common.end(),
-                {"-I" + includeDir(), "-DGPUAD_EMULATION=1", "-x", In.Language});
+  Common.insert(Common.end(), {"-I" + includeDir(), "-DGPUAD_EMULATION=1", "-x",
+                               In.Language});
 
   std::string DeviceBC = Tmp.file(Stem + ".device.bc");
   ArgList Device = Common;
@@ -271,10 +271,9 @@ int buildGpuSource(const EmulationCommand &Cmd, const Input &In,
       std::fclose(F);
   std::string HostObject = Tmp.file(Stem + ".host.o");
   ArgList Host = Common;
-  Host.insert(Host.end(),
-              {HIP ? "--offload-host-only" : "--cuda-host-only", "-Xclang",
-               "-fcuda-include-gpubinary", "-Xclang", Placeholder, "-c",
-               In.Path, "-o", HostObject});
+  Host.insert(Host.end(), {HIP ? "--offload-host-only" : "--cuda-host-only",
+                           "-Xclang", "-fcuda-include-gpubinary", "-Xclang",
+                           Placeholder, "-c", In.Path, "-o", HostObject});
   if (int RC = run(Host))
     return RC;
 
@@ -320,7 +319,8 @@ int emulate(const ArgList &User) {
       LinkInputs.push_back(In.Path);
       continue;
     }
-    std::string Stem = std::to_string(I) + "-" + fs::path(In.Path).stem().string();
+    std::string Stem =
+        std::to_string(I) + "-" + fs::path(In.Path).stem().string();
     std::string Object;
     if (!Cmd.CompileOnly)
       Object = Tmp.file(Stem + ".o");
@@ -328,8 +328,9 @@ int emulate(const ArgList &User) {
       Object = Cmd.Output;
     else
       Object = fs::path(In.Path).stem().string() + ".o";
-    int RC = isGpuSource(In) ? buildGpuSource(Cmd, In, Plugin, Tmp, Stem, Object)
-                             : buildHostSource(Cmd, In, Plugin, Object);
+    int RC = isGpuSource(In)
+                 ? buildGpuSource(Cmd, In, Plugin, Tmp, Stem, Object)
+                 : buildHostSource(Cmd, In, Plugin, Object);
     if (RC)
       return RC;
     LinkInputs.push_back(Object);

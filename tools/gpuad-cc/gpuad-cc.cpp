@@ -47,7 +47,8 @@ int main(int Argc, char **Argv) {
   std::error_code EC;
   if (!fs::exists(Plugin, EC))
     return fail("cannot find the gpuad plugin (looked next to the driver "
-                "and at " + Plugin + ")");
+                "and at " +
+                Plugin + ")");
   if (hasFlag(User, "-print-plugin-path") ||
       hasFlag(User, "--print-plugin-path")) {
     std::cout << Plugin << "\n";

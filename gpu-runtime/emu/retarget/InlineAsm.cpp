@@ -91,9 +91,9 @@ bool lowerInlineAssembly(Module &M, bool IsAMDGPU,
       if (New)
         It->second = ptx::translateInlinePtx(*Call, Why);
       if (It->second) {
-        CallInst *Replacement = CallInst::Create(
-            It->second, SmallVector<Value *, 8>(Call->args()), "",
-            Call->getIterator());
+        CallInst *Replacement =
+            CallInst::Create(It->second, SmallVector<Value *, 8>(Call->args()),
+                             "", Call->getIterator());
         Replacement->takeName(Call);
         Replacement->setDebugLoc(Call->getDebugLoc());
         Call->replaceAllUsesWith(Replacement);

@@ -130,9 +130,8 @@ Value *Lowering::math(CallInst &Call, StringRef Name, IRBuilderBase &B) {
                                 ConstantFP::get(Ty, 0.0)),
         ConstantFP::get(Ty, 1.0));
   if (Op.starts_with("clz"))
-    return B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::ctlz, Arg(0),
-                                                 B.getFalse()),
-                         Ty);
+    return B.CreateTrunc(
+        B.CreateBinaryIntrinsic(Intrinsic::ctlz, Arg(0), B.getFalse()), Ty);
   if (Op.starts_with("popc"))
     return B.CreateZExtOrTrunc(Unary(Intrinsic::ctpop), Ty);
   if (Op.starts_with("brev"))
@@ -206,7 +205,8 @@ Value *Lowering::specialRegister(CallInst &Call, StringRef Name,
           *Z = idOf(B, "z", GPUAD_EMU_OFFSET_TID);
     Value *NX = idOf(B, "x", GPUAD_EMU_OFFSET_NTID),
           *NY = idOf(B, "y", GPUAD_EMU_OFFSET_NTID);
-    Value *Linear = B.CreateAdd(X, B.CreateMul(NX, B.CreateAdd(Y, B.CreateMul(NY, Z))));
+    Value *Linear =
+        B.CreateAdd(X, B.CreateMul(NX, B.CreateAdd(Y, B.CreateMul(NY, Z))));
     return B.CreateLShr(Linear, 5);
   }
   if (Kind == "lanemask") {
@@ -216,8 +216,11 @@ Value *Lowering::specialRegister(CallInst &Call, StringRef Name,
     Value *Eq = B.CreateShl(B.getInt32(1), Lane);
     Value *Lt = B.CreateSub(Eq, B.getInt32(1));
     Value *Le = B.CreateOr(Lt, Eq);
-    return Dim == "eq" ? Eq : Dim == "lt" ? Lt : Dim == "le" ? Le
-           : Dim == "gt" ? B.CreateNot(Le) : B.CreateNot(Lt);
+    return Dim == "eq"   ? Eq
+           : Dim == "lt" ? Lt
+           : Dim == "le" ? Le
+           : Dim == "gt" ? B.CreateNot(Le)
+                         : B.CreateNot(Lt);
   }
   if (Kind == "clock" || Kind == "clock64" || Kind == "globaltimer")
     return B.CreateTrunc(runtime(B, "__gpuad_emu_clock64", B.getInt64Ty(), {}),
@@ -243,15 +246,22 @@ Value *Lowering::matchOrReduce(CallInst &Call, StringRef Name,
                                IRBuilderBase &B) {
   if (Name.consume_front("llvm.nvvm.redux.sync.")) {
     int Op = StringSwitch<int>(Name)
-                 .Case("add", 0).Case("min", 1).Case("max", 2)
-                 .Case("umin", 3).Case("umax", 4).Case("and", 5)
-                 .Case("or", 6).Case("xor", 7).Default(-1);
+                 .Case("add", 0)
+                 .Case("min", 1)
+                 .Case("max", 2)
+                 .Case("umin", 3)
+                 .Case("umax", 4)
+                 .Case("and", 5)
+                 .Case("or", 6)
+                 .Case("xor", 7)
+                 .Default(-1);
     if (Op < 0) {
       Handled = false;
       return nullptr;
     }
-    return runtime(B, "__gpuad_emu_redux", B.getInt32Ty(),
-                   {B.getInt32(Op), Call.getArgOperand(1), Call.getArgOperand(0)});
+    return runtime(
+        B, "__gpuad_emu_redux", B.getInt32Ty(),
+        {B.getInt32(Op), Call.getArgOperand(1), Call.getArgOperand(0)});
   }
   bool All = Name.contains(".all.");
   Value *Value64 = B.CreateZExt(Call.getArgOperand(1), B.getInt64Ty());
@@ -269,7 +279,8 @@ Value *Lowering::nvptx(CallInst &Call, StringRef Name, IRBuilderBase &B) {
   StringRef Sreg = "llvm.nvvm.read.ptx.sreg.";
   if (Name.consume_front(Sreg))
     return specialRegister(Call, Name, B);
-  if (Name == "llvm.nvvm.barrier0" || Name.starts_with("llvm.nvvm.barrier.sync") ||
+  if (Name == "llvm.nvvm.barrier0" ||
+      Name.starts_with("llvm.nvvm.barrier.sync") ||
       Name.starts_with("llvm.nvvm.barrier.cta.sync") ||
       Name.starts_with("llvm.nvvm.bar.sync")) {
     runtime(B, "__gpuad_emu_syncthreads", B.getVoidTy(), {B.getInt32(site())});
@@ -283,8 +294,9 @@ Value *Lowering::nvptx(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     Value *R = runtime(B, "__gpuad_emu_syncthreads_reduce", B.getInt32Ty(),
                        {B.getInt32(site()), B.getInt32(Reduce),
                         B.CreateZExt(Pred, B.getInt32Ty())});
-    return Call.getType()->isIntegerTy(1) ? B.CreateICmpNE(R, B.getInt32(0))
-                                          : B.CreateZExtOrTrunc(R, Call.getType());
+    return Call.getType()->isIntegerTy(1)
+               ? B.CreateICmpNE(R, B.getInt32(0))
+               : B.CreateZExtOrTrunc(R, Call.getType());
   }
   if (Name == "llvm.nvvm.bar.warp.sync") {
     // __syncwarp: the lanes of the mask meet.
@@ -332,7 +344,8 @@ Value *Lowering::nvptx(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     runtime(B, "__gpuad_emu_exit", B.getVoidTy(), {});
     return nullptr;
   }
-  if (Name.starts_with("llvm.nvvm.membar") || Name.starts_with("llvm.nvvm.fence")) {
+  if (Name.starts_with("llvm.nvvm.membar") ||
+      Name.starts_with("llvm.nvvm.fence")) {
     B.CreateFence(AtomicOrdering::SequentiallyConsistent);
     return nullptr;
   }
@@ -376,7 +389,8 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
   if (Name.starts_with("llvm.read_register")) {
     // The exec mask: the lanes active here (HIP's __activemask).
     auto *MD = cast<MetadataAsValue>(Call.getArgOperand(0))->getMetadata();
-    StringRef Reg = cast<MDString>(cast<MDNode>(MD)->getOperand(0))->getString();
+    StringRef Reg =
+        cast<MDString>(cast<MDNode>(MD)->getOperand(0))->getString();
     if (Reg != "exec" && Reg != "exec_lo" && Reg != "exec_hi") {
       Handled = false;
       return nullptr;
@@ -391,9 +405,9 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     return runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(),
                    {Call.getArgOperand(0), Call.getArgOperand(1)});
   if (Name.starts_with("llvm.amdgcn.ballot")) {
-    Value *R = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                       {B.getInt32(3),
-                        B.CreateZExt(Call.getArgOperand(0), B.getInt32Ty())});
+    Value *R = runtime(
+        B, "__gpuad_emu_vote64", B.getInt64Ty(),
+        {B.getInt32(3), B.CreateZExt(Call.getArgOperand(0), B.getInt32Ty())});
     return B.CreateZExtOrTrunc(R, Call.getType());
   }
   if (Name.starts_with("llvm.amdgcn.icmp") ||
@@ -401,16 +415,15 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     // The older ballot: the lanes where `a <pred> b` holds.
     auto *Pred = dyn_cast<ConstantInt>(Call.getArgOperand(2));
     bool WantsInt = Name.starts_with("llvm.amdgcn.icmp");
-    if (!Pred || CmpInst::isIntPredicate(CmpInst::Predicate(
-                     Pred->getZExtValue())) != WantsInt) {
+    if (!Pred || CmpInst::isIntPredicate(
+                     CmpInst::Predicate(Pred->getZExtValue())) != WantsInt) {
       Handled = false;
       return nullptr;
     }
     Value *Holds = B.CreateCmp(CmpInst::Predicate(Pred->getZExtValue()),
                                Call.getArgOperand(0), Call.getArgOperand(1));
     Value *R = runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                       {B.getInt32(3),
-                        B.CreateZExt(Holds, B.getInt32Ty())});
+                       {B.getInt32(3), B.CreateZExt(Holds, B.getInt32Ty())});
     return B.CreateZExtOrTrunc(R, Call.getType());
   }
   if (Name.starts_with("llvm.amdgcn.readfirstlane") ||
@@ -427,14 +440,12 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     Value *Lane =
         Call.arg_size() > 1
             ? Call.getArgOperand(1)
-            : B.CreateTrunc(
-                  B.CreateBinaryIntrinsic(
-                      Intrinsic::cttz,
-                      runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
-                              {B.getInt32(3),
-                               B.getInt32(1)}),
-                      B.getTrue()),
-                  B.getInt32Ty());
+            : B.CreateTrunc(B.CreateBinaryIntrinsic(
+                                Intrinsic::cttz,
+                                runtime(B, "__gpuad_emu_vote64", B.getInt64Ty(),
+                                        {B.getInt32(3), B.getInt32(1)}),
+                                B.getTrue()),
+                            B.getInt32Ty());
     Value *Address = B.CreateShl(Lane, 2);
     auto Read = [&](Value *Word) {
       return runtime(B, "__gpuad_emu_bpermute", B.getInt32Ty(),
@@ -447,7 +458,8 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     if (Bits == 32) {
       R = Read(AsInt);
     } else {
-      Value *Lo = B.CreateZExt(Read(B.CreateTrunc(AsInt, B.getInt32Ty())), IntTy);
+      Value *Lo =
+          B.CreateZExt(Read(B.CreateTrunc(AsInt, B.getInt32Ty())), IntTy);
       Value *Hi = B.CreateZExt(
           Read(B.CreateTrunc(B.CreateLShr(AsInt, 32), B.getInt32Ty())), IntTy);
       R = B.CreateOr(Lo, B.CreateShl(Hi, 32));
@@ -475,15 +487,16 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     Value *Lo = B.CreateBinaryIntrinsic(Intrinsic::minnum, A, Bv);
     Value *Hi = B.CreateBinaryIntrinsic(Intrinsic::maxnum, A, Bv);
     return B.CreateBinaryIntrinsic(
-        Intrinsic::maxnum, Lo, B.CreateBinaryIntrinsic(Intrinsic::minnum, Hi, Cv));
+        Intrinsic::maxnum, Lo,
+        B.CreateBinaryIntrinsic(Intrinsic::minnum, Hi, Cv));
   }
   if (Name.starts_with("llvm.amdgcn.rcp"))
     return B.CreateFDiv(ConstantFP::get(Call.getType(), 1.0),
                         Call.getArgOperand(0));
   if (Name.starts_with("llvm.amdgcn.rsq"))
-    return B.CreateFDiv(ConstantFP::get(Call.getType(), 1.0),
-                        B.CreateUnaryIntrinsic(Intrinsic::sqrt,
-                                               Call.getArgOperand(0)));
+    return B.CreateFDiv(
+        ConstantFP::get(Call.getType(), 1.0),
+        B.CreateUnaryIntrinsic(Intrinsic::sqrt, Call.getArgOperand(0)));
   if (Name.starts_with("llvm.amdgcn.sqrt"))
     return B.CreateUnaryIntrinsic(Intrinsic::sqrt, Call.getArgOperand(0));
   if (Name.starts_with("llvm.amdgcn.exp2"))
@@ -492,16 +505,18 @@ Value *Lowering::amdgpu(CallInst &Call, StringRef Name, IRBuilderBase &B) {
     return B.CreateUnaryIntrinsic(Intrinsic::log2, Call.getArgOperand(0));
   if (Name.starts_with("llvm.amdgcn.sin"))
     return B.CreateUnaryIntrinsic(
-        Intrinsic::sin, B.CreateFMul(Call.getArgOperand(0),
-                                     ConstantFP::get(Call.getType(), 2 * llvm::numbers::pi)));
+        Intrinsic::sin,
+        B.CreateFMul(Call.getArgOperand(0),
+                     ConstantFP::get(Call.getType(), 2 * llvm::numbers::pi)));
   if (Name.starts_with("llvm.amdgcn.cos"))
     return B.CreateUnaryIntrinsic(
-        Intrinsic::cos, B.CreateFMul(Call.getArgOperand(0),
-                                     ConstantFP::get(Call.getType(), 2 * llvm::numbers::pi)));
+        Intrinsic::cos,
+        B.CreateFMul(Call.getArgOperand(0),
+                     ConstantFP::get(Call.getType(), 2 * llvm::numbers::pi)));
   if (Name.starts_with("llvm.amdgcn.fract"))
-    return B.CreateFSub(Call.getArgOperand(0),
-                        B.CreateUnaryIntrinsic(Intrinsic::floor,
-                                               Call.getArgOperand(0)));
+    return B.CreateFSub(
+        Call.getArgOperand(0),
+        B.CreateUnaryIntrinsic(Intrinsic::floor, Call.getArgOperand(0)));
   if (Name.starts_with("llvm.amdgcn.ldexp"))
     return B.CreateIntrinsic(Intrinsic::ldexp,
                              {Call.getType(), Call.getArgOperand(1)->getType()},
@@ -523,14 +538,14 @@ bool lowerTargetIntrinsics(Module &M, bool IsAMDGPU,
       if (auto *Call = dyn_cast<CallInst>(&I))
         if (Function *Callee = Call->getCalledFunction();
             Callee && (Callee->getName().starts_with(Prefix) ||
-                       (IsAMDGPU && Callee->getIntrinsicID() ==
-                                        Intrinsic::read_register)))
+                       (IsAMDGPU &&
+                        Callee->getIntrinsicID() == Intrinsic::read_register)))
           Calls.push_back(Call);
   for (CallInst *Call : Calls) {
     StringRef Name = Call->getCalledFunction()->getName();
     IRBuilder<> B(Call);
-    Value *R = IsAMDGPU ? Lower.amdgpu(*Call, Name, B)
-                        : Lower.nvptx(*Call, Name, B);
+    Value *R =
+        IsAMDGPU ? Lower.amdgpu(*Call, Name, B) : Lower.nvptx(*Call, Name, B);
     if (!Lower.Handled) {
       Error("the emulator does not know the intrinsic '" + Name + "' (in '" +
             Call->getFunction()->getName() + "')");

@@ -55,8 +55,8 @@ std::string roundedName(Emitter &E, StringRef Op, PtxType T) {
 /// Clamps a float to [0, 1] (`.sat`; NaN is 0).
 Value *saturate(Emitter &E, Value *V) {
   Type *T = V->getType();
-  Value *Lo = E.B.CreateBinaryIntrinsic(Intrinsic::maxnum, V,
-                                        ConstantFP::get(T, 0.0));
+  Value *Lo =
+      E.B.CreateBinaryIntrinsic(Intrinsic::maxnum, V, ConstantFP::get(T, 0.0));
   return E.B.CreateBinaryIntrinsic(Intrinsic::minnum, Lo,
                                    ConstantFP::get(T, 1.0));
 }
@@ -104,7 +104,8 @@ bool mov(Emitter &E) {
     unsigned W = T.Width / Parts.size();
     Value *Whole = E.read(1, PtxType::bits(T.Width));
     for (unsigned I = 0; I < Parts.size(); ++I)
-      E.write(Parts[I], B.CreateTrunc(B.CreateLShr(Whole, I * W), B.getIntNTy(W)),
+      E.write(Parts[I],
+              B.CreateTrunc(B.CreateLShr(Whole, I * W), B.getIntNTy(W)),
               PtxType::bits(W));
     return true;
   }
@@ -130,32 +131,37 @@ Value *intToInt(Emitter &E, Value *A, PtxType D, PtxType S) {
 /// The libdevice conversion for a directed rounding (`__nv_ll2float_rz`).
 Value *roundedConversion(Emitter &E, Value *A, PtxType D, PtxType S,
                          StringRef Mode) {
-  StringRef From = S.isFloat()                ? "double"
-                   : S.Width == 64            ? (S.isSigned() ? "ll" : "ull")
-                   : S.isSigned()             ? "int"
-                                              : "uint";
-  std::string Name = ("__nv_" + From + "2" +
-                      (D.Width == 64 ? "double" : "float") + "_" + Mode)
-                         .str();
-  Value *Arg = S.isFloat() ? A : E.resize(A, std::max(S.Width, 32u), S.isSigned());
+  StringRef From = S.isFloat()     ? "double"
+                   : S.Width == 64 ? (S.isSigned() ? "ll" : "ull")
+                   : S.isSigned()  ? "int"
+                                   : "uint";
+  std::string Name =
+      ("__nv_" + From + "2" + (D.Width == 64 ? "double" : "float") + "_" + Mode)
+          .str();
+  Value *Arg =
+      S.isFloat() ? A : E.resize(A, std::max(S.Width, 32u), S.isSigned());
   return E.runtime(Name, D.irType(E.B.getContext()), {Arg});
 }
 
 /// `cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a`.
 bool cvt(Emitter &E) {
   PtxType D = E.type(0), S = E.type(1);
-  if (!wantOperands(E, 2) || !D.valid() || !S.valid() ||
-      D.K == PtxType::Pred || S.K == PtxType::Pred)
+  if (!wantOperands(E, 2) || !D.valid() || !S.valid() || D.K == PtxType::Pred ||
+      S.K == PtxType::Pred)
     return E.fail("the form of cvt");
   IRBuilderBase &B = E.B;
   Type *DT = D.irType(B.getContext());
   Value *A = E.read(1, S);
-  StringRef Mode = E.oneOf({"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"});
+  StringRef Mode =
+      E.oneOf({"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"});
   Value *R;
   if (!D.isFloat() && !S.isFloat()) {
     R = intToInt(E, A, D, S);
   } else if (!S.isFloat()) {
-    StringRef M = Mode == "rz" ? "rz" : Mode == "rm" ? "rd" : Mode == "rp" ? "ru" : "";
+    StringRef M = Mode == "rz"   ? "rz"
+                  : Mode == "rm" ? "rd"
+                  : Mode == "rp" ? "ru"
+                                 : "";
     if (!M.empty() && D.Width != 16)
       R = roundedConversion(E, A, D, S, M);
     else if (!M.empty())
@@ -178,13 +184,16 @@ bool cvt(Emitter &E) {
       R = B.CreateIntrinsic(D.isSigned() ? Intrinsic::fptosi_sat
                                          : Intrinsic::fptoui_sat,
                             {DT, A->getType()}, {A});
-    } else if (D.Width > S.Width || (D.Width == S.Width && D.BFloat == S.BFloat)) {
+    } else if (D.Width > S.Width ||
+               (D.Width == S.Width && D.BFloat == S.BFloat)) {
       R = D.Width == S.Width ? A : B.CreateFPExt(A, DT);
     } else if (Mode == "rz" || Mode == "rm" || Mode == "rp") {
       if (D.Width != 32 || S.Width != 64)
         return E.fail("this narrowing with directed rounding");
       R = roundedConversion(E, A, D, S,
-                            Mode == "rz" ? "rz" : Mode == "rm" ? "rd" : "ru");
+                            Mode == "rz"   ? "rz"
+                            : Mode == "rm" ? "rd"
+                                           : "ru");
     } else {
       R = B.CreateFPTrunc(A, DT);
     }
@@ -206,7 +215,8 @@ bool add(Emitter &E) {
     });
   auto V = sources(E, T);
   if (E.has("sat"))
-    return E.write(0, E.B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, V[0], V[1]), T);
+    return E.write(
+        0, E.B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, V[0], V[1]), T);
   return E.write(0, E.B.CreateAdd(V[0], V[1]), T);
 }
 
@@ -220,7 +230,8 @@ bool sub(Emitter &E) {
     });
   auto V = sources(E, T);
   if (E.has("sat"))
-    return E.write(0, E.B.CreateBinaryIntrinsic(Intrinsic::ssub_sat, V[0], V[1]), T);
+    return E.write(
+        0, E.B.CreateBinaryIntrinsic(Intrinsic::ssub_sat, V[0], V[1]), T);
   return E.write(0, E.B.CreateSub(V[0], V[1]), T);
 }
 
@@ -293,11 +304,14 @@ bool divRem(Emitter &E) {
   Value *Unsafe = ByZero;
   if (T.isSigned())
     Unsafe = B.CreateOr(
-        Unsafe, B.CreateAnd(B.CreateICmpEQ(V[0], B.getInt(APInt::getSignedMinValue(T.Width))),
-                            B.CreateICmpEQ(V[1], B.getIntN(T.Width, -1))));
+        Unsafe,
+        B.CreateAnd(
+            B.CreateICmpEQ(V[0], B.getInt(APInt::getSignedMinValue(T.Width))),
+            B.CreateICmpEQ(V[1], B.getIntN(T.Width, -1))));
   Value *Safe = B.CreateSelect(Unsafe, B.getIntN(T.Width, 1), V[1]);
-  Value *R = T.isSigned() ? (Div ? B.CreateSDiv(V[0], Safe) : B.CreateSRem(V[0], Safe))
-                          : (Div ? B.CreateUDiv(V[0], Safe) : B.CreateURem(V[0], Safe));
+  Value *R = T.isSigned()
+                 ? (Div ? B.CreateSDiv(V[0], Safe) : B.CreateSRem(V[0], Safe))
+                 : (Div ? B.CreateUDiv(V[0], Safe) : B.CreateURem(V[0], Safe));
   // MIN / -1 == MIN (and MIN % -1 == 0) is what dividing by 1 and negating
   // gives; by zero: all ones, and the dividend for a remainder.
   if (T.isSigned() && Div)
@@ -316,10 +330,13 @@ bool absNeg(Emitter &E) {
   IRBuilderBase &B = E.B;
   Value *A = E.read(1, T);
   if (T.isFloat())
-    return E.write(0, Abs ? B.CreateUnaryIntrinsic(Intrinsic::fabs, A)
-                          : B.CreateFNeg(A), T);
-  return E.write(0, Abs ? B.CreateBinaryIntrinsic(Intrinsic::abs, A, B.getFalse())
-                        : B.CreateNeg(A), T);
+    return E.write(
+        0, Abs ? B.CreateUnaryIntrinsic(Intrinsic::fabs, A) : B.CreateFNeg(A),
+        T);
+  return E.write(0,
+                 Abs ? B.CreateBinaryIntrinsic(Intrinsic::abs, A, B.getFalse())
+                     : B.CreateNeg(A),
+                 T);
 }
 
 bool minMax(Emitter &E) {
@@ -348,7 +365,9 @@ bool floatUnary(Emitter &E) {
     return E.fail("the form of " + Op);
   IRBuilderBase &B = E.B;
   auto Unary = [&](Intrinsic::ID ID) {
-    return [&B, ID](ArrayRef<Value *> V) { return B.CreateUnaryIntrinsic(ID, V[0]); };
+    return [&B, ID](ArrayRef<Value *> V) {
+      return B.CreateUnaryIntrinsic(ID, V[0]);
+    };
   };
   if (Op == "rcp")
     return floatOp(E, "rcp", [&](ArrayRef<Value *> V) {
@@ -386,13 +405,13 @@ bool testp(Emitter &E) {
   PtxType T = E.type();
   if (!wantOperands(E, 2) || !T.isFloat())
     return E.fail("the form of testp");
-  FPClassTest Class = E.has("finite")        ? fcFinite
-                      : E.has("infinite")    ? fcInf
-                      : E.has("number")      ? ~fcNan & fcAllFlags
-                      : E.has("notanumber")  ? fcNan
-                      : E.has("normal")      ? fcNormal
-                      : E.has("subnormal")   ? fcSubnormal
-                                             : fcNone;
+  FPClassTest Class = E.has("finite")       ? fcFinite
+                      : E.has("infinite")   ? fcInf
+                      : E.has("number")     ? ~fcNan & fcAllFlags
+                      : E.has("notanumber") ? fcNan
+                      : E.has("normal")     ? fcNormal
+                      : E.has("subnormal")  ? fcSubnormal
+                                            : fcNone;
   return E.write(0, E.B.createIsFPClass(E.read(1, T), Class), PtxType::pred());
 }
 

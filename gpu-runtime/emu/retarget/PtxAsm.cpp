@@ -50,7 +50,8 @@ PtxType PtxType::parse(StringRef Mod) {
   unsigned W;
   if (K == None || Mod.drop_front().getAsInteger(10, W))
     return {};
-  bool IntWidth = W == 8 || W == 16 || W == 32 || W == 64 || (K == Bits && W == 128);
+  bool IntWidth =
+      W == 8 || W == 16 || W == 32 || W == 64 || (K == Bits && W == 128);
   bool FloatWidth = W == 16 || W == 32 || W == 64;
   if (K == Float ? !FloatWidth : !IntWidth)
     return {};
@@ -67,9 +68,7 @@ Type *PtxType::irType(LLVMContext &C) const {
   return Type::getIntNTy(C, Width);
 }
 
-bool Emitter::has(StringRef Mod) const {
-  return is_contained(S->Mods, Mod);
-}
+bool Emitter::has(StringRef Mod) const { return is_contained(S->Mods, Mod); }
 
 StringRef Emitter::oneOf(ArrayRef<StringRef> Mods) const {
   for (StringRef M : Mods)
@@ -341,7 +340,8 @@ bool Translation::write(const Operand &O, Value *V, PtxType T) {
   Reg *R = O.K == Operand::Register ? lookup(O.Name) : nullptr;
   if (!R)
     return fail(O.K == Operand::Register
-                    ? "the destination '" + O.Name + "' is not a declared register"
+                    ? "the destination '" + O.Name +
+                          "' is not a declared register"
                     : Twine("a destination that is not a register"));
   Value *Bits = bitsOf(V);
   if (R->Width == 1 && !Bits->getType()->isIntegerTy(1))
@@ -421,8 +421,8 @@ bool Translation::statement(const Statement &St) {
   }
   auto Row = rules().find(St.Opcode);
   if (Row == rules().end())
-    return fail("the emulator does not know the instruction '" +
-                St.spelling() + "'");
+    return fail("the emulator does not know the instruction '" + St.spelling() +
+                "'");
   if (StringRef Bad = unacceptedModifier(St, *Row->second); !Bad.empty())
     return fail("the modifier '." + Bad + "' is not supported");
   BasicBlock *Join = nullptr;
@@ -452,9 +452,9 @@ void Translation::finish() {
     Type *T = Ret->isStructTy() ? Ret->getStructElementType(I) : Ret;
     Reg *R = lookup("$" + std::to_string(Outputs[I]));
     Value *Bits = B.CreateLoad(B.getIntNTy(R->Width), R->Slot);
-    Parts.push_back(T->isPointerTy()       ? B.CreateIntToPtr(Bits, T)
-                    : T->isIntegerTy()     ? Bits
-                                           : B.CreateBitCast(Bits, T));
+    Parts.push_back(T->isPointerTy()   ? B.CreateIntToPtr(Bits, T)
+                    : T->isIntegerTy() ? Bits
+                                       : B.CreateBitCast(Bits, T));
   }
   if (Ret->isVoidTy()) {
     B.CreateRetVoid();
@@ -478,7 +478,8 @@ bool Translation::run(const std::vector<Statement> &Program,
   bool Ok = bindOperands();
   // With labels, an address may be formed again after its register
   // changed (a loop): addresses then always come from the registers.
-  if (any_of(Program, [](const Statement &St) { return St.K == Statement::Label; }))
+  if (any_of(Program,
+             [](const Statement &St) { return St.K == Statement::Label; }))
     for (auto &Input : Scopes.front())
       Input.second.Pointer = nullptr;
   for (const Statement &St : Program)
@@ -510,9 +511,8 @@ Function *translateInlinePtx(CallInst &Call, std::string &Error) {
     return nullptr;
   }
   Module &M = *Call.getModule();
-  Function *Body = Function::Create(Call.getFunctionType(),
-                                    GlobalValue::InternalLinkage,
-                                    "gpuad.emu.ptx", M);
+  Function *Body = Function::Create(
+      Call.getFunctionType(), GlobalValue::InternalLinkage, "gpuad.emu.ptx", M);
   Body->addFnAttr(Attribute::AlwaysInline);
   Body->addFnAttr(Attribute::NoUnwind);
   // Warp operations inside: the copies in two branches stay apart.

@@ -33,14 +33,20 @@ PtxType b64() { return PtxType::bits(64); }
 
 /// The runtime's mbarrier operations (EmuAbi.h).
 enum MBarrierOp {
-  Init = 0, Arrive = 1, ArriveDrop = 2, ExpectTx = 3, CompleteTx = 4,
-  TestWait = 5, TestWaitParity = 6
+  Init = 0,
+  Arrive = 1,
+  ArriveDrop = 2,
+  ExpectTx = 3,
+  CompleteTx = 4,
+  TestWait = 5,
+  TestWaitParity = 6
 };
 
 Value *mbarrierCall(Emitter &E, MBarrierOp Op, Value *Bar, Value *Arg) {
   IRBuilderBase &B = E.B;
-  return E.runtime("__gpuad_emu_mbarrier", B.getInt64Ty(),
-                   {B.getInt32(Op), Bar, B.CreateZExtOrTrunc(Arg, B.getInt64Ty())});
+  return E.runtime(
+      "__gpuad_emu_mbarrier", B.getInt64Ty(),
+      {B.getInt32(Op), Bar, B.CreateZExtOrTrunc(Arg, B.getInt64Ty())});
 }
 
 /// The mbarrier an address operand names: shared (the window) when the
@@ -95,7 +101,8 @@ bool mbarrier(Emitter &E) {
     // The arrivals the phase of a state still waits for (its low bits).
     if (E.size() != 2)
       return E.fail("the form of mbarrier.pending_count");
-    return E.write(0, B.CreateAnd(E.read(1, b64()), B.getInt64(0x1fffff)), u32());
+    return E.write(0, B.CreateAnd(E.read(1, b64()), B.getInt64(0x1fffff)),
+                   u32());
   }
   return E.fail("the form of mbarrier");
 }

@@ -103,7 +103,8 @@ public:
   virtual bool branch(llvm::StringRef Label) = 0;
 
   // ---- Helpers ----------------------------------------------------------
-  llvm::Value *intrinsic(llvm::Intrinsic::ID ID, llvm::ArrayRef<llvm::Type *> Tys,
+  llvm::Value *intrinsic(llvm::Intrinsic::ID ID,
+                         llvm::ArrayRef<llvm::Type *> Tys,
                          llvm::ArrayRef<llvm::Value *> Args);
   /// A call of the emulator runtime's \p Name.
   llvm::Value *runtime(llvm::StringRef Name, llvm::Type *Ret,

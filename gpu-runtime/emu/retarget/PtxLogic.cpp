@@ -55,7 +55,7 @@ bool logic(Emitter &E) {
   if (Op == "cnot")
     return E.write(0, B.CreateZExt(B.CreateIsNull(A), A->getType()), T);
   Value *Bv = E.read(2, T);
-  Value *R = Op == "and" ? B.CreateAnd(A, Bv)
+  Value *R = Op == "and"  ? B.CreateAnd(A, Bv)
              : Op == "or" ? B.CreateOr(A, Bv)
                           : B.CreateXor(A, Bv);
   return E.write(0, R, T);
@@ -86,9 +86,9 @@ bool funnel(Emitter &E) {
     return E.fail("the form of shf");
   IRBuilderBase &B = E.B;
   Value *A = E.read(1, u32()), *Bv = E.read(2, u32()), *C = E.read(3, u32());
-  Value *N = E.has("clamp") ? B.CreateBinaryIntrinsic(Intrinsic::umin, C,
-                                                      B.getInt32(32))
-                            : B.CreateAnd(C, 31);
+  Value *N = E.has("clamp")
+                 ? B.CreateBinaryIntrinsic(Intrinsic::umin, C, B.getInt32(32))
+                 : B.CreateAnd(C, 31);
   Value *Both = B.CreateOr(B.CreateShl(B.CreateZExt(Bv, B.getInt64Ty()), 32),
                            B.CreateZExt(A, B.getInt64Ty()));
   Value *N64 = B.CreateZExt(N, B.getInt64Ty());
@@ -114,16 +114,17 @@ bool bfe(Emitter &E) {
   Value *Shifted = B.CreateSelect(
       Out, B.getIntN(W, 0),
       B.CreateLShr(A, B.CreateSelect(Out, B.getIntN(W, 0), PosC)));
-  Value *Eff = B.CreateBinaryIntrinsic(Intrinsic::umin, Len,
-                                       B.CreateSub(WidthV, PosC));
+  Value *Eff =
+      B.CreateBinaryIntrinsic(Intrinsic::umin, Len, B.CreateSub(WidthV, PosC));
   Value *Mask = lowMask(B, Eff);
   Value *R = B.CreateAnd(Shifted, Mask);
   if (T.isSigned()) {
     Value *Top = B.CreateBinaryIntrinsic(
         Intrinsic::umin, B.CreateSub(B.CreateAdd(Pos, Len), B.getIntN(W, 1)),
         B.getIntN(W, W - 1));
-    Value *Sign = B.CreateAnd(B.CreateTrunc(B.CreateLShr(A, Top), B.getInt1Ty()),
-                              B.CreateICmpNE(Len, B.getIntN(W, 0)));
+    Value *Sign =
+        B.CreateAnd(B.CreateTrunc(B.CreateLShr(A, Top), B.getInt1Ty()),
+                    B.CreateICmpNE(Len, B.getIntN(W, 0)));
     R = B.CreateSelect(Sign, B.CreateOr(R, B.CreateNot(Mask)), R);
   }
   return E.write(0, R, T);
@@ -142,8 +143,8 @@ bool bfi(Emitter &E) {
   Value *Len = E.resize(B.CreateAnd(E.read(4, u32()), 0xff), W, false);
   Value *Out = B.CreateICmpUGE(Pos, B.getIntN(W, W));
   Value *At = B.CreateSelect(Out, B.getIntN(W, 0), Pos);
-  Value *Mask = B.CreateSelect(Out, B.getIntN(W, 0),
-                               B.CreateShl(lowMask(B, Len), At));
+  Value *Mask =
+      B.CreateSelect(Out, B.getIntN(W, 0), B.CreateShl(lowMask(B, Len), At));
   Value *R = B.CreateOr(B.CreateAnd(Bv, B.CreateNot(Mask)),
                         B.CreateAnd(B.CreateShl(A, At), Mask));
   return E.write(0, R, T);
@@ -161,8 +162,8 @@ bool bfind(Emitter &E) {
     A = B.CreateSelect(B.CreateIsNeg(A), B.CreateNot(A), A);
   Value *Lead = E.resize(
       B.CreateBinaryIntrinsic(Intrinsic::ctlz, A, B.getFalse()), 32, false);
-  Value *R = E.has("shiftamt") ? Lead
-                               : B.CreateSub(B.getInt32(T.Width - 1), Lead);
+  Value *R =
+      E.has("shiftamt") ? Lead : B.CreateSub(B.getInt32(T.Width - 1), Lead);
   return E.write(0, B.CreateSelect(B.CreateIsNull(A), B.getInt32(~0u), R),
                  u32());
 }
@@ -193,10 +194,12 @@ bool szext(Emitter &E) {
     return E.fail("the form of szext");
   IRBuilderBase &B = E.B;
   Value *A = E.read(1, u32()), *N = E.read(2, u32());
-  N = E.has("wrap") ? B.CreateAnd(N, 31)
-                    : B.CreateBinaryIntrinsic(Intrinsic::umin, N, B.getInt32(32));
+  N = E.has("wrap")
+          ? B.CreateAnd(N, 31)
+          : B.CreateBinaryIntrinsic(Intrinsic::umin, N, B.getInt32(32));
   Value *Full = B.CreateICmpEQ(N, B.getInt32(32));
-  Value *Up = B.CreateSelect(Full, B.getInt32(0), B.CreateSub(B.getInt32(32), N));
+  Value *Up =
+      B.CreateSelect(Full, B.getInt32(0), B.CreateSub(B.getInt32(32), N));
   Value *R = T.isSigned() ? B.CreateAShr(B.CreateShl(A, Up), Up)
                           : B.CreateAnd(A, lowMask(B, N));
   return E.write(0, B.CreateSelect(B.CreateIsNull(N), B.getInt32(0), R), T);
@@ -252,8 +255,8 @@ bool prmt(Emitter &E) {
     Value *Sel = permuteSelector(B, Mode, C, I);
     Value *At = B.CreateZExt(B.CreateMul(B.CreateAnd(Sel, 7), B.getInt32(8)),
                              B.getInt64Ty());
-    Value *Byte = B.CreateAnd(B.CreateTrunc(B.CreateLShr(Both, At), B.getInt32Ty()),
-                              0xff);
+    Value *Byte = B.CreateAnd(
+        B.CreateTrunc(B.CreateLShr(Both, At), B.getInt32Ty()), 0xff);
     if (Mode.empty()) // the selector's bit 3: the byte's sign, replicated
       Byte = B.CreateSelect(
           B.CreateIsNotNull(B.CreateAnd(Sel, 8)),
@@ -303,23 +306,33 @@ CmpInst::Predicate comparison(StringRef Op, PtxType T) {
   using P = CmpInst::Predicate;
   if (T.isFloat())
     return StringSwitch<P>(Op)
-        .Case("eq", P::FCMP_OEQ).Case("ne", P::FCMP_ONE)
-        .Case("lt", P::FCMP_OLT).Case("le", P::FCMP_OLE)
-        .Case("gt", P::FCMP_OGT).Case("ge", P::FCMP_OGE)
-        .Case("equ", P::FCMP_UEQ).Case("neu", P::FCMP_UNE)
-        .Case("ltu", P::FCMP_ULT).Case("leu", P::FCMP_ULE)
-        .Case("gtu", P::FCMP_UGT).Case("geu", P::FCMP_UGE)
-        .Case("num", P::FCMP_ORD).Case("nan", P::FCMP_UNO)
+        .Case("eq", P::FCMP_OEQ)
+        .Case("ne", P::FCMP_ONE)
+        .Case("lt", P::FCMP_OLT)
+        .Case("le", P::FCMP_OLE)
+        .Case("gt", P::FCMP_OGT)
+        .Case("ge", P::FCMP_OGE)
+        .Case("equ", P::FCMP_UEQ)
+        .Case("neu", P::FCMP_UNE)
+        .Case("ltu", P::FCMP_ULT)
+        .Case("leu", P::FCMP_ULE)
+        .Case("gtu", P::FCMP_UGT)
+        .Case("geu", P::FCMP_UGE)
+        .Case("num", P::FCMP_ORD)
+        .Case("nan", P::FCMP_UNO)
         .Default(P::BAD_FCMP_PREDICATE);
   bool S = T.isSigned();
   return StringSwitch<P>(Op)
-      .Case("eq", P::ICMP_EQ).Case("ne", P::ICMP_NE)
+      .Case("eq", P::ICMP_EQ)
+      .Case("ne", P::ICMP_NE)
       .Case("lt", S ? P::ICMP_SLT : P::ICMP_ULT)
       .Case("le", S ? P::ICMP_SLE : P::ICMP_ULE)
       .Case("gt", S ? P::ICMP_SGT : P::ICMP_UGT)
       .Case("ge", S ? P::ICMP_SGE : P::ICMP_UGE)
-      .Case("lo", P::ICMP_ULT).Case("ls", P::ICMP_ULE)
-      .Case("hi", P::ICMP_UGT).Case("hs", P::ICMP_UGE)
+      .Case("lo", P::ICMP_ULT)
+      .Case("ls", P::ICMP_ULE)
+      .Case("hi", P::ICMP_UGT)
+      .Case("hs", P::ICMP_UGE)
       .Default(P::BAD_ICMP_PREDICATE);
 }
 
@@ -340,7 +353,7 @@ Value *compare(Emitter &E, PtxType T, bool Negate, Value *&Plain) {
   if (Bool.empty())
     return R;
   Value *C = E.predicate(3);
-  return Bool == "and" ? B.CreateAnd(R, C)
+  return Bool == "and"  ? B.CreateAnd(R, C)
          : Bool == "or" ? B.CreateOr(R, C)
                         : B.CreateXor(R, C);
 }
@@ -369,7 +382,8 @@ bool set(Emitter &E) {
   Value *P = compare(E, S, false, Plain);
   IRBuilderBase &B = E.B;
   Type *DT = D.irType(B.getContext());
-  Value *True = D.isFloat() ? ConstantFP::get(DT, 1.0) : Constant::getAllOnesValue(DT);
+  Value *True =
+      D.isFloat() ? ConstantFP::get(DT, 1.0) : Constant::getAllOnesValue(DT);
   return E.write(0, B.CreateSelect(P, True, Constant::getNullValue(DT)), D);
 }
 
@@ -378,8 +392,8 @@ bool selp(Emitter &E) {
   PtxType T = E.type();
   if (!wantOperands(E, 4))
     return false;
-  return E.write(0, E.B.CreateSelect(E.predicate(3), E.read(1, T), E.read(2, T)),
-                 T);
+  return E.write(
+      0, E.B.CreateSelect(E.predicate(3), E.read(1, T), E.read(2, T)), T);
 }
 
 /// `slct.dtype.{s32,f32} d, a, b, c`: c >= 0 ? a : b.

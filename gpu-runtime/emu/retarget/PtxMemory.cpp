@@ -37,8 +37,8 @@ Value *sharedWindow(Emitter &E, Value *Offset) {
       threadField(B, E.M, GPUAD_EMU_OFFSET_SHARED, B.getPtrTy()),
       B.getInt64Ty());
   Value *High = B.CreateAnd(Base, B.getInt64(~uint64_t(0xffffffff)));
-  return B.CreateIntToPtr(B.CreateOr(High, B.CreateZExt(Offset, B.getInt64Ty())),
-                          B.getPtrTy());
+  return B.CreateIntToPtr(
+      B.CreateOr(High, B.CreateZExt(Offset, B.getInt64Ty())), B.getPtrTy());
 }
 
 namespace {
@@ -128,7 +128,8 @@ bool load(Emitter &E) {
       return E.fail("a " + Twine(Bytes) + "-byte access with a memory order");
     }
   }
-  Value *Vec = B.CreateBitCast(Whole, FixedVectorType::get(B.getIntNTy(T.Width), N));
+  Value *Vec =
+      B.CreateBitCast(Whole, FixedVectorType::get(B.getIntNTy(T.Width), N));
   for (unsigned I = 0; I < N; ++I)
     E.write(*Dst[I], B.CreateExtractElement(Vec, I), T);
   return true;
@@ -214,9 +215,9 @@ bool atomic(Emitter &E) {
     PtxType Bits = PtxType::bits(T.Width);
     AtomicOrdering Failure =
         AtomicCmpXchgInst::getStrongestFailureOrdering(Order);
-    Value *Pair = B.CreateAtomicCmpXchg(P, E.read(At + 1, Bits),
-                                        E.read(At + 2, Bits), Align(T.Width / 8),
-                                        Order, Failure);
+    Value *Pair =
+        B.CreateAtomicCmpXchg(P, E.read(At + 1, Bits), E.read(At + 2, Bits),
+                              Align(T.Width / 8), Order, Failure);
     Old = B.CreateExtractValue(Pair, 0);
   } else {
     AtomicRMWInst::BinOp Op = rmwOp(E, T);
@@ -224,8 +225,8 @@ bool atomic(Emitter &E) {
       return E.fail("this atomic operation on this type");
     // An exchange of floats exchanges their bits.
     PtxType VT = Op == AtomicRMWInst::Xchg ? PtxType::bits(T.Width) : T;
-    Old = B.CreateAtomicRMW(Op, P, E.read(At + 1, VT), Align(T.Width / 8),
-                            Order);
+    Old =
+        B.CreateAtomicRMW(Op, P, E.read(At + 1, VT), Align(T.Width / 8), Order);
   }
   return Red || E.write(0, Old, T);
 }
@@ -299,10 +300,12 @@ const RuleRow Rows[] = {
     {"discard", cacheHint, "global L2"},
     {"applypriority", cacheHint, "global hints"},
     {"createpolicy", cacheHint, "fractional range hints"},
-    {"cvta", cvta, "to global shared shared::cta shared::cluster local const "
-                   "param"},
-    {"isspacep", isspacep, "global shared shared::cta shared::cluster local "
-                           "const param param::entry"},
+    {"cvta", cvta,
+     "to global shared shared::cta shared::cluster local const "
+     "param"},
+    {"isspacep", isspacep,
+     "global shared shared::cta shared::cluster local "
+     "const param param::entry"},
 };
 
 } // namespace

@@ -148,9 +148,8 @@ bool isRegisterName(StringRef T) {
     return false;
   // Special registers with a component: %tid.x, %ctaid.y, ...
   auto [Base, Component] = T.split('.');
-  if (!Component.empty() &&
-      (!T.starts_with("%") || Component.size() != 1 ||
-       !StringRef("xyzw").contains(Component[0])))
+  if (!Component.empty() && (!T.starts_with("%") || Component.size() != 1 ||
+                             !StringRef("xyzw").contains(Component[0])))
     return false;
   return all_of(Base.drop_front(), isIdentChar);
 }
@@ -169,7 +168,8 @@ bool parseAddress(StringRef T, Operand &Op, std::string &Error) {
   Operand Num;
   if (isRegisterName(Base)) {
     Op.Name = Base.str();
-  } else if (parseNumber(Base, Num) && Num.K == Operand::Integer && Off.empty()) {
+  } else if (parseNumber(Base, Num) && Num.K == Operand::Integer &&
+             Off.empty()) {
     Op.Offset = int64_t(Num.Bits);
     return true;
   } else {
@@ -243,7 +243,8 @@ bool parseDirective(StringRef T, std::vector<Statement> &Out,
   }
   size_t Space = T.find_first_of(" \t\n");
   S.RegType = T.substr(0, Space).str();
-  for (StringRef Name : splitOperands(T.substr(Space == StringRef::npos ? T.size() : Space))) {
+  for (StringRef Name :
+       splitOperands(T.substr(Space == StringRef::npos ? T.size() : Space))) {
     unsigned Count = 0;
     if (size_t Lt = Name.find('<'); Lt != StringRef::npos) {
       if (!Name.ends_with(">") ||
@@ -294,9 +295,8 @@ bool parseInstruction(StringRef T, std::vector<Statement> &Out,
   S.Opcode = Parts[0].str();
   for (StringRef M : ArrayRef(Parts).drop_front())
     S.Mods.push_back(M.str());
-  if (S.Opcode.empty() || !all_of(S.Opcode, [](char C) {
-        return isAlnum(C) || C == '_';
-      })) {
+  if (S.Opcode.empty() ||
+      !all_of(S.Opcode, [](char C) { return isAlnum(C) || C == '_'; })) {
     Error = "instruction '" + S.Text + "'";
     return false;
   }

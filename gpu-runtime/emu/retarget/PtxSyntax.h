@@ -33,23 +33,23 @@ struct Operand {
   /// Register (`$0`, `%laneid`, `p`, or a label `bra` names), or the base
   /// register of an Address (empty for an absolute address).
   std::string Name;
-  bool Negated = false; ///< `!p`
-  std::string Pair;     ///< `d|p`: the predicate written beside d
-  uint64_t Bits = 0;    ///< Integer: the value; Float: the bits (0f, 0d)
+  bool Negated = false;    ///< `!p`
+  std::string Pair;        ///< `d|p`: the predicate written beside d
+  uint64_t Bits = 0;       ///< Integer: the value; Float: the bits (0f, 0d)
   unsigned FloatWidth = 0; ///< Float: 32 (0f), 64 (0d), 0 (decimal, Real)
   double Real = 0;
-  int64_t Offset = 0; ///< Address: bytes added to the base
+  int64_t Offset = 0;            ///< Address: bytes added to the base
   std::vector<Operand> Elements; ///< Vector
 };
 
 struct Statement {
   enum Kind { Instruction, Label, OpenScope, CloseScope, RegDecl };
   Kind K = Instruction;
-  std::string Text; ///< as written, for messages
+  std::string Text;  ///< as written, for messages
   std::string Guard; ///< `@p`: the predicate register (empty: none)
   bool GuardNegated = false;
-  std::string Opcode;              ///< "ld"; Label: its name
-  std::vector<std::string> Mods;   ///< "global", "nc", "v2", "u64"
+  std::string Opcode;            ///< "ld"; Label: its name
+  std::vector<std::string> Mods; ///< "global", "nc", "v2", "u64"
   std::vector<Operand> Operands;
   /// RegDecl: the type ("u32", "pred") and the names, each with a count
   /// (`r<4>` declares r0..r3; 0 for a plain name).

@@ -134,8 +134,8 @@ bool shfl(Emitter &E) {
                                : Intrinsic::nvvm_shfl_sync_idx_i32);
   // The older form without a mask is the whole warp.
   Value *Mask = Sync ? E.read(4, b32()) : E.B.getInt32(~0u);
-  Value *R = E.intrinsic(ID, {}, {Mask, E.read(1, b32()), E.read(2, b32()),
-                                  E.read(3, b32())});
+  Value *R = E.intrinsic(
+      ID, {}, {Mask, E.read(1, b32()), E.read(2, b32()), E.read(3, b32())});
   if (!Pred)
     return E.write(0, R, b32());
   return E.write(0, E.B.CreateExtractValue(R, 0), b32()) &&
@@ -167,11 +167,10 @@ bool match(Emitter &E) {
       (T.Width != 32 && T.Width != 64))
     return E.fail("the form of match");
   bool Wide = T.Width == 64;
-  Intrinsic::ID ID =
-      All ? (Wide ? Intrinsic::nvvm_match_all_sync_i64p
-                  : Intrinsic::nvvm_match_all_sync_i32p)
-          : (Wide ? Intrinsic::nvvm_match_any_sync_i64
-                  : Intrinsic::nvvm_match_any_sync_i32);
+  Intrinsic::ID ID = All ? (Wide ? Intrinsic::nvvm_match_all_sync_i64p
+                                 : Intrinsic::nvvm_match_all_sync_i32p)
+                         : (Wide ? Intrinsic::nvvm_match_any_sync_i64
+                                 : Intrinsic::nvvm_match_any_sync_i32);
   Value *R = E.intrinsic(ID, {}, {E.read(2, b32()), E.read(1, T)});
   if (!All)
     return E.write(0, R, b32());
@@ -187,15 +186,14 @@ bool redux(Emitter &E) {
       T.isFloat())
     return E.fail("the form of redux");
   bool Signed = T.isSigned();
-  Intrinsic::ID ID =
-      Op == "add"   ? Intrinsic::nvvm_redux_sync_add
-      : Op == "min" ? (Signed ? Intrinsic::nvvm_redux_sync_min
-                              : Intrinsic::nvvm_redux_sync_umin)
-      : Op == "max" ? (Signed ? Intrinsic::nvvm_redux_sync_max
-                              : Intrinsic::nvvm_redux_sync_umax)
-      : Op == "and" ? Intrinsic::nvvm_redux_sync_and
-      : Op == "or"  ? Intrinsic::nvvm_redux_sync_or
-                    : Intrinsic::nvvm_redux_sync_xor;
+  Intrinsic::ID ID = Op == "add"   ? Intrinsic::nvvm_redux_sync_add
+                     : Op == "min" ? (Signed ? Intrinsic::nvvm_redux_sync_min
+                                             : Intrinsic::nvvm_redux_sync_umin)
+                     : Op == "max" ? (Signed ? Intrinsic::nvvm_redux_sync_max
+                                             : Intrinsic::nvvm_redux_sync_umax)
+                     : Op == "and" ? Intrinsic::nvvm_redux_sync_and
+                     : Op == "or"  ? Intrinsic::nvvm_redux_sync_or
+                                   : Intrinsic::nvvm_redux_sync_xor;
   return E.write(0, E.intrinsic(ID, {}, {E.read(1, b32()), E.read(2, b32())}),
                  b32());
 }
@@ -207,8 +205,8 @@ bool elect(Emitter &E) {
     return E.fail("the form of elect");
   Value *Lanes = E.intrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
                              {E.read(1, b32()), E.B.getTrue()});
-  Value *Leader = E.intrinsic(Intrinsic::cttz, {E.B.getInt32Ty()},
-                              {Lanes, E.B.getFalse()});
+  Value *Leader =
+      E.intrinsic(Intrinsic::cttz, {E.B.getInt32Ty()}, {Lanes, E.B.getFalse()});
   Value *Lane = E.intrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
   return E.write(0, Leader, b32()) &&
          E.writePair(0, E.B.CreateICmpEQ(Lane, Leader));
@@ -245,9 +243,10 @@ bool barrier(Emitter &E) {
     if (E.size() != 3)
       return E.fail("a barrier reduction with a thread count");
     StringRef Op = E.oneOf({"popc", "and", "or"});
-    Intrinsic::ID ID = Op == "popc" ? Intrinsic::nvvm_barrier_cta_red_popc_aligned_all
-                       : Op == "and" ? Intrinsic::nvvm_barrier_cta_red_and_aligned_all
-                                     : Intrinsic::nvvm_barrier_cta_red_or_aligned_all;
+    Intrinsic::ID ID =
+        Op == "popc"  ? Intrinsic::nvvm_barrier_cta_red_popc_aligned_all
+        : Op == "and" ? Intrinsic::nvvm_barrier_cta_red_and_aligned_all
+                      : Intrinsic::nvvm_barrier_cta_red_or_aligned_all;
     if (Op.empty())
       return E.fail("the form of bar.red");
     Value *R = E.intrinsic(ID, {}, {E.read(1, b32()), E.predicate(2)});

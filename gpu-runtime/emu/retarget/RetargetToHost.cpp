@@ -343,7 +343,8 @@ unsigned Retarget::smVersion() const {
   for (const Function &F : M) {
     StringRef CPU = F.getFnAttribute("target-cpu").getValueAsString();
     unsigned SM;
-    if (CPU.consume_front("sm_") && !CPU.take_while(isDigit).getAsInteger(10, SM))
+    if (CPU.consume_front("sm_") &&
+        !CPU.take_while(isDigit).getAsInteger(10, SM))
       return SM;
   }
   return 0;

@@ -46,28 +46,44 @@ LiveEvents &liveEvents() {
 
 const char *statusName(Status S) {
   switch (S) {
-  case Status::Success: return "Success";
-  case Status::InvalidValue: return "ErrorInvalidValue";
-  case Status::MemoryAllocation: return "ErrorMemoryAllocation";
-  case Status::InvalidConfiguration: return "ErrorInvalidConfiguration";
-  case Status::InvalidSymbol: return "ErrorInvalidSymbol";
-  case Status::InvalidDevicePointer: return "ErrorInvalidDevicePointer";
-  case Status::InvalidDevice: return "ErrorInvalidDevice";
-  case Status::InvalidDeviceFunction: return "ErrorInvalidDeviceFunction";
+  case Status::Success:
+    return "Success";
+  case Status::InvalidValue:
+    return "ErrorInvalidValue";
+  case Status::MemoryAllocation:
+    return "ErrorMemoryAllocation";
+  case Status::InvalidConfiguration:
+    return "ErrorInvalidConfiguration";
+  case Status::InvalidSymbol:
+    return "ErrorInvalidSymbol";
+  case Status::InvalidDevicePointer:
+    return "ErrorInvalidDevicePointer";
+  case Status::InvalidDevice:
+    return "ErrorInvalidDevice";
+  case Status::InvalidDeviceFunction:
+    return "ErrorInvalidDeviceFunction";
   }
   return "ErrorUnknown";
 }
 
 const char *statusMessage(Status S) {
   switch (S) {
-  case Status::Success: return "no error";
-  case Status::InvalidValue: return "invalid argument";
-  case Status::MemoryAllocation: return "out of memory";
-  case Status::InvalidConfiguration: return "invalid configuration argument";
-  case Status::InvalidSymbol: return "invalid device symbol";
-  case Status::InvalidDevicePointer: return "invalid device pointer";
-  case Status::InvalidDevice: return "invalid device ordinal";
-  case Status::InvalidDeviceFunction: return "invalid device function";
+  case Status::Success:
+    return "no error";
+  case Status::InvalidValue:
+    return "invalid argument";
+  case Status::MemoryAllocation:
+    return "out of memory";
+  case Status::InvalidConfiguration:
+    return "invalid configuration argument";
+  case Status::InvalidSymbol:
+    return "invalid device symbol";
+  case Status::InvalidDevicePointer:
+    return "invalid device pointer";
+  case Status::InvalidDevice:
+    return "invalid device ordinal";
+  case Status::InvalidDeviceFunction:
+    return "invalid device function";
   }
   return "unknown error";
 }
@@ -124,8 +140,7 @@ Status allocate(void **P, size_t Bytes, bool Managed) {
 }
 
 Status release(void *P) {
-  return deviceFree(P) ? Status::Success
-                       : record(Status::InvalidDevicePointer);
+  return deviceFree(P) ? Status::Success : record(Status::InvalidDevicePointer);
 }
 
 Status copy(void *Dst, const void *Src, size_t Count) {
@@ -202,8 +217,7 @@ static char *symbolBytes(const void *Symbol, size_t Count, size_t Offset,
     S = record(Status::InvalidSymbol);
   else if (Offset + Count > Size)
     S = record(Status::InvalidValue);
-  return S == Status::Success ? static_cast<char *>(Address) + Offset
-                              : nullptr;
+  return S == Status::Success ? static_cast<char *>(Address) + Offset : nullptr;
 }
 
 Status copyToSymbol(const void *Symbol, const void *Src, size_t Count,

@@ -36,10 +36,10 @@ enum class Status {
 };
 
 constexpr Status AllStatuses[] = {
-    Status::Success,           Status::InvalidValue,
-    Status::MemoryAllocation,  Status::InvalidConfiguration,
-    Status::InvalidSymbol,     Status::InvalidDevicePointer,
-    Status::InvalidDevice,     Status::InvalidDeviceFunction};
+    Status::Success,          Status::InvalidValue,
+    Status::MemoryAllocation, Status::InvalidConfiguration,
+    Status::InvalidSymbol,    Status::InvalidDevicePointer,
+    Status::InvalidDevice,    Status::InvalidDeviceFunction};
 
 /// The Status an API's error code \p E stands for (\p Code maps the other
 /// way), or an unknown Status.
@@ -66,8 +66,7 @@ Status peekLastError();
 /// The configuration stack the `<<<>>>` lowering pushes and the host stub
 /// pops.
 void pushConfiguration(Dim3 Grid, Dim3 Block, size_t Shared, void *Stream);
-Status popConfiguration(Dim3 &Grid, Dim3 &Block, size_t &Shared,
-                        void *&Stream);
+Status popConfiguration(Dim3 &Grid, Dim3 &Block, size_t &Shared, void *&Stream);
 /// Runs the kernel whose host stub is \p Stub.
 Status launchStub(const void *Stub, Dim3 Grid, Dim3 Block, void **Args,
                   size_t Shared);

@@ -28,14 +28,22 @@ namespace {
 
 cudaError_t code(Status S) {
   switch (S) {
-  case Status::Success: return cudaSuccess;
-  case Status::InvalidValue: return cudaErrorInvalidValue;
-  case Status::MemoryAllocation: return cudaErrorMemoryAllocation;
-  case Status::InvalidConfiguration: return cudaErrorInvalidConfiguration;
-  case Status::InvalidSymbol: return cudaErrorInvalidSymbol;
-  case Status::InvalidDevicePointer: return cudaErrorInvalidDevicePointer;
-  case Status::InvalidDevice: return cudaErrorInvalidDevice;
-  case Status::InvalidDeviceFunction: return cudaErrorInvalidDeviceFunction;
+  case Status::Success:
+    return cudaSuccess;
+  case Status::InvalidValue:
+    return cudaErrorInvalidValue;
+  case Status::MemoryAllocation:
+    return cudaErrorMemoryAllocation;
+  case Status::InvalidConfiguration:
+    return cudaErrorInvalidConfiguration;
+  case Status::InvalidSymbol:
+    return cudaErrorInvalidSymbol;
+  case Status::InvalidDevicePointer:
+    return cudaErrorInvalidDevicePointer;
+  case Status::InvalidDevice:
+    return cudaErrorInvalidDevice;
+  case Status::InvalidDeviceFunction:
+    return cudaErrorInvalidDeviceFunction;
   }
   return cudaErrorUnknown;
 }
@@ -58,13 +66,14 @@ void **__cudaRegisterFatBinary(void *) {
 void __cudaRegisterFatBinaryEnd(void **) {}
 void __cudaUnregisterFatBinary(void **) {}
 
-void __cudaRegisterFunction(void **, const char *HostFun, char *, const char *DeviceName,
-                            int, uint3 *, uint3 *, dim3 *, dim3 *, int *) {
+void __cudaRegisterFunction(void **, const char *HostFun, char *,
+                            const char *DeviceName, int, uint3 *, uint3 *,
+                            dim3 *, dim3 *, int *) {
   registerHostFunction(HostFun, DeviceName);
 }
 
-void __cudaRegisterVar(void **, char *HostVar, char *, const char *DeviceName, int,
-                       size_t, int, int) {
+void __cudaRegisterVar(void **, char *HostVar, char *, const char *DeviceName,
+                       int, size_t, int, int) {
   registerHostVariable(HostVar, DeviceName);
 }
 
@@ -116,7 +125,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *Config,
                          Args, Config->dynamicSmemBytes));
 }
 
-// ---- Host memory -------------------------------------------------------------
+// ---- Host memory
+// -------------------------------------------------------------
 
 cudaError_t cudaMallocHost(void **P, size_t Bytes) {
   return code(allocate(P, Bytes, true));
@@ -126,7 +136,8 @@ cudaError_t cudaHostAlloc(void **P, size_t Bytes, unsigned) {
 }
 cudaError_t cudaFreeHost(void *P) { return code(release(P)); }
 
-// ---- The device and its kernels ----------------------------------------------
+// ---- The device and its kernels
+// ----------------------------------------------
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *P, int D) {
   if (D != 0)
@@ -136,42 +147,70 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *P, int D) {
   return cudaSuccess;
 }
 
-cudaError_t cudaDeviceGetAttribute(int *Value, enum cudaDeviceAttr Attr, int D) {
+cudaError_t cudaDeviceGetAttribute(int *Value, enum cudaDeviceAttr Attr,
+                                   int D) {
   if (D != 0)
     return code(record(Status::InvalidDevice));
   switch (Attr) {
   case cudaDevAttrMaxThreadsPerBlock:
   case cudaDevAttrMaxBlockDimX:
-  case cudaDevAttrMaxBlockDimY: *Value = DeviceShape::MaxThreadsPerBlock; break;
-  case cudaDevAttrMaxBlockDimZ: *Value = 64; break;
-  case cudaDevAttrMaxGridDimX: *Value = 0x7fffffff; break;
+  case cudaDevAttrMaxBlockDimY:
+    *Value = DeviceShape::MaxThreadsPerBlock;
+    break;
+  case cudaDevAttrMaxBlockDimZ:
+    *Value = 64;
+    break;
+  case cudaDevAttrMaxGridDimX:
+    *Value = 0x7fffffff;
+    break;
   case cudaDevAttrMaxGridDimY:
-  case cudaDevAttrMaxGridDimZ: *Value = 65535; break;
+  case cudaDevAttrMaxGridDimZ:
+    *Value = 65535;
+    break;
   case cudaDevAttrMaxSharedMemoryPerBlock:
   case cudaDevAttrMaxSharedMemoryPerBlockOptin:
   case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
     *Value = int(DeviceShape::SharedPerBlock);
     break;
-  case cudaDevAttrTotalConstantMemory: *Value = int(DeviceShape::ConstantMemory); break;
-  case cudaDevAttrWarpSize: *Value = 32; break;
+  case cudaDevAttrTotalConstantMemory:
+    *Value = int(DeviceShape::ConstantMemory);
+    break;
+  case cudaDevAttrWarpSize:
+    *Value = 32;
+    break;
   case cudaDevAttrMaxRegistersPerBlock:
-  case cudaDevAttrMaxRegistersPerMultiprocessor: *Value = 65536; break;
-  case cudaDevAttrMultiProcessorCount: *Value = DeviceShape::Multiprocessors; break;
+  case cudaDevAttrMaxRegistersPerMultiprocessor:
+    *Value = 65536;
+    break;
+  case cudaDevAttrMultiProcessorCount:
+    *Value = DeviceShape::Multiprocessors;
+    break;
   case cudaDevAttrMaxThreadsPerMultiProcessor:
     *Value = DeviceShape::MaxThreadsPerMultiprocessor;
     break;
-  case cudaDevAttrMaxBlocksPerMultiprocessor: *Value = 32; break;
-  case cudaDevAttrComputeCapabilityMajor: *Value = int(computeCapability() / 10); break;
-  case cudaDevAttrComputeCapabilityMinor: *Value = int(computeCapability() % 10); break;
+  case cudaDevAttrMaxBlocksPerMultiprocessor:
+    *Value = 32;
+    break;
+  case cudaDevAttrComputeCapabilityMajor:
+    *Value = int(computeCapability() / 10);
+    break;
+  case cudaDevAttrComputeCapabilityMinor:
+    *Value = int(computeCapability() % 10);
+    break;
   case cudaDevAttrManagedMemory:
   case cudaDevAttrUnifiedAddressing:
-  case cudaDevAttrMemoryPoolsSupported: *Value = 1; break;
-  default: *Value = 0; break; // features the emulator does not have
+  case cudaDevAttrMemoryPoolsSupported:
+    *Value = 1;
+    break;
+  default:
+    *Value = 0;
+    break; // features the emulator does not have
   }
   return cudaSuccess;
 }
 
-cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *A, const void *Func) {
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *A,
+                                  const void *Func) {
   Status S = describeKernel(A, Func);
   // What the device code was compiled for: CUB picks its tuning by it.
   if (S == Status::Success)
@@ -196,7 +235,8 @@ cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
   return cudaSuccess;
 }
 
-// ---- Errors ------------------------------------------------------------------
+// ---- Errors
+// ------------------------------------------------------------------
 
 const char *cudaGetErrorName(cudaError_t E) {
   static thread_local char Name[64];

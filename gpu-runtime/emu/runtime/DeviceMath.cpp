@@ -46,16 +46,16 @@ double erfinvD(double Y) {
   if (W < 5) {
     W -= 2.5;
     X = 2.81022636e-08;
-    for (double C : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-                     0.00021858087, -0.00125372503, -0.00417768164,
-                     0.246640727, 1.50140941})
+    for (double C :
+         {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+          -0.00125372503, -0.00417768164, 0.246640727, 1.50140941})
       X = C + X * W;
   } else {
     W = std::sqrt(W) - 3;
     X = -0.000200214257;
-    for (double C : {0.000100950558, 0.00134934322, -0.00367342844,
-                     0.00573950773, -0.0076224613, 0.00943887047, 1.00167406,
-                     2.83297682})
+    for (double C :
+         {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+          -0.0076224613, 0.00943887047, 1.00167406, 2.83297682})
       X = C + X * W;
   }
   X *= Y;
@@ -89,6 +89,7 @@ extern "C" {
 #define GPUAD_UNARY(N)                                                         \
   float __nv_##N##f(float X) { return ::N##f(X); }                             \
   double __nv_##N(double X) { return ::N(X); }
+// clang-format off
 GPUAD_UNARY(sin) GPUAD_UNARY(cos) GPUAD_UNARY(tan) GPUAD_UNARY(asin)
 GPUAD_UNARY(acos) GPUAD_UNARY(atan) GPUAD_UNARY(sinh) GPUAD_UNARY(cosh)
 GPUAD_UNARY(tanh) GPUAD_UNARY(asinh) GPUAD_UNARY(acosh) GPUAD_UNARY(atanh)
@@ -99,18 +100,23 @@ GPUAD_UNARY(lgamma) GPUAD_UNARY(tgamma) GPUAD_UNARY(floor) GPUAD_UNARY(ceil)
 GPUAD_UNARY(trunc) GPUAD_UNARY(round) GPUAD_UNARY(rint)
 GPUAD_UNARY(nearbyint) GPUAD_UNARY(fabs) GPUAD_UNARY(logb) GPUAD_UNARY(j0)
 GPUAD_UNARY(j1) GPUAD_UNARY(y0) GPUAD_UNARY(y1)
+// clang-format on
 #undef GPUAD_UNARY
 
 #define GPUAD_BINARY(N)                                                        \
   float __nv_##N##f(float X, float Y) { return ::N##f(X, Y); }                 \
   double __nv_##N(double X, double Y) { return ::N(X, Y); }
+    // clang-format off
 GPUAD_BINARY(pow) GPUAD_BINARY(atan2) GPUAD_BINARY(fmod)
 GPUAD_BINARY(remainder) GPUAD_BINARY(hypot) GPUAD_BINARY(fdim)
 GPUAD_BINARY(copysign) GPUAD_BINARY(nextafter) GPUAD_BINARY(fmin)
 GPUAD_BINARY(fmax)
+// clang-format on
 #undef GPUAD_BINARY
 
-float __nv_fmaf(float X, float Y, float Z) { return fmaf(X, Y, Z); }
+                    float __nv_fmaf(float X, float Y, float Z) {
+  return fmaf(X, Y, Z);
+}
 double __nv_fma(double X, double Y, double Z) { return fma(X, Y, Z); }
 
 float __nv_rsqrtf(float X) { return 1.0f / sqrtf(X); }
@@ -119,10 +125,18 @@ float __nv_rcbrtf(float X) { return 1.0f / cbrtf(X); }
 double __nv_rcbrt(double X) { return 1.0 / cbrt(X); }
 float __nv_rhypotf(float X, float Y) { return 1.0f / hypotf(X, Y); }
 double __nv_rhypot(double X, double Y) { return 1.0 / hypot(X, Y); }
-float __nv_norm3df(float A, float B, float C) { return sqrtf(A * A + B * B + C * C); }
-double __nv_norm3d(double A, double B, double C) { return sqrt(A * A + B * B + C * C); }
-float __nv_rnorm3df(float A, float B, float C) { return 1.0f / __nv_norm3df(A, B, C); }
-double __nv_rnorm3d(double A, double B, double C) { return 1.0 / __nv_norm3d(A, B, C); }
+float __nv_norm3df(float A, float B, float C) {
+  return sqrtf(A * A + B * B + C * C);
+}
+double __nv_norm3d(double A, double B, double C) {
+  return sqrt(A * A + B * B + C * C);
+}
+float __nv_rnorm3df(float A, float B, float C) {
+  return 1.0f / __nv_norm3df(A, B, C);
+}
+double __nv_rnorm3d(double A, double B, double C) {
+  return 1.0 / __nv_norm3d(A, B, C);
+}
 float __nv_norm4df(float A, float B, float C, float D) {
   return sqrtf(A * A + B * B + C * C + D * D);
 }
@@ -170,7 +184,9 @@ float __nv_erfcxf(float X) { return float(erfcxD(X)); }
 double __nv_erfcx(double X) { return erfcxD(X); }
 float __nv_normcdff(float X) { return 0.5f * erfcf(-X / sqrtf(2.0f)); }
 double __nv_normcdf(double X) { return 0.5 * erfc(-X / sqrt(2.0)); }
-float __nv_normcdfinvf(float P) { return float(-sqrt(2.0) * erfinvD(1.0 - 2.0 * P)); }
+float __nv_normcdfinvf(float P) {
+  return float(-sqrt(2.0) * erfinvD(1.0 - 2.0 * P));
+}
 double __nv_normcdfinv(double P) { return -sqrt(2.0) * erfinvD(1.0 - 2.0 * P); }
 float __nv_cyl_bessel_i0f(float X) { return float(besselI(0, X)); }
 double __nv_cyl_bessel_i0(double X) { return besselI(0, X); }
@@ -343,7 +359,9 @@ double __nv_hiloint2double(int Hi, int Lo) {
 
 // Integers.
 int __nv_clz(int X) { return X ? __builtin_clz(unsigned(X)) : 32; }
-int __nv_clzll(long long X) { return X ? __builtin_clzll((unsigned long long)X) : 64; }
+int __nv_clzll(long long X) {
+  return X ? __builtin_clzll((unsigned long long)X) : 64;
+}
 int __nv_popc(unsigned X) { return __builtin_popcount(X); }
 int __nv_popcll(unsigned long long X) { return __builtin_popcountll(X); }
 int __nv_ffs(int X) { return __builtin_ffs(X); }
@@ -355,7 +373,8 @@ unsigned __nv_brev(unsigned X) {
   return R;
 }
 unsigned long long __nv_brevll(unsigned long long X) {
-  return (uint64_t(__nv_brev(unsigned(X))) << 32) | __nv_brev(unsigned(X >> 32));
+  return (uint64_t(__nv_brev(unsigned(X))) << 32) |
+         __nv_brev(unsigned(X >> 32));
 }
 int __nv_min(int A, int B) { return A < B ? A : B; }
 int __nv_max(int A, int B) { return A > B ? A : B; }
@@ -363,12 +382,18 @@ unsigned __nv_umin(unsigned A, unsigned B) { return A < B ? A : B; }
 unsigned __nv_umax(unsigned A, unsigned B) { return A > B ? A : B; }
 long long __nv_llmin(long long A, long long B) { return A < B ? A : B; }
 long long __nv_llmax(long long A, long long B) { return A > B ? A : B; }
-unsigned long long __nv_ullmin(unsigned long long A, unsigned long long B) { return A < B ? A : B; }
-unsigned long long __nv_ullmax(unsigned long long A, unsigned long long B) { return A > B ? A : B; }
+unsigned long long __nv_ullmin(unsigned long long A, unsigned long long B) {
+  return A < B ? A : B;
+}
+unsigned long long __nv_ullmax(unsigned long long A, unsigned long long B) {
+  return A > B ? A : B;
+}
 int __nv_abs(int X) { return X < 0 ? -X : X; }
 long long __nv_llabs(long long X) { return X < 0 ? -X : X; }
 int __nv_mulhi(int A, int B) { return int((int64_t(A) * B) >> 32); }
-unsigned __nv_umulhi(unsigned A, unsigned B) { return unsigned((uint64_t(A) * B) >> 32); }
+unsigned __nv_umulhi(unsigned A, unsigned B) {
+  return unsigned((uint64_t(A) * B) >> 32);
+}
 long long __nv_mul64hi(long long A, long long B) {
   return (long long)((__int128(A) * B) >> 64);
 }
@@ -378,13 +403,23 @@ unsigned long long __nv_umul64hi(unsigned long long A, unsigned long long B) {
 int __nv_mul24(int A, int B) {
   return int((int64_t(A << 8 >> 8) * int64_t(B << 8 >> 8)));
 }
-unsigned __nv_umul24(unsigned A, unsigned B) { return (A & 0xffffff) * (B & 0xffffff); }
+unsigned __nv_umul24(unsigned A, unsigned B) {
+  return (A & 0xffffff) * (B & 0xffffff);
+}
 int __nv_hadd(int A, int B) { return int((int64_t(A) + B) >> 1); }
 int __nv_rhadd(int A, int B) { return int((int64_t(A) + B + 1) >> 1); }
-unsigned __nv_uhadd(unsigned A, unsigned B) { return unsigned((uint64_t(A) + B) >> 1); }
-unsigned __nv_urhadd(unsigned A, unsigned B) { return unsigned((uint64_t(A) + B + 1) >> 1); }
-unsigned __nv_sad(int A, int B, unsigned C) { return C + unsigned(A > B ? A - B : B - A); }
-unsigned __nv_usad(unsigned A, unsigned B, unsigned C) { return C + (A > B ? A - B : B - A); }
+unsigned __nv_uhadd(unsigned A, unsigned B) {
+  return unsigned((uint64_t(A) + B) >> 1);
+}
+unsigned __nv_urhadd(unsigned A, unsigned B) {
+  return unsigned((uint64_t(A) + B + 1) >> 1);
+}
+unsigned __nv_sad(int A, int B, unsigned C) {
+  return C + unsigned(A > B ? A - B : B - A);
+}
+unsigned __nv_usad(unsigned A, unsigned B, unsigned C) {
+  return C + (A > B ? A - B : B - A);
+}
 unsigned __nv_byte_perm(unsigned X, unsigned Y, unsigned S) {
   uint64_t V = (uint64_t(Y) << 32) | X;
   unsigned R = 0;

@@ -27,6 +27,7 @@ double __nv_cyl_bessel_i1(double);
   float __ocml_##N##_f32(float X) { return F32(X); }                           \
   double __ocml_##N##_f64(double X) { return F64(X); }
 #define GPUAD_OCML_LIBM(N) GPUAD_OCML_UNARY(N, ::N##f, ::N)
+// clang-format off
 GPUAD_OCML_LIBM(sin) GPUAD_OCML_LIBM(cos) GPUAD_OCML_LIBM(tan)
 GPUAD_OCML_LIBM(asin) GPUAD_OCML_LIBM(acos) GPUAD_OCML_LIBM(atan)
 GPUAD_OCML_LIBM(sinh) GPUAD_OCML_LIBM(cosh) GPUAD_OCML_LIBM(tanh)
@@ -40,17 +41,22 @@ GPUAD_OCML_LIBM(ceil) GPUAD_OCML_LIBM(trunc) GPUAD_OCML_LIBM(round)
 GPUAD_OCML_LIBM(rint) GPUAD_OCML_LIBM(nearbyint) GPUAD_OCML_LIBM(fabs)
 GPUAD_OCML_LIBM(logb) GPUAD_OCML_LIBM(j0) GPUAD_OCML_LIBM(j1)
 GPUAD_OCML_LIBM(y0) GPUAD_OCML_LIBM(y1)
+// clang-format on
 #undef GPUAD_OCML_LIBM
 
 // The approximate forms.
 #define GPUAD_OCML_NATIVE(N) GPUAD_OCML_UNARY(native_##N, ::N##f, ::N)
+    // clang-format off
 GPUAD_OCML_NATIVE(sin) GPUAD_OCML_NATIVE(cos) GPUAD_OCML_NATIVE(tan)
 GPUAD_OCML_NATIVE(exp) GPUAD_OCML_NATIVE(exp2) GPUAD_OCML_NATIVE(exp10)
 GPUAD_OCML_NATIVE(log) GPUAD_OCML_NATIVE(log2) GPUAD_OCML_NATIVE(log10)
 GPUAD_OCML_NATIVE(sqrt)
+// clang-format on
 #undef GPUAD_OCML_NATIVE
 
-static double rsqrtD(double X) { return 1.0 / std::sqrt(X); }
+                    static double rsqrtD(double X) {
+  return 1.0 / std::sqrt(X);
+}
 static double rcbrtD(double X) { return 1.0 / std::cbrt(X); }
 static double sinpiD(double X) { return std::sin(M_PI * X); }
 static double cospiD(double X) { return std::cos(M_PI * X); }
@@ -60,6 +66,7 @@ static double ncdfD(double X) { return 0.5 * std::erfc(-X / std::sqrt(2.0)); }
 static double rcpD(double X) { return 1.0 / X; }
 #define GPUAD_OCML_HELPER(N, Fn)                                               \
   GPUAD_OCML_UNARY(N, [](float X) { return float(Fn(X)); }, Fn)
+// clang-format off
 GPUAD_OCML_HELPER(rsqrt, rsqrtD) GPUAD_OCML_HELPER(native_rsqrt, rsqrtD)
 GPUAD_OCML_HELPER(rcbrt, rcbrtD) GPUAD_OCML_HELPER(sinpi, sinpiD)
 GPUAD_OCML_HELPER(cospi, cospiD) GPUAD_OCML_HELPER(tanpi, tanpiD)
@@ -68,6 +75,7 @@ GPUAD_OCML_HELPER(erfcx, __nv_erfcx) GPUAD_OCML_HELPER(ncdf, ncdfD)
 GPUAD_OCML_HELPER(ncdfinv, __nv_normcdfinv)
 GPUAD_OCML_HELPER(i0, __nv_cyl_bessel_i0) GPUAD_OCML_HELPER(i1, __nv_cyl_bessel_i1)
 GPUAD_OCML_HELPER(native_recip, rcpD)
+// clang-format on
 #undef GPUAD_OCML_HELPER
 #undef GPUAD_OCML_UNARY
 
@@ -75,17 +83,24 @@ GPUAD_OCML_HELPER(native_recip, rcpD)
   float __ocml_##N##_f32(float X, float Y) { return F32(X, Y); }               \
   double __ocml_##N##_f64(double X, double Y) { return F64(X, Y); }
 #define GPUAD_OCML_LIBM2(N) GPUAD_OCML_BINARY(N, ::N##f, ::N)
-GPUAD_OCML_LIBM2(pow) GPUAD_OCML_LIBM2(atan2) GPUAD_OCML_LIBM2(fmod)
-GPUAD_OCML_LIBM2(remainder) GPUAD_OCML_LIBM2(hypot) GPUAD_OCML_LIBM2(fdim)
-GPUAD_OCML_LIBM2(copysign) GPUAD_OCML_LIBM2(nextafter)
-GPUAD_OCML_LIBM2(fmin) GPUAD_OCML_LIBM2(fmax)
-GPUAD_OCML_BINARY(powr, ::powf, ::pow)
-GPUAD_OCML_BINARY(max, ::fmaxf, ::fmax)
-GPUAD_OCML_BINARY(min, ::fminf, ::fmin)
+                    GPUAD_OCML_LIBM2(pow) GPUAD_OCML_LIBM2(atan2)
+                        GPUAD_OCML_LIBM2(fmod) GPUAD_OCML_LIBM2(remainder)
+                            GPUAD_OCML_LIBM2(hypot) GPUAD_OCML_LIBM2(fdim)
+                                GPUAD_OCML_LIBM2(copysign) GPUAD_OCML_LIBM2(
+                                    nextafter) GPUAD_OCML_LIBM2(fmin)
+                                    GPUAD_OCML_LIBM2(fmax) GPUAD_OCML_BINARY(
+                                        powr, ::powf, ::pow)
+                                        GPUAD_OCML_BINARY(max, ::fmaxf, ::fmax)
+                                            GPUAD_OCML_BINARY(min, ::fminf,
+                                                              ::fmin)
 #undef GPUAD_OCML_LIBM2
 #undef GPUAD_OCML_BINARY
 
-float __ocml_fma_f32(float X, float Y, float Z) { return fmaf(X, Y, Z); }
+                                                float __ocml_fma_f32(float X,
+                                                                     float Y,
+                                                                     float Z) {
+  return fmaf(X, Y, Z);
+}
 double __ocml_fma_f64(double X, double Y, double Z) { return fma(X, Y, Z); }
 float __ocml_fmuladd_f32(float X, float Y, float Z) { return fmaf(X, Y, Z); }
 double __ocml_fmuladd_f64(double X, double Y, double Z) { return fma(X, Y, Z); }
@@ -99,16 +114,24 @@ float __ocml_scalbn_f32(float X, int E) { return scalbnf(X, E); }
 double __ocml_scalbn_f64(double X, int E) { return scalbn(X, E); }
 int __ocml_ilogb_f32(float X) { return ilogbf(X); }
 int __ocml_ilogb_f64(double X) { return ilogb(X); }
-float __ocml_len3_f32(float A, float B, float C) { return sqrtf(A * A + B * B + C * C); }
-double __ocml_len3_f64(double A, double B, double C) { return sqrt(A * A + B * B + C * C); }
+float __ocml_len3_f32(float A, float B, float C) {
+  return sqrtf(A * A + B * B + C * C);
+}
+double __ocml_len3_f64(double A, double B, double C) {
+  return sqrt(A * A + B * B + C * C);
+}
 float __ocml_len4_f32(float A, float B, float C, float D) {
   return sqrtf(A * A + B * B + C * C + D * D);
 }
 double __ocml_len4_f64(double A, double B, double C, double D) {
   return sqrt(A * A + B * B + C * C + D * D);
 }
-float __ocml_rlen3_f32(float A, float B, float C) { return 1 / __ocml_len3_f32(A, B, C); }
-double __ocml_rlen3_f64(double A, double B, double C) { return 1 / __ocml_len3_f64(A, B, C); }
+float __ocml_rlen3_f32(float A, float B, float C) {
+  return 1 / __ocml_len3_f32(A, B, C);
+}
+double __ocml_rlen3_f64(double A, double B, double C) {
+  return 1 / __ocml_len3_f64(A, B, C);
+}
 float __ocml_rlen4_f32(float A, float B, float C, float D) {
   return 1 / __ocml_len4_f32(A, B, C, D);
 }

@@ -115,11 +115,23 @@ template <class Src> std::string convert(const Conversion &C, Src &A) {
     Stars.push_back(int(A.integer(4)));
   std::string Spec = withStars(C, Stars);
   switch (C.Kind) {
-  case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c':
+  case 'd':
+  case 'i':
+  case 'u':
+  case 'o':
+  case 'x':
+  case 'X':
+  case 'c':
     if (C.Long64)
       return format(Spec, (long long)A.integer(8));
     return format(Spec, int(A.integer(4)));
-  case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a':
+  case 'f':
+  case 'F':
+  case 'e':
+  case 'E':
+  case 'g':
+  case 'G':
+  case 'a':
   case 'A':
     return format(Spec, A.real());
   case 's': {

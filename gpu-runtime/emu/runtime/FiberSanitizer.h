@@ -35,8 +35,7 @@ __attribute__((weak)) void
 __asan_unpoison_memory_region(const volatile void *Addr, size_t Size);
 __attribute__((weak)) void *__asan_get_current_fake_stack();
 __attribute__((weak)) void *__asan_addr_is_in_fake_stack(void *FakeStack,
-                                                         void *Addr,
-                                                         void **Beg,
+                                                         void *Addr, void **Beg,
                                                          void **End);
 }
 

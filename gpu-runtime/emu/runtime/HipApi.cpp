@@ -25,14 +25,22 @@ namespace {
 
 hipError_t code(Status S) {
   switch (S) {
-  case Status::Success: return hipSuccess;
-  case Status::InvalidValue: return hipErrorInvalidValue;
-  case Status::MemoryAllocation: return hipErrorOutOfMemory;
-  case Status::InvalidConfiguration: return hipErrorInvalidConfiguration;
-  case Status::InvalidSymbol: return hipErrorInvalidSymbol;
-  case Status::InvalidDevicePointer: return hipErrorInvalidDevicePointer;
-  case Status::InvalidDevice: return hipErrorInvalidDevice;
-  case Status::InvalidDeviceFunction: return hipErrorInvalidDeviceFunction;
+  case Status::Success:
+    return hipSuccess;
+  case Status::InvalidValue:
+    return hipErrorInvalidValue;
+  case Status::MemoryAllocation:
+    return hipErrorOutOfMemory;
+  case Status::InvalidConfiguration:
+    return hipErrorInvalidConfiguration;
+  case Status::InvalidSymbol:
+    return hipErrorInvalidSymbol;
+  case Status::InvalidDevicePointer:
+    return hipErrorInvalidDevicePointer;
+  case Status::InvalidDevice:
+    return hipErrorInvalidDevice;
+  case Status::InvalidDeviceFunction:
+    return hipErrorInvalidDeviceFunction;
   }
   return hipErrorUnknown;
 }
@@ -95,7 +103,8 @@ hipError_t __hipPopCallConfiguration(dim3 *Grid, dim3 *Block, size_t *Shared,
   return code(St);
 }
 
-// ---- Host memory -------------------------------------------------------------
+// ---- Host memory
+// -------------------------------------------------------------
 
 hipError_t hipHostMalloc(void **P, size_t Bytes, unsigned) {
   return code(allocate(P, Bytes, true));
@@ -108,7 +117,8 @@ hipError_t hipMemcpyDtoH(void *Dst, hipDeviceptr_t Src, size_t Count) {
   return code(copy(Dst, Src, Count));
 }
 
-// ---- The device and its kernels ----------------------------------------------
+// ---- The device and its kernels
+// ----------------------------------------------
 
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *P, int D) {
   if (D != 0)
@@ -148,24 +158,36 @@ hipError_t hipDeviceGetAttribute(int *Value, hipDeviceAttribute_t Attr, int D) {
     break;
   case hipDeviceAttributeMaxGridDimX:
   case hipDeviceAttributeMaxGridDimY:
-  case hipDeviceAttributeMaxGridDimZ: *Value = 0x7fffffff; break;
+  case hipDeviceAttributeMaxGridDimZ:
+    *Value = 0x7fffffff;
+    break;
   case hipDeviceAttributeMaxSharedMemoryPerBlock:
     *Value = int(DeviceShape::SharedPerBlock);
     break;
   case hipDeviceAttributeTotalConstantMemory:
     *Value = int(DeviceShape::ConstantMemory);
     break;
-  case hipDeviceAttributeWarpSize: *Value = 64; break;
+  case hipDeviceAttributeWarpSize:
+    *Value = 64;
+    break;
   case hipDeviceAttributeMultiprocessorCount:
     *Value = DeviceShape::Multiprocessors;
     break;
   case hipDeviceAttributeMaxThreadsPerMultiProcessor:
     *Value = DeviceShape::MaxThreadsPerMultiprocessor;
     break;
-  case hipDeviceAttributeComputeCapabilityMajor: *Value = 9; break;
-  case hipDeviceAttributeComputeCapabilityMinor: *Value = 0; break;
-  case hipDeviceAttributeManagedMemory: *Value = 1; break;
-  default: *Value = 0; break; // features the emulator does not have
+  case hipDeviceAttributeComputeCapabilityMajor:
+    *Value = 9;
+    break;
+  case hipDeviceAttributeComputeCapabilityMinor:
+    *Value = 0;
+    break;
+  case hipDeviceAttributeManagedMemory:
+    *Value = 1;
+    break;
+  default:
+    *Value = 0;
+    break; // features the emulator does not have
   }
   return hipSuccess;
 }
@@ -174,7 +196,8 @@ hipError_t hipFuncGetAttributes(hipFuncAttributes *A, const void *Func) {
   return code(describeKernel(A, Func));
 }
 
-// ---- Errors ------------------------------------------------------------------
+// ---- Errors
+// ------------------------------------------------------------------
 
 const char *hipGetErrorName(hipError_t E) {
   static thread_local char Name[64];

@@ -56,8 +56,10 @@ Schedule scheduleFromEnv() {
     return Schedule::Shuffled;
   if (!strcmp(S, "concurrent"))
     return Schedule::Concurrent;
-  fprintf(stderr, "gpuad-emu: unknown GPUAD_EMU_SCHEDULE '%s' (ordered, "
-                  "shuffled, concurrent)\n", S);
+  fprintf(stderr,
+          "gpuad-emu: unknown GPUAD_EMU_SCHEDULE '%s' (ordered, "
+          "shuffled, concurrent)\n",
+          S);
   exit(2);
 }
 
@@ -77,9 +79,9 @@ struct Thread {
   uint32_t Linear = 0; // linear index in the block
   uint32_t Lane = 0, WarpIndex = 0;
   Wait State = Wait::Running;
-  uint32_t WaitGen = 0; // generation of the barrier waited for
-  int64_t WarpResult = 0; // this lane's result of its last warp operation
-  void *SP = nullptr;   // fibers: saved stack pointer
+  uint32_t WaitGen = 0;      // generation of the barrier waited for
+  int64_t WarpResult = 0;    // this lane's result of its last warp operation
+  void *SP = nullptr;        // fibers: saved stack pointer
   void *FakeStack = nullptr; // fibers: ASan's fake stack while switched out
   char *StackLo = nullptr, *StackHi = nullptr;
   void *OuterFrame = nullptr; // runThreadBody's frame: the walk stops there
@@ -319,8 +321,15 @@ int shuffleSource(int Kind, int Lane, int B, int C, int WarpSize) {
 }
 
 enum WarpKind {
-  ShflIdx = 0, ShflUp = 1, ShflDown = 2, ShflXor = 3, Vote = 4, Bpermute = 5,
-  MatchAny = 6, MatchAll = 7, Redux = 8
+  ShflIdx = 0,
+  ShflUp = 1,
+  ShflDown = 2,
+  ShflXor = 3,
+  Vote = 4,
+  Bpermute = 5,
+  MatchAny = 6,
+  MatchAll = 7,
+  Redux = 8
 };
 
 /// match.any/all (each lane: the lanes with its value) and redux (each
@@ -340,15 +349,33 @@ void matchOrReduce(const Gathering &G, int64_t *Out, uint32_t WarpSize) {
     uint32_t V = uint32_t(G.In[L]);
     auto S = [](uint32_t X) { return int32_t(X); };
     switch (First ? -1 : G.Arg[L]) {
-    case -1: Acc = V; break;
-    case 0: Acc += V; break;
-    case 1: Acc = S(V) < S(Acc) ? V : Acc; break;
-    case 2: Acc = S(V) > S(Acc) ? V : Acc; break;
-    case 3: Acc = V < Acc ? V : Acc; break;
-    case 4: Acc = V > Acc ? V : Acc; break;
-    case 5: Acc &= V; break;
-    case 6: Acc |= V; break;
-    default: Acc ^= V; break;
+    case -1:
+      Acc = V;
+      break;
+    case 0:
+      Acc += V;
+      break;
+    case 1:
+      Acc = S(V) < S(Acc) ? V : Acc;
+      break;
+    case 2:
+      Acc = S(V) > S(Acc) ? V : Acc;
+      break;
+    case 3:
+      Acc = V < Acc ? V : Acc;
+      break;
+    case 4:
+      Acc = V > Acc ? V : Acc;
+      break;
+    case 5:
+      Acc &= V;
+      break;
+    case 6:
+      Acc |= V;
+      break;
+    default:
+      Acc ^= V;
+      break;
     }
     First = false;
   }
@@ -379,10 +406,18 @@ void completeWarpOp(Block &B, uint32_t WarpIndex, const Gathering &G) {
     for (uint32_t L = 0; L < B.WarpSize; ++L)
       if (Arrived >> L & 1) {
         switch (G.Arg[L]) {
-        case 0: Out[L] = Ballot == Arrived; break;            // all
-        case 1: Out[L] = Ballot != 0; break;                  // any
-        case 2: Out[L] = Ballot == 0 || Ballot == Arrived; break; // uni
-        default: Out[L] = int64_t(Ballot); break;             // ballot
+        case 0:
+          Out[L] = Ballot == Arrived;
+          break; // all
+        case 1:
+          Out[L] = Ballot != 0;
+          break; // any
+        case 2:
+          Out[L] = Ballot == 0 || Ballot == Arrived;
+          break; // uni
+        default:
+          Out[L] = int64_t(Ballot);
+          break; // ballot
         }
       }
   }
@@ -425,15 +460,18 @@ int64_t warpOp(int Kind, uint64_t Mask, int64_t Value, int64_t Arg, int32_t C,
   Block &B = *T.Owner;
   BlockLock Lock(B);
   WarpSync &W = B.Warps[T.WarpIndex];
-  uint64_t Full = B.WarpSize == 64 ? ~uint64_t(0) : (uint64_t(1) << B.WarpSize) - 1;
+  uint64_t Full =
+      B.WarpSize == 64 ? ~uint64_t(0) : (uint64_t(1) << B.WarpSize) - 1;
   Mask &= Full;
   Mask |= uint64_t(1) << T.Lane; // a lane always takes part
   ProgramPoint Where;
   if (ByPoint)
     Where = programPoint(T);
-  auto Open = std::find_if(W.Open.begin(), W.Open.end(), [&](const Gathering &G) {
-    return G.ByPoint == ByPoint && (ByPoint ? G.Where == Where : G.Mask == Mask);
-  });
+  auto Open =
+      std::find_if(W.Open.begin(), W.Open.end(), [&](const Gathering &G) {
+        return G.ByPoint == ByPoint &&
+               (ByPoint ? G.Where == Where : G.Mask == Mask);
+      });
   if (Open == W.Open.end()) {
     W.Open.emplace_back();
     Open = W.Open.end() - 1;
@@ -512,16 +550,16 @@ void prepareFiber(Thread &T, std::pair<char *, size_t> Stack) {
   T.StackLo = Stack.first + 4096;
   T.StackHi = Stack.first + Stack.second;
   unpoisonStack(T.StackLo, size_t(T.StackHi - T.StackLo));
-  auto *SP = reinterpret_cast<void **>(
-      reinterpret_cast<uintptr_t>(T.StackHi) & ~uintptr_t(15));
-  *--SP = nullptr;                                   // alignment
+  auto *SP = reinterpret_cast<void **>(reinterpret_cast<uintptr_t>(T.StackHi) &
+                                       ~uintptr_t(15));
+  *--SP = nullptr;                                          // alignment
   *--SP = reinterpret_cast<void *>(&gpuad_emu_fiber_start); // "return" here
-  *--SP = nullptr;                                   // rbp
-  *--SP = nullptr;                                   // rbx
-  *--SP = &T;                                        // r12: the thread
-  *--SP = nullptr;                                   // r13
-  *--SP = nullptr;                                   // r14
-  *--SP = nullptr;                                   // r15
+  *--SP = nullptr;                                          // rbp
+  *--SP = nullptr;                                          // rbx
+  *--SP = &T;                                               // r12: the thread
+  *--SP = nullptr;                                          // r13
+  *--SP = nullptr;                                          // r14
+  *--SP = nullptr;                                          // r15
   T.SP = SP;
 }
 
@@ -538,8 +576,9 @@ void deadlock(Block &B) {
     if (!Count)
       continue;
     char Buf[160];
-    snprintf(Buf, sizeof Buf, " %u thread(s) at %s, the first thread (%u,%u,%u);",
-             Count, Kind == Wait::Barrier ? "__syncthreads" : "a warp operation",
+    snprintf(Buf, sizeof Buf,
+             " %u thread(s) at %s, the first thread (%u,%u,%u);", Count,
+             Kind == Wait::Barrier ? "__syncthreads" : "a warp operation",
              First->Regs.tid[0], First->Regs.tid[1], First->Regs.tid[2]);
     Msg += Buf;
   }
@@ -738,7 +777,8 @@ static std::string kernelDisplayName(const std::string &Symbol) {
 
 bool inLaunchArguments(const void *P, uint64_t Bytes) {
   auto Within = [&](const void *Base) {
-    auto *C = static_cast<const char *>(P), *B = static_cast<const char *>(Base);
+    auto *C = static_cast<const char *>(P),
+         *B = static_cast<const char *>(Base);
     return Base && C >= B && C + Bytes <= B + 64 * sizeof(uint32_t);
   };
   return Within(CurrentImplicit) || Within(CurrentDispatch);
@@ -751,10 +791,9 @@ bool inLaunchArguments(const void *P, uint64_t Bytes) {
     fprintf(stderr,
             "gpuad-emu: error in kernel '%s', block (%u,%u,%u), thread "
             "(%u,%u,%u): %s\n",
-            Kernel.c_str(), Current->Regs.ctaid[0],
-            Current->Regs.ctaid[1], Current->Regs.ctaid[2],
-            Current->Regs.tid[0], Current->Regs.tid[1], Current->Regs.tid[2],
-            Msg.c_str());
+            Kernel.c_str(), Current->Regs.ctaid[0], Current->Regs.ctaid[1],
+            Current->Regs.ctaid[2], Current->Regs.tid[0], Current->Regs.tid[1],
+            Current->Regs.tid[2], Msg.c_str());
   else if (!CurrentKernel.empty())
     fprintf(stderr, "gpuad-emu: error in kernel '%s': %s\n", Kernel.c_str(),
             Msg.c_str());
@@ -845,7 +884,8 @@ uint32_t __gpuad_emu_dynamic_shared_bytes(void) {
 }
 
 int32_t __gpuad_emu_bpermute(int32_t Addr, int32_t Value) {
-  return int32_t(warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0, true));
+  return int32_t(
+      warpOp(Bpermute, ~uint64_t(0), uint32_t(Value), Addr, 0, true));
 }
 
 } // extern "C"

@@ -1,4 +1,5 @@
-//===- MBarrier.cpp - PTX mbarrier objects ---------------------------------===//
+//===- MBarrier.cpp - PTX mbarrier objects
+//---------------------------------===//
 //
 // Part of gpuad.
 //

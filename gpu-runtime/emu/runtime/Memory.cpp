@@ -121,8 +121,8 @@ extern "C" {
 void __gpuad_emu_check(const void *P, uint64_t Size, int32_t Write) {
   // A memcpy of 0 bytes touches nothing, whatever its pointer.
   if (Size == 0 || !checksEnabled() || onThreadStack(P, Size) ||
-      inBlockShared(P, Size) ||
-      inLaunchArguments(P, Size) || isDeviceMemory(P, Size))
+      inBlockShared(P, Size) || inLaunchArguments(P, Size) ||
+      isDeviceMemory(P, Size))
     return;
   char Buf[160];
   snprintf(Buf, sizeof Buf,
@@ -163,10 +163,14 @@ void __gpuad_emu_free(void *P) {
 int32_t __gpuad_emu_isspacep(int32_t Space, const void *P) {
   bool Shared = inBlockShared(P, 1), Local = onThreadStack(P, 1);
   switch (Space) {
-  case 0: return !Shared && !Local;
-  case 1: return Shared;
-  case 2: return Local;
-  default: return 0; // const and param data are global memory here
+  case 0:
+    return !Shared && !Local;
+  case 1:
+    return Shared;
+  case 2:
+    return Local;
+  default:
+    return 0; // const and param data are global memory here
   }
 }
 

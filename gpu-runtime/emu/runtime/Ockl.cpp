@@ -17,7 +17,9 @@
 
 namespace {
 
-uint32_t component(const uint32_t *V, uint32_t Dim) { return Dim < 3 ? V[Dim] : 0; }
+uint32_t component(const uint32_t *V, uint32_t Dim) {
+  return Dim < 3 ? V[Dim] : 0;
+}
 const gpuad_emu_thread_t &self() { return __gpuad_emu_thread; }
 
 } // namespace
@@ -50,12 +52,8 @@ size_t __ockl_get_local_linear_id(void) {
 }
 uint32_t __ockl_get_work_dim(void) { return 3; }
 
-int32_t __ockl_wfany_i32(int32_t P) {
-  return __gpuad_emu_vote64(1, P) != 0;
-}
-int32_t __ockl_wfall_i32(int32_t P) {
-  return __gpuad_emu_vote64(0, P) != 0;
-}
+int32_t __ockl_wfany_i32(int32_t P) { return __gpuad_emu_vote64(1, P) != 0; }
+int32_t __ockl_wfall_i32(int32_t P) { return __gpuad_emu_vote64(0, P) != 0; }
 int32_t __ockl_wfsame_i32(int32_t P) {
   uint64_t Live = __gpuad_emu_vote64(3, 1);
   uint64_t Set = __gpuad_emu_vote64(3, P);

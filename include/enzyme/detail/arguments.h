@@ -32,14 +32,20 @@ namespace enzyme {
 namespace detail {
 
 template <class... T> struct list {};
-template <class... L> struct concat { using type = list<>; };
-template <class... A> struct concat<list<A...>> { using type = list<A...>; };
+template <class... L> struct concat {
+  using type = list<>;
+};
+template <class... A> struct concat<list<A...>> {
+  using type = list<A...>;
+};
 template <class... A, class... B, class... R>
 struct concat<list<A...>, list<B...>, R...> : concat<list<A..., B...>, R...> {};
 
 /// A struct of the given members in order: the request's declared result
 /// (gpuad fills it scalar by scalar) and the memory for adjoints.
-template <std::size_t I, class T> struct leaf { T v; };
+template <std::size_t I, class T> struct leaf {
+  T v;
+};
 template <class S, class... T> struct raw_impl;
 template <std::size_t... I, class... T>
 struct raw_impl<std::index_sequence<I...>, T...> : leaf<I, T>... {};
@@ -161,11 +167,11 @@ template <bool Fwd, class W, class P> struct arg {
   static constexpr bool same = std::is_same_v<U, PV>;
 
   /// Whether the wrapper's own static_assert has told of a misuse.
-  static constexpr bool
-      reported = is_shadow_mismatch_v<U> || A::width > 64 ||
-                 (A::kind == act::active &&
-                  (std::is_pointer_v<T> || std::is_reference_v<T> ||
-                   is_integer_v<T> || !std::is_trivially_copyable_v<T>));
+  static constexpr bool reported =
+      is_shadow_mismatch_v<U> || A::width > 64 ||
+      (A::kind == act::active &&
+       (std::is_pointer_v<T> || std::is_reference_v<T> || is_integer_v<T> ||
+        !std::is_trivially_copyable_v<T>));
 
   static constexpr lowering choose() {
     if (reported)

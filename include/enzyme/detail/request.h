@@ -20,7 +20,9 @@ namespace detail {
 /// A type the entry point's template may name: a local class, or a lambda,
 /// in it would leave the declaration without linkage, so pointers travel as
 /// void * and enums as their integers.
-template <class T, class = void> struct erased { using type = T; };
+template <class T, class = void> struct erased {
+  using type = T;
+};
 template <class T> struct erased<T, std::enable_if_t<std::is_pointer_v<T>>> {
   using type = void *;
 };
@@ -90,8 +92,12 @@ using adjoint_memory =
     std::conditional_t<A::L.h == how::memory, std::array<typename A::PV, N>,
                        nothing>;
 
-template <class Raw> struct raw_of { using type = Raw; };
-template <> struct raw_of<raw<>> { using type = void; };
+template <class Raw> struct raw_of {
+  using type = Raw;
+};
+template <> struct raw_of<raw<>> {
+  using type = void;
+};
 template <class L> struct raw_from;
 template <class... T> struct raw_from<list<T...>> {
   using type = typename raw_of<raw<T...>>::type;
@@ -102,7 +108,9 @@ template <class... T> struct raw_from<list<T...>> {
 template <std::size_t I, class L> struct at;
 template <std::size_t I, class H, class... T>
 struct at<I, list<H, T...>> : at<I - 1, list<T...>> {};
-template <class H, class... T> struct at<0, list<H, T...>> { using type = H; };
+template <class H, class... T> struct at<0, list<H, T...>> {
+  using type = H;
+};
 
 template <bool Fwd, class W, class P> struct zip;
 template <bool Fwd, class... W, class... P>
@@ -279,10 +287,10 @@ template <class Mode, class RetActivity, class F, class... Args> struct call {
   };
 
   static constexpr bool out_shadow = ret_shadow || r_owning;
-  static constexpr mark out_mark =
-      !out_shadow                       ? mark::constant
-      : fwd && !ret_primal && !r_owning ? mark::dupnoneed
-                                        : mark::dup;
+  static constexpr mark out_mark = !out_shadow ? mark::constant
+                                   : fwd && !ret_primal && !r_owning
+                                       ? mark::dupnoneed
+                                       : mark::dup;
   using slot_list = concat_t<
       only_if<(N > 1), list<marker_slot<mark::width>, number_slot<N>>>,
       only_if<raw_primal, list<marker_slot<mark::primal_return>>>,

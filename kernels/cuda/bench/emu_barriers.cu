@@ -39,7 +39,8 @@ int main(int argc, char **argv) {
   rotate<<<blocks, Threads>>>(x, y);
   cudaDeviceSynchronize();
   double us = std::chrono::duration<double, std::micro>(
-                  std::chrono::steady_clock::now() - start).count();
+                  std::chrono::steady_clock::now() - start)
+                  .count();
   cudaMemcpy(hy, y, n * sizeof(float), cudaMemcpyDeviceToHost);
   // Each step averages every value with its right neighbour.
   int wrong = 0;

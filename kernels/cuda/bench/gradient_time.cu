@@ -34,7 +34,7 @@ template <class T> void timeSuite(const char *Ty, int N) {
                 Name, Ty, P, G, G / P);
   };
 #define TIME2(name)                                                            \
-  Row(#name, medianMs([&] { name##Primal<T><<<Blocks, Block>>>(X, Y, N); }),  \
+  Row(#name, medianMs([&] { name##Primal<T><<<Blocks, Block>>>(X, Y, N); }),   \
       medianMs([&] { name##Grad<T><<<Blocks, Block>>>(X, Xb, Y, Yb, N); }))
   TIME2(elementwise);
   TIME2(horner);

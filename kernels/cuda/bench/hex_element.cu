@@ -41,14 +41,14 @@
 constexpr int Block = 128;
 
 // Material and method constants (LULESH's defaults where it has them).
-constexpr double Rho0 = 1.0;     // reference density
-constexpr double C1s = 2.0 / 3;  // gamma - 1 of the ideal gas
-constexpr double Emin = -1e15;   // energy floor
-constexpr double Pmin = 0;       // pressure floor
-constexpr double PCut = 1e-7;    // |p| below this is 0
-constexpr double QLin = 0.5;     // linear viscosity coefficient
+constexpr double Rho0 = 1.0;      // reference density
+constexpr double C1s = 2.0 / 3;   // gamma - 1 of the ideal gas
+constexpr double Emin = -1e15;    // energy floor
+constexpr double Pmin = 0;        // pressure floor
+constexpr double PCut = 1e-7;     // |p| below this is 0
+constexpr double QLin = 0.5;      // linear viscosity coefficient
 constexpr double QQuad = 2.0 / 3; // quadratic viscosity coefficient
-constexpr double HgCoef = 3.0;   // hourglass control coefficient
+constexpr double HgCoef = 3.0;    // hourglass control coefficient
 
 /// The natural coordinate (+-1) along \p Dir of hexahedron node \p A, in the
 /// usual order: bottom face 0-3 counter-clockwise, top face 4-7 above it.
@@ -66,19 +66,25 @@ __host__ __device__ __forceinline__ double nodeSign(int A, int Dir) {
 __host__ __device__ __forceinline__ double monomial(int K, int A) {
   double X = nodeSign(A, 0), Y = nodeSign(A, 1), Z = nodeSign(A, 2);
   switch (K) {
-  case 0: return X;
-  case 1: return Y;
-  case 2: return Z;
-  case 3: return X * Y;
-  case 4: return Y * Z;
-  case 5: return Z * X;
-  default: return X * Y * Z;
+  case 0:
+    return X;
+  case 1:
+    return Y;
+  case 2:
+    return Z;
+  case 3:
+    return X * Y;
+  case 4:
+    return Y * Z;
+  case 5:
+    return Z * X;
+  default:
+    return X * Y * Z;
   }
 }
 
-__host__ __device__ __forceinline__ double triple(const double (&U)[3],
-                                                  const double (&V)[3],
-                                                  const double (&W)[3]) {
+__host__ __device__ __forceinline__ double
+triple(const double (&U)[3], const double (&V)[3], const double (&W)[3]) {
   return U[0] * (V[1] * W[2] - V[2] * W[1]) +
          U[1] * (V[2] * W[0] - V[0] * W[2]) +
          U[2] * (V[0] * W[1] - V[1] * W[0]);
@@ -139,8 +145,8 @@ struct Geometry {
   double Cof[3][3];
   double VolC;
 
-  __host__ __device__ __forceinline__ explicit Geometry(
-      const double (&Pos)[3][8]) {
+  __host__
+      __device__ __forceinline__ explicit Geometry(const double (&Pos)[3][8]) {
     modes(Pos, Coef);
     // Cof[i][j]: the cofactor of J0[i][j] = Coef[j][i].
 #pragma unroll
@@ -178,14 +184,14 @@ struct Geometry {
 /// F[(3a + d) * NumElem + El] for node a, direction d.
 __host__ __device__ __forceinline__ void
 hexElement(int El, int NumElem, const int *__restrict__ Nodelist,
-           const double *X, const double *Y, const double *Z,
-           const double *Xd, const double *Yd, const double *Zd,
-           const double *__restrict__ E, const double *__restrict__ P,
-           const double *__restrict__ Q, const double *__restrict__ V,
-           const double *__restrict__ Volo, const double *__restrict__ Ss,
-           double *__restrict__ ENew, double *__restrict__ PNew,
-           double *__restrict__ QNew, double *__restrict__ SsNew,
-           double *__restrict__ VNew, double *__restrict__ F) {
+           const double *X, const double *Y, const double *Z, const double *Xd,
+           const double *Yd, const double *Zd, const double *__restrict__ E,
+           const double *__restrict__ P, const double *__restrict__ Q,
+           const double *__restrict__ V, const double *__restrict__ Volo,
+           const double *__restrict__ Ss, double *__restrict__ ENew,
+           double *__restrict__ PNew, double *__restrict__ QNew,
+           double *__restrict__ SsNew, double *__restrict__ VNew,
+           double *__restrict__ F) {
   double Pos[3][8], Vel[3][8];
 #pragma unroll
   for (int A = 0; A < 8; ++A) {
@@ -207,9 +213,9 @@ hexElement(int El, int NumElem, const int *__restrict__ Nodelist,
   for (int I = 0; I < 3; ++I)
 #pragma unroll
     for (int J = 0; J < 3; ++J)
-      L[I][J] = 8 * (VelModes[0][I] * Geo.Cof[J][0] +
-                     VelModes[1][I] * Geo.Cof[J][1] +
-                     VelModes[2][I] * Geo.Cof[J][2]);
+      L[I][J] =
+          8 * (VelModes[0][I] * Geo.Cof[J][0] + VelModes[1][I] * Geo.Cof[J][1] +
+               VelModes[2][I] * Geo.Cof[J][2]);
   double Div = (L[0][0] + L[1][1] + L[2][2]) * InvVolC;
 
   // Flanagan-Belytschko hourglass control: mode k's vector at node a is
@@ -220,11 +226,10 @@ hexElement(int El, int NumElem, const int *__restrict__ Nodelist,
   for (int K = 0; K < 4; ++K)
 #pragma unroll
     for (int I = 0; I < 3; ++I)
-      H[K][I] = 8 * (VelModes[3 + K][I] -
-                     (L[I][0] * Geo.Coef[3 + K][0] +
-                      L[I][1] * Geo.Coef[3 + K][1] +
-                      L[I][2] * Geo.Coef[3 + K][2]) *
-                         InvVolC);
+      H[K][I] = 8 * (VelModes[3 + K][I] - (L[I][0] * Geo.Coef[3 + K][0] +
+                                           L[I][1] * Geo.Coef[3 + K][1] +
+                                           L[I][2] * Geo.Coef[3 + K][2]) *
+                                              InvVolC);
 
   // Viscosity in compression, then the EOS: a half-step predictor and the
   // corrector with the new viscosity.
@@ -232,8 +237,8 @@ hexElement(int El, int NumElem, const int *__restrict__ Nodelist,
   double Rho = Rho0 / VRel;
   double QN = 0;
   if (Div < 0)
-    QN = Rho * (QQuad * Length * Length * Div * Div -
-                QLin * Length * Ss[El] * Div);
+    QN = Rho *
+         (QQuad * Length * Length * Div * Div - QLin * Length * Ss[El] * Div);
   double Bvc = C1s / VRel, Pbvc = C1s;
   double PQOld = P[El] + Q[El];
   double EHalf = fmax(E[El] - 0.5 * DelV * PQOld, Emin);
@@ -257,7 +262,7 @@ hexElement(int El, int NumElem, const int *__restrict__ Nodelist,
       Fa[I] = (PN + QN) * Ba[I];
 #pragma unroll
     for (int K = 0; K < 4; ++K) {
-      const double(&XG)[3] = Geo.Coef[3 + K];
+      const double (&XG)[3] = Geo.Coef[3 + K];
       double G = monomial(3 + K, A) -
                  8 * (XG[0] * Ba[0] + XG[1] * Ba[1] + XG[2] * Ba[2]) * InvVolC;
 #pragma unroll
@@ -271,22 +276,20 @@ hexElement(int El, int NumElem, const int *__restrict__ Nodelist,
 }
 
 /// The function differentiated: one element per thread.
-__device__ __forceinline__ void elements(int NumElem, const int *__restrict__ Nodelist,
-                         const double *X, const double *Y, const double *Z,
-                         const double *Xd, const double *Yd, const double *Zd,
-                         const double *__restrict__ E,
-                         const double *__restrict__ P,
-                         const double *__restrict__ Q,
-                         const double *__restrict__ V,
-                         const double *__restrict__ Volo,
-                         const double *__restrict__ Ss,
-                         double *__restrict__ ENew, double *__restrict__ PNew,
-                         double *__restrict__ QNew, double *__restrict__ SsNew,
-                         double *__restrict__ VNew, double *__restrict__ F) {
+__device__ __forceinline__ void
+elements(int NumElem, const int *__restrict__ Nodelist, const double *X,
+         const double *Y, const double *Z, const double *Xd, const double *Yd,
+         const double *Zd, const double *__restrict__ E,
+         const double *__restrict__ P, const double *__restrict__ Q,
+         const double *__restrict__ V, const double *__restrict__ Volo,
+         const double *__restrict__ Ss, double *__restrict__ ENew,
+         double *__restrict__ PNew, double *__restrict__ QNew,
+         double *__restrict__ SsNew, double *__restrict__ VNew,
+         double *__restrict__ F) {
   int El = blockIdx.x * blockDim.x + threadIdx.x;
   if (El < NumElem)
-    hexElement(El, NumElem, Nodelist, X, Y, Z, Xd, Yd, Zd, E, P, Q, V, Volo,
-               Ss, ENew, PNew, QNew, SsNew, VNew, F);
+    hexElement(El, NumElem, Nodelist, X, Y, Z, Xd, Yd, Zd, E, P, Q, V, Volo, Ss,
+               ENew, PNew, QNew, SsNew, VNew, F);
 }
 
 // The twelve inputs and six outputs, in the order elements() takes them.
@@ -309,8 +312,8 @@ struct Arrays {
 
 __global__ void __launch_bounds__(Block)
     hexPrimal(int NumElem, const int *Nodelist, HEX_PARAMS(A)) {
-  elements(NumElem, Nodelist, A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10,
-           A11, AE, AP, AQ, ASs, AV, AF);
+  elements(NumElem, Nodelist, A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11,
+           AE, AP, AQ, ASs, AV, AF);
 }
 
 // A request with every input and output dup: (primal, shadow) pairs.
@@ -329,8 +332,7 @@ __global__ void __launch_bounds__(Block)
 }
 
 __global__ void __launch_bounds__(Block)
-    hexTangent(int NumElem, const int *Nodelist, HEX_PARAMS(A),
-               HEX_PARAMS(D)) {
+    hexTangent(int NumElem, const int *Nodelist, HEX_PARAMS(A), HEX_PARAMS(D)) {
   HEX_DUP_ARGS(__enzyme_fwddiff, D);
 }
 
@@ -342,8 +344,8 @@ struct Mesh {
   std::vector<double> In[NumIn]; // X Y Z Xd Yd Zd (nodes), E P Q V Volo Ss
 };
 
-constexpr const char *InName[NumIn] = {"x",  "y", "z", "xd", "yd",   "zd",
-                                       "e",  "p", "q", "v",  "volo", "ss"};
+constexpr const char *InName[NumIn] = {"x", "y", "z", "xd", "yd",   "zd",
+                                       "e", "p", "q", "v",  "volo", "ss"};
 
 /// An n^3 block of unit cubes with jittered nodes, random velocities
 /// (compressing and expanding elements) and a state near the reference.
@@ -388,8 +390,8 @@ static size_t outSize(int NumElem, int O) {
 }
 
 /// Every element on the host; the outputs concatenated.
-static std::vector<double> hostElements(const Mesh &M,
-                                        const std::vector<double> (&In)[NumIn]) {
+static std::vector<double>
+hostElements(const Mesh &M, const std::vector<double> (&In)[NumIn]) {
   std::vector<double> Out[NumOut], All;
   for (int O = 0; O < NumOut; ++O)
     Out[O].resize(outSize(M.NumElem, O));
@@ -469,10 +471,9 @@ static int check() {
   for (size_t K = 0; K < NOut; ++K)
     near(Primal, "output", K, Got[K], Want[K]);
 
-  hexGrad<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A),
-                              HEX_ARGS(Bar));
+  hexGrad<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A), HEX_ARGS(Bar));
   hexTangent<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A),
-                                 HEX_ARGS(Dot));
+                                HEX_ARGS(Dot));
   CHECK(cudaGetLastError());
 
   // Central differences of J = W . outputs, a sample of each input.
@@ -534,7 +535,7 @@ static int timeKernels(int N) {
       [&] { hexPrimal<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A)); });
   timeRow("hex_element", "d/d(all inputs)", Primal, medianMs([&] {
             hexGrad<<<Blocks, Block>>>(M.NumElem, Nodelist, HEX_ARGS(A),
-                              HEX_ARGS(Bar));
+                                       HEX_ARGS(Bar));
           }));
   freeArrays(A);
   freeArrays(Bar);

@@ -57,8 +57,8 @@ __global__ void jacobianLanes(const double *u, const double *seeds, double *r,
   if (e < n)
     __enzyme_fwddiff((void *)element, enzyme_width, W, enzyme_dupv,
                      (long)(K * sizeof(double)), u + (size_t)e * K, seeds,
-                     enzyme_dupv, (long)(K * sizeof(double)),
-                     r + (size_t)e * K, J + (size_t)e * W * K);
+                     enzyme_dupv, (long)(K * sizeof(double)), r + (size_t)e * K,
+                     J + (size_t)e * W * K);
 }
 
 __global__ void jacobianOne(const double *u, const double *seed, double *r,
@@ -76,11 +76,10 @@ __global__ void gradientLanes(const double *p, double *G, const double *x,
                               double *out, double *S, int n) {
   int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e < n)
-    __enzyme_autodiff((void *)model, enzyme_width, W, enzyme_dupv,
-                      (long)(P * sizeof(double)), p, G + (size_t)e * W * P,
-                      enzyme_const, x + (size_t)e * D, enzyme_dupv,
-                      (long)(M * sizeof(double)), out + (size_t)e * M,
-                      S + (size_t)e * W * M);
+    __enzyme_autodiff(
+        (void *)model, enzyme_width, W, enzyme_dupv, (long)(P * sizeof(double)),
+        p, G + (size_t)e * W * P, enzyme_const, x + (size_t)e * D, enzyme_dupv,
+        (long)(M * sizeof(double)), out + (size_t)e * M, S + (size_t)e * W * M);
 }
 
 __global__ void gradientOne(const double *p, double *Gl, const double *x,
@@ -131,7 +130,8 @@ void hostModel(const double *Pv, const double *X, double *Out) {
   for (int Kk = 0; Kk < M; ++Kk) {
     double Acc = 0;
     for (int I = 0; I < P; ++I)
-      Acc += Pv[I] * std::sin(X[(I + Kk) % D] * (Kk + 1) * 0.1 + Pv[(I + Kk) % P]);
+      Acc +=
+          Pv[I] * std::sin(X[(I + Kk) % D] * (Kk + 1) * 0.1 + Pv[(I + Kk) % P]);
     Out[Kk] = Acc * std::exp(-0.01 * Pv[Kk % P] * Pv[Kk % P]);
   }
 }
@@ -177,7 +177,8 @@ template <int W> void checkWidth(int N) {
       }
   }
 
-  std::vector<double> Pv = randomVector(P, Seed), X = randomVector((size_t)N * D, Seed);
+  std::vector<double> Pv = randomVector(P, Seed),
+                      X = randomVector((size_t)N * D, Seed);
   double *dP = toDevice(Pv), *dX = toDevice(X);
   double *dOut = zeroed<double>((size_t)N * M);
   double *dS = toDevice(outputSeeds(W, N));
@@ -242,9 +243,11 @@ template <int W> void timeWidth(int N) {
   });
   std::printf("%s: time forward W=%-2d  width-W request %9.1f "
               "Mdir/s  %d width-1 launches %9.1f Mdir/s  speedup %5.2f\n",
-              Program, W, rate(N, W, Batched), W, rate(N, W, Ones), Ones / Batched);
+              Program, W, rate(N, W, Batched), W, rate(N, W, Ones),
+              Ones / Batched);
 
-  std::vector<double> Pv = randomVector(P, Seed), X = randomVector((size_t)N * D, Seed);
+  std::vector<double> Pv = randomVector(P, Seed),
+                      X = randomVector((size_t)N * D, Seed);
   double *dP = toDevice(Pv), *dX = toDevice(X);
   double *dOut = zeroed<double>((size_t)N * M);
   std::vector<double> Seeds = outputSeeds(W, N);

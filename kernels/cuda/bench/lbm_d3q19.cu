@@ -73,11 +73,9 @@ __host__ __device__ __forceinline__ double weight(int Dir) {
 
 /// The step for cell \p Cell of an NX x NY x NZ periodic box: populations
 /// Src[q * N + cell] in, Dst[q * N + neighbour] out.
-__host__ __device__ __forceinline__ void
-streamCollideCell(int Cell, const double *__restrict__ Src,
-                  double *__restrict__ Dst,
-                  const unsigned char *__restrict__ Kind, int NX, int NY,
-                  int NZ) {
+__host__ __device__ __forceinline__ void streamCollideCell(
+    int Cell, const double *__restrict__ Src, double *__restrict__ Dst,
+    const unsigned char *__restrict__ Kind, int NX, int NY, int NZ) {
   int N = NX * NY * NZ;
   int X = Cell % NX, Y = Cell / NX % NY, Z = Cell / (NX * NY);
   double F[Q];
@@ -125,16 +123,16 @@ streamCollideCell(int Cell, const double *__restrict__ Src,
 /// The function differentiated: one cell per thread.
 __device__ __forceinline__ void streamCollide(const double *__restrict__ Src,
                                               double *__restrict__ Dst,
-                                              const unsigned char *Kind,
-                                              int NX, int NY, int NZ) {
+                                              const unsigned char *Kind, int NX,
+                                              int NY, int NZ) {
   int Cell = blockIdx.x * blockDim.x + threadIdx.x;
   if (Cell < NX * NY * NZ)
     streamCollideCell(Cell, Src, Dst, Kind, NX, NY, NZ);
 }
 
 __global__ void __launch_bounds__(Block)
-    lbmPrimal(const double *Src, double *Dst, const unsigned char *Kind,
-              int NX, int NY, int NZ) {
+    lbmPrimal(const double *Src, double *Dst, const unsigned char *Kind, int NX,
+              int NY, int NZ) {
   streamCollide(Src, Dst, Kind, NX, NY, NZ);
 }
 
@@ -156,19 +154,19 @@ extern __device__ void __enzyme_reverse(void *, ...);
 
 template <class TapeT>
 __global__ void __launch_bounds__(Block)
-    lbmAugmented(const double *Src, double *SrcBar, double *Dst,
-                 double *DstBar, const unsigned char *Kind, int NX, int NY,
-                 int NZ, TapeT *Tapes) {
+    lbmAugmented(const double *Src, double *SrcBar, double *Dst, double *DstBar,
+                 const unsigned char *Kind, int NX, int NY, int NZ,
+                 TapeT *Tapes) {
   // Every launched thread has a tape (threads past the box's end too).
   TapeT &T = Tapes[blockIdx.x * blockDim.x + threadIdx.x];
   if constexpr (sizeof(TapeT) == sizeof(Tape8))
     T = __enzyme_augmentfwd((void *)streamCollide, enzyme_dup, Src, SrcBar,
-                            enzyme_dup, Dst, DstBar, enzyme_const, Kind, NX,
-                            NY, NZ);
+                            enzyme_dup, Dst, DstBar, enzyme_const, Kind, NX, NY,
+                            NZ);
   else
-    T = __enzyme_augmentfwd_blob((void *)streamCollide, enzyme_dup, Src,
-                                 SrcBar, enzyme_dup, Dst, DstBar, enzyme_const,
-                                 Kind, NX, NY, NZ);
+    T = __enzyme_augmentfwd_blob((void *)streamCollide, enzyme_dup, Src, SrcBar,
+                                 enzyme_dup, Dst, DstBar, enzyme_const, Kind,
+                                 NX, NY, NZ);
 }
 
 template <class TapeT>
@@ -185,8 +183,8 @@ __global__ void __launch_bounds__(Block)
 __global__ void __launch_bounds__(Block)
     lbmGrad(const double *Src, double *SrcBar, double *Dst, double *DstBar,
             const unsigned char *Kind, int NX, int NY, int NZ) {
-  __enzyme_autodiff((void *)streamCollide, enzyme_dup, Src, SrcBar,
-                    enzyme_dup, Dst, DstBar, enzyme_const, Kind, NX, NY, NZ);
+  __enzyme_autodiff((void *)streamCollide, enzyme_dup, Src, SrcBar, enzyme_dup,
+                    Dst, DstBar, enzyme_const, Kind, NX, NY, NZ);
 }
 
 __global__ void __launch_bounds__(Block)
@@ -252,10 +250,10 @@ struct LbmArgs {
 /// stores them in \p Tapes, the reverse kernel reads them back.
 template <class TapeT>
 static void splitGradient(const LbmArgs &A, int Blocks, TapeT *Tapes) {
-  lbmAugmented<TapeT><<<Blocks, Block>>>(
-      A.Src, A.SrcBar, A.Dst, A.DstBar, A.Kind, A.NX, A.NY, A.NZ, Tapes);
-  lbmReverse<TapeT><<<Blocks, Block>>>(A.Src, A.SrcBar, A.Dst, A.DstBar,
-                                       A.Kind, A.NX, A.NY, A.NZ, Tapes);
+  lbmAugmented<TapeT><<<Blocks, Block>>>(A.Src, A.SrcBar, A.Dst, A.DstBar,
+                                         A.Kind, A.NX, A.NY, A.NZ, Tapes);
+  lbmReverse<TapeT><<<Blocks, Block>>>(A.Src, A.SrcBar, A.Dst, A.DstBar, A.Kind,
+                                       A.NX, A.NY, A.NZ, Tapes);
 }
 
 /// The lattice itself: 19 distinct velocities, opposites negated, weights
@@ -326,11 +324,10 @@ static int check() {
   });
   Tape8 *Tapes = zeroed<Tape8>(size_t(Blocks) * Block);
   TapeBlob *Blobs = zeroed<TapeBlob>(size_t(Blocks) * Block);
-  std::vector<double> Split = Gradient(
-      [&] { splitGradient(Args, Blocks, Tapes); });
-  std::vector<double> SplitBlob = Gradient([&] {
-    splitGradient(Args, Blocks, Blobs);
-  });
+  std::vector<double> Split =
+      Gradient([&] { splitGradient(Args, Blocks, Tapes); });
+  std::vector<double> SplitBlob =
+      Gradient([&] { splitGradient(Args, Blocks, Blobs); });
   double Scale = largest(Combined);
   Check Same{"split vs combined", 1e-14, Scale};
   for (size_t K = 0; K < NF; ++K) {
@@ -359,9 +356,9 @@ static int check() {
   near(Dot, "<W, J v> vs <J^T W, v>", 0, dot(W, toHost(DstDot, NF)),
        dot(Split, V));
 
-  for (void *P : {(void *)Src, (void *)Dst, (void *)Kind, (void *)SrcBar,
-                  (void *)DstBar, (void *)Tapes, (void *)Blobs,
-                  (void *)SrcDot, (void *)DstDot})
+  for (void *P :
+       {(void *)Src, (void *)Dst, (void *)Kind, (void *)SrcBar, (void *)DstBar,
+        (void *)Tapes, (void *)Blobs, (void *)SrcDot, (void *)DstDot})
     CHECK(cudaFree(P));
   char What[128];
   std::snprintf(What, sizeof What,
@@ -385,13 +382,10 @@ static int timeKernels(int Edge) {
   LbmArgs Args{Src, SrcBar, Dst, DstBar, Kind, Edge, Edge, Edge};
   float Primal = medianMs(
       [&] { lbmPrimal<<<Blocks, Block>>>(Src, Dst, Kind, Edge, Edge, Edge); });
-  timeRow("lbm_d3q19", "split, Tape8 (heap)", Primal, medianMs([&] {
-            splitGradient(Args, Blocks, Tapes);
-          }));
-  timeRow("lbm_d3q19", "split, TapeBlob (value)", Primal, medianMs([&] {
-            splitGradient(Args, Blocks,
-                                                              Blobs);
-          }));
+  timeRow("lbm_d3q19", "split, Tape8 (heap)", Primal,
+          medianMs([&] { splitGradient(Args, Blocks, Tapes); }));
+  timeRow("lbm_d3q19", "split, TapeBlob (value)", Primal,
+          medianMs([&] { splitGradient(Args, Blocks, Blobs); }));
   timeRow("lbm_d3q19", "combined", Primal, medianMs([&] {
             lbmGrad<<<Blocks, Block>>>(Src, SrcBar, Dst, DstBar, Kind, Edge,
                                        Edge, Edge);

@@ -103,11 +103,11 @@ __host__ __device__ __forceinline__ Complex faddeeva(Complex Z) {
     //        + i z sum_n c_n ((-1)^n e^{i tau z} - 1) / (n^2 pi^2 - tau^2 z^2),
     // c_n = 2 tau exp(-(n pi / tau)^2).
     const double Tau = 12;
-    const double C[10] = {22.410170833943422,   18.245129223434184,
-                          12.951395659591133,   8.015932463667164,
-                          4.325729704896439,    2.035319339306731,
-                          0.8349752270286814,   0.2986637218561226,
-                          0.0931449268789353,   0.02532816871012882};
+    const double C[10] = {22.410170833943422, 18.245129223434184,
+                          12.951395659591133, 8.015932463667164,
+                          4.325729704896439,  2.035319339306731,
+                          0.8349752270286814, 0.2986637218561226,
+                          0.0931449268789353, 0.02532816871012882};
     Complex E = cexpOf(Tau * (I * Z));
     Complex TauZ2 = (Tau * Tau) * (Z * Z);
     Complex W = I * ((Complex{1, 0} - E) / (Tau * Z));
@@ -132,9 +132,9 @@ __host__ __device__ __forceinline__ Complex faddeeva(Complex Z) {
 // ---- The data ------------------------------------------------------------
 
 struct Pole {
-  Complex Position;                       // in sqrt(energy)
-  Complex Total, Absorption, Fission;     // residues
-  int L;                                  // angular momentum, 0..NumL-1
+  Complex Position;                   // in sqrt(energy)
+  Complex Total, Absorption, Fission; // residues
+  int L;                              // angular momentum, 0..NumL-1
 };
 
 struct Window {
@@ -147,9 +147,8 @@ struct Window {
 /// The phase factors exp(-2i phi_l) of the total cross section, with the
 /// hard-sphere phase shifts phi_0 = rho, phi_1 = rho - atan(rho), ...
 /// (rho = radius x sqrt E).
-__host__ __device__ __forceinline__ void phaseFactors(const double *Radius,
-                                                      double SqrtE,
-                                                      Complex (&Factor)[NumL]) {
+__host__ __device__ __forceinline__ void
+phaseFactors(const double *Radius, double SqrtE, Complex (&Factor)[NumL]) {
 #pragma unroll
   for (int L = 0; L < NumL; ++L) {
     double Rho = Radius[L] * SqrtE, Phi = Rho;
@@ -203,15 +202,12 @@ macroXs(int I, const Pole *__restrict__ Poles,
 }
 
 /// The function differentiated: one lookup per thread.
-__device__ void lookups(const Pole *__restrict__ Poles,
-                        const Window *__restrict__ Windows,
-                        const double *__restrict__ Concs,
-                        double *__restrict__ Out,
-                        const double *__restrict__ Radii,
-                        const int *__restrict__ PoleBase,
-                        const int *__restrict__ NumNucs,
-                        const int *__restrict__ Mats, int NumWindows,
-                        int MaxNucs, int Lookups) {
+__device__ void
+lookups(const Pole *__restrict__ Poles, const Window *__restrict__ Windows,
+        const double *__restrict__ Concs, double *__restrict__ Out,
+        const double *__restrict__ Radii, const int *__restrict__ PoleBase,
+        const int *__restrict__ NumNucs, const int *__restrict__ Mats,
+        int NumWindows, int MaxNucs, int Lookups) {
   int I = blockIdx.x * blockDim.x + threadIdx.x;
   if (I < Lookups)
     macroXs(I, Poles, Windows, Concs, Out, Radii, PoleBase, NumNucs, Mats,
@@ -236,9 +232,9 @@ __global__ void __launch_bounds__(Block)
 __global__ void __launch_bounds__(Block)
     rsGradConcs(const Pole *Poles, const Window *Windows, const double *Concs,
                 double *ConcsBar, double *Out, double *OutBar, RS_TABLES) {
-  __enzyme_autodiff((void *)lookups, enzyme_const, Poles, enzyme_const,
-                    Windows, enzyme_dup, Concs, ConcsBar, enzyme_dup, Out,
-                    OutBar, RS_CONST_TABLES);
+  __enzyme_autodiff((void *)lookups, enzyme_const, Poles, enzyme_const, Windows,
+                    enzyme_dup, Concs, ConcsBar, enzyme_dup, Out, OutBar,
+                    RS_CONST_TABLES);
 }
 
 /// d/dConcs, d/dPoles (positions and residues) and d/dWindows (fits).
@@ -254,11 +250,10 @@ __global__ void __launch_bounds__(Block)
 __global__ void __launch_bounds__(Block)
     rsTangent(const Pole *Poles, const Pole *PolesDot, const Window *Windows,
               const Window *WindowsDot, const double *Concs,
-              const double *ConcsDot, double *Out, double *OutDot,
-              RS_TABLES) {
+              const double *ConcsDot, double *Out, double *OutDot, RS_TABLES) {
   __enzyme_fwddiff((void *)lookups, enzyme_dup, Poles, PolesDot, enzyme_dup,
-                   Windows, WindowsDot, enzyme_dup, Concs, ConcsDot,
-                   enzyme_dup, Out, OutDot, RS_CONST_TABLES);
+                   Windows, WindowsDot, enzyme_dup, Concs, ConcsDot, enzyme_dup,
+                   Out, OutDot, RS_CONST_TABLES);
 }
 
 // ---- Host: the problem, the checks, the timings --------------------------
@@ -324,9 +319,9 @@ struct DeviceProblem {
         PoleBase(toDevice(P.PoleBase)), NumNucs(toDevice(P.NumNucs)),
         Mats(toDevice(P.Mats)) {}
   ~DeviceProblem() {
-    for (void *D : {(void *)Poles, (void *)Windows, (void *)Concs,
-                    (void *)Radii, (void *)PoleBase, (void *)NumNucs,
-                    (void *)Mats})
+    for (void *D :
+         {(void *)Poles, (void *)Windows, (void *)Concs, (void *)Radii,
+          (void *)PoleBase, (void *)NumNucs, (void *)Mats})
       CHECK(cudaFree(D));
   }
 };
@@ -341,8 +336,8 @@ static std::vector<double> hostLookups(const Problem &P,
   std::vector<double> Out(size_t(NumXs) * P.Lookups);
   for (int I = 0; I < P.Lookups; ++I)
     macroXs(I, Poles.data(), Windows.data(), Concs.data(), Out.data(),
-            P.Radii.data(), P.PoleBase.data(), P.NumNucs.data(),
-            P.Mats.data(), P.NumWindows, P.MaxNucs);
+            P.Radii.data(), P.PoleBase.data(), P.NumNucs.data(), P.Mats.data(),
+            P.NumWindows, P.MaxNucs);
   return Out;
 }
 
@@ -408,8 +403,8 @@ static int check() {
     std::vector<double> Plus = P.Concs, Minus = P.Concs;
     Plus[K] += H;
     Minus[K] -= H;
-    double Want = (J(P.Poles, P.Windows, Plus) -
-                   J(P.Poles, P.Windows, Minus)) / (2 * H);
+    double Want =
+        (J(P.Poles, P.Windows, Plus) - J(P.Poles, P.Windows, Minus)) / (2 * H);
     near(Fd, "dJ/dconc", K, GConcs[K], Want);
     near(Fd, "dJ/dconc (poles const)", K, GConcsOnly[K], Want);
   }
@@ -420,8 +415,9 @@ static int check() {
       std::vector<Pole> Plus = P.Poles, Minus = P.Poles;
       ((double *)&Plus[Q])[F] += H;
       ((double *)&Minus[Q])[F] -= H;
-      double Want = (J(Plus, P.Windows, P.Concs) -
-                     J(Minus, P.Windows, P.Concs)) / (2 * H);
+      double Want =
+          (J(Plus, P.Windows, P.Concs) - J(Minus, P.Windows, P.Concs)) /
+          (2 * H);
       near(FdPoles, "dJ/dpole", long(Q * PoleDoubles + F),
            GPoles[Q * PoleDoubles + F], Want);
     }
@@ -433,8 +429,8 @@ static int check() {
       std::vector<Window> Plus = P.Windows, Minus = P.Windows;
       ((double *)&Plus[Q])[F] += H;
       ((double *)&Minus[Q])[F] -= H;
-      double Want = (J(P.Poles, Plus, P.Concs) -
-                     J(P.Poles, Minus, P.Concs)) / (2 * H);
+      double Want =
+          (J(P.Poles, Plus, P.Concs) - J(P.Poles, Minus, P.Concs)) / (2 * H);
       near(FdWindows, "dJ/dwindow", long(Q * WindowDoubles + F),
            GWindows[Q * WindowDoubles + F], Want);
     }

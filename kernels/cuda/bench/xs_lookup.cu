@@ -91,15 +91,12 @@ macroXs(int I, const GridPoint *__restrict__ Grid,
 }
 
 /// The function differentiated: one lookup per thread.
-__device__ void lookups(const GridPoint *__restrict__ Grid,
-                        const double *__restrict__ Concs,
-                        double *__restrict__ Out,
-                        const double *__restrict__ UnionEnergy,
-                        const int *__restrict__ UnionIndex,
-                        const int *__restrict__ NumNucs,
-                        const int *__restrict__ Mats, int NumIsotopes,
-                        int NumGridpoints, int NumUnion, int MaxNucs,
-                        int Lookups) {
+__device__ void
+lookups(const GridPoint *__restrict__ Grid, const double *__restrict__ Concs,
+        double *__restrict__ Out, const double *__restrict__ UnionEnergy,
+        const int *__restrict__ UnionIndex, const int *__restrict__ NumNucs,
+        const int *__restrict__ Mats, int NumIsotopes, int NumGridpoints,
+        int NumUnion, int MaxNucs, int Lookups) {
   int I = blockIdx.x * blockDim.x + threadIdx.x;
   if (I < Lookups)
     macroXs(I, Grid, Concs, Out, UnionEnergy, UnionIndex, NumNucs, Mats,
@@ -119,8 +116,8 @@ __device__ void lookups(const GridPoint *__restrict__ Grid,
 __global__ void __launch_bounds__(Block)
     xsPrimal(const GridPoint *Grid, const double *Concs, double *Out,
              XS_TABLES) {
-  lookups(Grid, Concs, Out, UnionEnergy, UnionIndex, NumNucs, Mats,
-          NumIsotopes, NumGridpoints, NumUnion, MaxNucs, Lookups);
+  lookups(Grid, Concs, Out, UnionEnergy, UnionIndex, NumNucs, Mats, NumIsotopes,
+          NumGridpoints, NumUnion, MaxNucs, Lookups);
 }
 
 /// d/dConcs only: the grid is constant.
@@ -224,8 +221,8 @@ static std::vector<double> hostLookups(const Problem &P,
   std::vector<double> Out(size_t(NumXs) * P.Lookups);
   for (int I = 0; I < P.Lookups; ++I)
     macroXs(I, Grid.data(), Concs.data(), Out.data(), P.UnionEnergy.data(),
-            P.UnionIndex.data(), P.NumNucs.data(), P.Mats.data(),
-            P.NumIsotopes, P.NumGridpoints, P.NumUnion, P.MaxNucs);
+            P.UnionIndex.data(), P.NumNucs.data(), P.Mats.data(), P.NumIsotopes,
+            P.NumGridpoints, P.NumUnion, P.MaxNucs);
   return Out;
 }
 
@@ -305,9 +302,9 @@ static int check() {
   near(Dot, "<W, J v> vs <J^T W, v>", 0, dot(W, toHost(OutDot, NOut)),
        dot(GConcs, ConcsV) + dot(GGrid, GridV));
 
-  for (void *Ptr : {(void *)Out, (void *)ConcsBar, (void *)OutBar,
-                    (void *)GridBar, (void *)ConcsDot, (void *)GridDot,
-                    (void *)OutDot})
+  for (void *Ptr :
+       {(void *)Out, (void *)ConcsBar, (void *)OutBar, (void *)GridBar,
+        (void *)ConcsDot, (void *)GridDot, (void *)OutDot})
     CHECK(cudaFree(Ptr));
   char What[160];
   std::snprintf(What, sizeof What,

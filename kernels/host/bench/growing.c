@@ -3,8 +3,8 @@
 // sin(a_i x) along the way.  The tape cannot be sized when the loop is
 // entered and grows (doubling) as the loop runs; each step's x is needed in
 // the reverse sweep (8 bytes per step).
-#include <gpuad/gpuad.h>
 #include "bench.h"
+#include <gpuad/gpuad.h>
 
 #define N 1000
 

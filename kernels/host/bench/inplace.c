@@ -1,7 +1,7 @@
 // In-place updates: ten sweeps of a nonlinear smoother over an array,
 // overwriting it; the reverse sweep needs the overwritten values.
-#include <gpuad/gpuad.h>
 #include "bench.h"
+#include <gpuad/gpuad.h>
 
 #define N 100000
 #define SWEEPS 10

@@ -1,7 +1,7 @@
 // Matrix-vector product and a quadratic loss, L = |A x - b|^2 / 2, with the
 // gradient with respect to both A and x (1000 x 1000).
-#include <gpuad/gpuad.h>
 #include "bench.h"
+#include <gpuad/gpuad.h>
 
 #define N 1000
 

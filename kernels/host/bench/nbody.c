@@ -1,7 +1,7 @@
 // N-body style pair loop: the softened gravitational potential energy of
 // 1000 particles (half a million pairs), gradient with respect to positions.
-#include <gpuad/gpuad.h>
 #include "bench.h"
+#include <gpuad/gpuad.h>
 
 #define N 1000
 

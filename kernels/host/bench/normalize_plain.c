@@ -12,10 +12,12 @@
 // bench-variant: O0 -O0
 // bench-variant: O2,restrict -DRESTRICT=restrict
 // bench-variant: O2,no-hoist -mllvm -gpuad-hoist-invariant-calls=false
-// bench-variant: O2,no-hoist,restrict -DRESTRICT=restrict -mllvm -gpuad-hoist-invariant-calls=false
-// bench-variant: O2,no-hoist,no-call-site-facts -mllvm -gpuad-hoist-invariant-calls=false -mllvm -gpuad-call-site-aliasing=false
-#include <gpuad/gpuad.h>
+// bench-variant: O2,no-hoist,restrict -DRESTRICT=restrict -mllvm
+// -gpuad-hoist-invariant-calls=false bench-variant:
+// O2,no-hoist,no-call-site-facts -mllvm -gpuad-hoist-invariant-calls=false
+// -mllvm -gpuad-call-site-aliasing=false
 #include "bench.h"
+#include <gpuad/gpuad.h>
 
 #ifndef RESTRICT
 #define RESTRICT
@@ -67,8 +69,8 @@ static void gradient(void *c) {
   memcpy(x, k->x, sizeof(double) * N);
   for (int i = 0; i < N; ++i)
     dout[i] = 1.0;
-  __enzyme_autodiff((void *)normalize, enzyme_dup, out, dout, enzyme_dup, x,
-                    dx, N);
+  __enzyme_autodiff((void *)normalize, enzyme_dup, out, dout, enzyme_dup, x, dx,
+                    N);
   memcpy(k->dx, dx, sizeof(double) * N);
   free(x);
   free(out);

@@ -2,8 +2,8 @@
 //   x_i = a_i x_{i-1} + sin(x_{i-1}) / 2 + 1/10:
 // each step needs the previous state in the reverse sweep, so one value per
 // step is taped (8 MB).
-#include <gpuad/gpuad.h>
 #include "bench.h"
+#include <gpuad/gpuad.h>
 
 #define N 1000000
 

@@ -1,8 +1,8 @@
 // Reductions over a million entries: the 2-norm and log-sum-exp.  The loop
 // reads memory nothing writes and its running sums are only needed after
 // the loop, so reverse mode needs no per-iteration tape.
-#include <gpuad/gpuad.h>
 #include "bench.h"
+#include <gpuad/gpuad.h>
 
 #define N 1000000
 
@@ -28,13 +28,19 @@ struct ctx {
   double sink;
 };
 
-static void p_norm(void *c) { struct ctx *k = c; k->sink += norm2(k->x, N); }
+static void p_norm(void *c) {
+  struct ctx *k = c;
+  k->sink += norm2(k->x, N);
+}
 static void g_norm(void *c) {
   struct ctx *k = c;
   memset(k->dx, 0, sizeof(double) * N);
   __enzyme_autodiff((void *)norm2, enzyme_dup, k->x, k->dx, N);
 }
-static void p_lse(void *c) { struct ctx *k = c; k->sink += logsumexp(k->x, N); }
+static void p_lse(void *c) {
+  struct ctx *k = c;
+  k->sink += logsumexp(k->x, N);
+}
 static void g_lse(void *c) {
   struct ctx *k = c;
   memset(k->dx, 0, sizeof(double) * N);
