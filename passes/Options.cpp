@@ -8,8 +8,10 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
 
 #include <optional>
+#include <vector>
 
 using namespace llvm;
 
@@ -46,6 +48,30 @@ static cl::opt<bool> LastIterationOpt(
     "gpuad-last-iteration-cache", cl::init(true),
     cl::desc("Keep values loops leave behind once, not per iteration (and "
              "of a running maximum only its last pick)"));
+
+// LLVM registers -debug-only in builds with assertions only; a gpuad built
+// with GPUAD_ENABLE_ASSERTIONS prints the traces of the debug types named
+// here (gpuad, gpuad-types, gpuad-activity, gpuad-tape, gpuad-lanes, ...).
+static cl::opt<std::string> DebugOnlyOpt(
+    "gpuad-debug-only", cl::init(""),
+    cl::desc("Comma-separated debug types whose LLVM_DEBUG traces to print "
+             "(gpuad built with GPUAD_ENABLE_ASSERTIONS)"),
+    cl::callback([](const std::string &Types) {
+      static std::vector<std::string> Names;
+      static std::vector<const char *> Pointers;
+      Names.clear();
+      Pointers.clear();
+      for (StringRef Rest = Types; !Rest.empty();) {
+        auto [Name, Tail] = Rest.split(',');
+        if (!Name.empty())
+          Names.push_back(Name.str());
+        Rest = Tail;
+      }
+      for (const std::string &N : Names)
+        Pointers.push_back(N.c_str());
+      DebugFlag = !Pointers.empty();
+      setCurrentDebugTypes(Pointers.data(), Pointers.size());
+    }));
 
 static cl::opt<bool>
     EmulationOpt("gpuad-emulation", cl::init(false),

@@ -14,6 +14,7 @@
 #include "Rules/KnownFunctions.h"
 #include "Support/GlobalAddresses.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -22,6 +23,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "gpuad-activity"
+
+STATISTIC(NumActive, "Number of active values (varied and useful data)");
+STATISTIC(NumLostDerivatives,
+          "Number of bit manipulations of active floats reported");
 
 using namespace llvm;
 
@@ -105,6 +110,21 @@ ActivityAnalysis::ActivityAnalysis(
   }
   computeShadowed();
   findLostDerivatives();
+  LLVM_DEBUG({
+    unsigned Active = 0, Shadowed = 0;
+    for (Instruction &I : instructions(F))
+      Active += isActive(&I);
+    for (unsigned C = 0; C < Classes.numClasses(); ++C)
+      Shadowed += Classes.find(C) == int(C) && isShadowed(C);
+    dbgs() << "gpuad-activity: " << F.getName() << ": " << Active
+           << " active values, " << Shadowed << " shadowed memory classes, "
+           << LostDerivatives.size() << " lost derivatives\n";
+  });
+#if LLVM_ENABLE_STATS
+  for (Instruction &I : instructions(F))
+    NumActive += isActive(&I);
+#endif
+  NumLostDerivatives += LostDerivatives.size();
 }
 
 /// Conversions between a float's value and an integer's: piecewise

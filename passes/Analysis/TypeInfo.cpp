@@ -9,6 +9,7 @@
 #include "Rules/KnownFunctions.h"
 #include "Support/DemangledTypes.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -19,9 +20,15 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "gpuad-types"
+
+STATISTIC(NumSolved, "Number of functions whose types were solved");
+STATISTIC(NumOverBudget,
+          "Number of type analyses stopped by their visit budget (facts "
+          "missing: a solver bug)");
 
 using namespace llvm;
 
@@ -397,6 +404,13 @@ void TypeInfo::solve() {
   while (!Worklist.empty() && Budget--) {
     Instruction *I = Worklist.pop_back_val();
     visit(*I);
+  }
+  ++NumSolved;
+  if (!Worklist.empty()) {
+    ++NumOverBudget;
+    LLVM_DEBUG(dbgs() << "gpuad-types: " << F.getName()
+                      << ": visit budget exhausted, " << Worklist.size()
+                      << " instructions left\n");
   }
 }
 

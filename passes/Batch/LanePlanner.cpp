@@ -22,16 +22,25 @@
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "gpuad-lanes"
 
 using namespace llvm;
 
 namespace gpuad {
+
+STATISTIC(NumLanes, "Number of width-N requests mapped onto warp lanes");
+STATISTIC(NumSerial, "Number of width-N requests computed direction by "
+                     "direction in each thread");
+STATISTIC(NumVectors, "Number of width-N device requests kept as vectors");
 
 namespace {
 
@@ -164,8 +173,9 @@ LaneVariant laneVariantOf(Function &One, Function &Primal,
 
 } // namespace
 
-BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
-                              DerivativeContext &Ctx) {
+static BatchMapping decideBatchMapping(const DiffRequest &Req,
+                                       Function &Derivative,
+                                       DerivativeContext &Ctx) {
   BatchMapping Out;
   TargetHooks &Target = Ctx.target();
   const DerivativeKey &Key = Req.Key;
@@ -240,6 +250,19 @@ BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
                                  : "uses vectors") +
                 ")");
   Out.Plan = Plan;
+  return Out;
+}
+
+BatchMapping planBatchMapping(const DiffRequest &Req, Function &Derivative,
+                              DerivativeContext &Ctx) {
+  BatchMapping Out = decideBatchMapping(Req, Derivative, Ctx);
+  if (Out.Kind.empty())
+    return Out;
+  ++(Out.Kind == "lanes"    ? NumLanes
+     : Out.Kind == "serial" ? NumSerial
+                            : NumVectors);
+  LLVM_DEBUG(dbgs() << "gpuad-lanes: " << Req.Key.Fn->getName() << ", width "
+                    << Req.Key.Width << ": " << Out.Kind << Out.Why << "\n");
   return Out;
 }
 

@@ -21,12 +21,16 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "gpuad"
 
 using namespace llvm;
 
 STATISTIC(NumDerivatives, "Number of derivative functions generated");
+STATISTIC(NumReused, "Number of derivative requests served by one made before");
+STATISTIC(NumStubbed, "Number of derivatives left as stubs after an error");
+STATISTIC(NumSplit, "Number of functions differentiated in split form");
 
 namespace gpuad {
 
@@ -46,6 +50,8 @@ DerivativeContext::~DerivativeContext() = default;
 /// Replaces the body of a derivative whose emission failed by `ret poison`,
 /// so the module stays valid while the reported errors stop the build.
 static void stubOut(Function &D) {
+  ++NumStubbed;
+  LLVM_DEBUG(dbgs() << "gpuad: " << D.getName() << " stubbed after errors\n");
   D.deleteBody();
   BasicBlock *Entry = BasicBlock::Create(D.getContext(), "entry", &D);
   IRBuilder<> B(Entry);
@@ -57,8 +63,10 @@ static void stubOut(Function &D) {
 
 Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
   auto It = Generated.find(Key);
-  if (It != Generated.end())
+  if (It != Generated.end()) {
+    ++NumReused;
     return It->second;
+  }
   if (Key.Mode != DiffMode::Forward && Key.Mode != DiffMode::ReverseCombined)
     return nullptr;
   if (const CustomRule *R = Regs.ruleFor(*Key.Fn))
@@ -105,6 +113,8 @@ Function *DerivativeContext::declare(const DerivativeKey &Key,
   Function *D = Function::Create(Sig.Type, GlobalValue::InternalLinkage,
                                  Key.Fn->getAddressSpace(),
                                  Key.Fn->getName() + "." + Key.suffix(), &M);
+  LLVM_DEBUG(dbgs() << "gpuad: making " << D->getName() << " ("
+                    << modeName(Key.Mode) << ", width " << Key.Width << ")\n");
   Generated[Key] = D;
   Signatures[D] = Sig;
   ++NumDerivatives;
@@ -171,8 +181,13 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
   Key.Mode = DiffMode::ReverseAugmented;
   DerivativeKey BwdKey = Key;
   BwdKey.Mode = DiffMode::ReverseBackward;
-  if (auto It = Generated.find(Key); It != Generated.end())
-    return {It->second, Generated.find(BwdKey)->second};
+  if (auto It = Generated.find(Key); It != Generated.end()) {
+    auto Bwd = Generated.find(BwdKey);
+    assert(Bwd != Generated.end() &&
+           "augmented half made without its backward half");
+    ++NumReused;
+    return {It->second, Bwd->second};
+  }
   if (const CustomRule *R = Regs.ruleFor(*Key.Fn))
     return getCustomSplit(Key, BwdKey, *R);
 
@@ -190,6 +205,9 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
     DeclareHalves(Ptr);
 
   // Both halves are cut from one combined function.
+  ++NumSplit;
+  LLVM_DEBUG(dbgs() << "gpuad: split form of " << Key.Fn->getName()
+                    << (Boxed ? ", tape boxed (recursion)" : "") << "\n");
   DerivativeSignature CombinedSig = DerivativeSignature::backward(Key, nullptr);
   Function *Combined = Function::Create(
       CombinedSig.Type, GlobalValue::InternalLinkage, Key.Fn->getAddressSpace(),
@@ -252,7 +270,9 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
     stubOut(*H.Backward);
   }
   Combined->eraseFromParent();
-  if (Key.Args[0] != ArgActivity::Const && callsShadowPairs(*Key.Fn, Key.Width))
+  // (A dispatcher's first argument is the function pointer.)
+  if (callsShadowPairs(*Key.Fn, Key.Width) && !Key.Args.empty() &&
+      Key.Args[0] != ArgActivity::Const)
     return withShadowPairs(Key, H);
   return H;
 }

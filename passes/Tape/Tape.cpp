@@ -19,6 +19,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -176,7 +177,10 @@ Value *Tape::recomputeBookkeeping(PHINode *PN, IRBuilderBase &B,
                                   const BasicBlock *Context) {
   if (Value *Count = ExitCounts.lookup(PN))
     return lookup(Count, B, Context);
-  const Decision &D = DecidedBy.find(PN)->second;
+  auto It = DecidedBy.find(PN);
+  assert(It != DecidedBy.end() &&
+         "bookkeeping PHI recomputed without its deciding branch");
+  const Decision &D = It->second;
   return B.CreateSelect(lookup(D.Cond, B, Context), D.IfTrue, D.IfFalse,
                         PN->getName() + ".re");
 }
@@ -318,8 +322,14 @@ Value *Tape::lookup(Value *V, IRBuilderBase &B, const BasicBlock *Context) {
   // Reported: what is cached or recomputed, and values loops leave behind.
   if ((S == Strategy::Recompute || S == Strategy::Cache ||
        (S == Strategy::Available && exitValue(V).first)) &&
-      Decided.insert(V).second)
+      Decided.insert(V).second) {
     Decisions.push_back({V, S});
+    LLVM_DEBUG(dbgs() << "gpuad-tape: " << V->getName() << ": "
+                      << (S == Strategy::Cache       ? "cache"
+                          : S == Strategy::Recompute ? "recompute"
+                                                     : "loop exit value")
+                      << "\n");
+  }
   if (S == Strategy::Available)
     return V;
   auto Key = std::make_pair(static_cast<const Value *>(V), B.GetInsertBlock());
@@ -411,6 +421,10 @@ Tape::Slot &Tape::slotFor(Value *V) {
     S.Local = entryAlloca(V->getType(), V->getName() + ".slot");
   else
     S.Offset = addField(S.L, V->getType());
+  LLVM_DEBUG(dbgs() << "gpuad-tape: slot for " << V->getName() << ": "
+                    << (S.Local ? "entry alloca"
+                                : "loop frame, offset " + Twine(S.Offset).str())
+                    << "\n");
   SlotOrder.push_back(V);
   return Slots.emplace(V, S).first->second;
 }
