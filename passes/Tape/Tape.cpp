@@ -324,11 +324,15 @@ Value *Tape::lookup(Value *V, IRBuilderBase &B, const BasicBlock *Context) {
        (S == Strategy::Available && exitValue(V).first)) &&
       Decided.insert(V).second) {
     Decisions.push_back({V, S});
-    LLVM_DEBUG(dbgs() << "gpuad-tape: " << V->getName() << ": "
-                      << (S == Strategy::Cache       ? "cache"
-                          : S == Strategy::Recompute ? "recompute"
-                                                     : "loop exit value")
-                      << "\n");
+    LLVM_DEBUG({
+      dbgs() << "gpuad-tape: ";
+      V->printAsOperand(dbgs(), /*PrintType=*/false);
+      dbgs() << ": "
+             << (S == Strategy::Cache       ? "cache"
+                 : S == Strategy::Recompute ? "recompute"
+                                            : "loop exit value")
+             << "\n";
+    });
   }
   if (S == Strategy::Available)
     return V;
@@ -421,10 +425,14 @@ Tape::Slot &Tape::slotFor(Value *V) {
     S.Local = entryAlloca(V->getType(), V->getName() + ".slot");
   else
     S.Offset = addField(S.L, V->getType());
-  LLVM_DEBUG(dbgs() << "gpuad-tape: slot for " << V->getName() << ": "
-                    << (S.Local ? "entry alloca"
-                                : "loop frame, offset " + Twine(S.Offset).str())
-                    << "\n");
+  LLVM_DEBUG({
+    dbgs() << "gpuad-tape: slot for ";
+    V->printAsOperand(dbgs(), /*PrintType=*/false);
+    dbgs() << ": "
+           << (S.Local ? "entry alloca"
+                       : "loop frame, offset " + Twine(S.Offset).str())
+           << "\n";
+  });
   SlotOrder.push_back(V);
   return Slots.emplace(V, S).first->second;
 }
