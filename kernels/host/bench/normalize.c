@@ -17,8 +17,7 @@
 // bench-variant: O0 -O0
 // bench-variant: O2,no-hoist -mllvm -gpuad-hoist-invariant-calls=false
 // bench-variant: O0,no-hoist -O0 -mllvm -gpuad-hoist-invariant-calls=false
-// bench-variant: O0,no-hoist,cache-off -O0 -mllvm
-// -gpuad-hoist-invariant-calls=false -mllvm -gpuad-last-iteration-cache=false
+// bench-variant: O0,no-hoist,cache-off -O0 -mllvm -gpuad-hoist-invariant-calls=false -mllvm -gpuad-last-iteration-cache=false
 #include "bench.h"
 #include <gpuad/gpuad.h>
 

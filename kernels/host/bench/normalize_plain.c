@@ -12,10 +12,8 @@
 // bench-variant: O0 -O0
 // bench-variant: O2,restrict -DRESTRICT=restrict
 // bench-variant: O2,no-hoist -mllvm -gpuad-hoist-invariant-calls=false
-// bench-variant: O2,no-hoist,restrict -DRESTRICT=restrict -mllvm
-// -gpuad-hoist-invariant-calls=false bench-variant:
-// O2,no-hoist,no-call-site-facts -mllvm -gpuad-hoist-invariant-calls=false
-// -mllvm -gpuad-call-site-aliasing=false
+// bench-variant: O2,no-hoist,restrict -DRESTRICT=restrict -mllvm -gpuad-hoist-invariant-calls=false
+// bench-variant: O2,no-hoist,no-call-site-facts -mllvm -gpuad-hoist-invariant-calls=false -mllvm -gpuad-call-site-aliasing=false
 #include "bench.h"
 #include <gpuad/gpuad.h>
 
