@@ -25,19 +25,19 @@ namespace gpuad {
 CopiedFloats copiedFloats(const TypeTree &T) {
   CopiedFloats C;
   bool Any = false;
+  // Entries come in offset order (-1 first): the first of a kind is the
+  // lowest offset.
   for (const auto &[Path, Ty] : T.entries()) {
     // Bytes that are an integer here and a pointer there are no float's.
     bool NoFloat = Ty.kind() == ConcreteType::Anything && !Ty.mayBeFloat();
-    if (Path.size() == 1 && Ty.kind() == ConcreteType::Anything && !NoFloat) {
-      if (!C.Mixed || Path[0] < int(C.FirstMixed))
-        C.FirstMixed = std::max(Path[0], 0);
-      C.Mixed = true;
-    }
+    if (Path.size() == 1 && Ty.kind() == ConcreteType::Anything && !NoFloat &&
+        !C.FirstMixed)
+      C.FirstMixed = std::max(Path[0], 0);
     if (Path.size() != 1 || !(Ty.isKnown() || NoFloat))
       continue;
     Any = true;
     if (Ty.kind() != ConcreteType::Float) {
-      if (!C.OtherData || (Path[0] >= 0 && Path[0] < int(C.ThroughoutBefore)))
+      if (!C.OtherData)
         C.ThroughoutBefore = std::max(Path[0], 0);
       C.OtherData = true;
       continue;

@@ -24,6 +24,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 namespace llvm {
@@ -47,11 +48,9 @@ struct CopiedFloats {
   /// other members).
   uint64_t ThroughoutBefore = 0;
   bool Unknown = false; // nothing is known
-  /// Bytes at a known offset that are a float in some uses and other data
-  /// in others (which a copy of them moves cannot be told), and the first
-  /// such offset.
-  bool Mixed = false;
-  uint64_t FirstMixed = 0;
+  /// The first offset of bytes that are a float in some uses and other
+  /// data in others (which a copy of them moves cannot be told), if any.
+  std::optional<uint64_t> FirstMixed;
 };
 CopiedFloats copiedFloats(const TypeTree &T);
 

@@ -547,7 +547,17 @@ void TypeInfo::visitGEP(Instruction &I) {
   if (Stride <= 0 || Stride > TypeTree::MaxOffset)
     return;
   int64_t Rem = ((C % Stride) + Stride) % Stride;
-  TypeTree BaseElem = tree(Base).arrayElement(Stride);
+  // Stepping over floats (`gep double, p, i`), the elements are those
+  // floats: the array ends where the facts disagree (what follows is the
+  // rest of an enclosing object).  Over anything else every element's facts
+  // fold together, so elements that differ (a union) stay visible as such.
+  Type *ElemTy = GEP.getSourceElementType();
+  bool FloatElements = ElemTy->isFloatingPointTy() &&
+                       DL.getTypeAllocSize(ElemTy) == uint64_t(Stride);
+  auto ElementOf = [&](const TypeTree &T) {
+    return FloatElements ? T.arrayElement(Stride) : T.folded(Stride);
+  };
+  TypeTree BaseElem = ElementOf(tree(Base));
   // Offset o from the GEP is (o + Rem) mod Stride from an element start.
   TypeTree GepFromBase;
   for (const auto &[P, T] : BaseElem.entries()) {
@@ -558,7 +568,7 @@ void TypeInfo::visitGEP(Instruction &I) {
   }
   update(&I, GepFromBase);
   TypeTree BaseFromGep;
-  TypeTree GepElem = tree(&I).arrayElement(Stride);
+  TypeTree GepElem = ElementOf(tree(&I));
   for (const auto &[P, T] : GepElem.entries()) {
     TypePath Q = P;
     if (Q[0] != -1)

@@ -153,6 +153,14 @@ DerivativeSignature DerivativeSignature::backward(const DerivativeKey &Key,
   return S;
 }
 
+Type *DerivativeSignature::tapeType() const {
+  if (TapeField >= 0)
+    return SingleResult ? Type->getReturnType()
+                        : cast<StructType>(Type->getReturnType())
+                              ->getElementType(TapeField);
+  return TapeParam >= 0 ? Type->getParamType(TapeParam) : nullptr;
+}
+
 Value *DerivativeSignature::field(IRBuilderBase &B, Value *Result,
                                   int Index) const {
   if (Index < 0)

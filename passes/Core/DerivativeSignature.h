@@ -66,6 +66,9 @@ struct DerivativeSignature {
   /// Whether the return of \p Key's function is a float that receives a
   /// seed (otherwise Ret == Shadow means a pointer whose shadow is returned).
   static bool seedsReturn(const DerivativeKey &Key);
+  /// The tape's type: the augmented half's tape field, the backward half's
+  /// tape parameter (null where there is none).
+  llvm::Type *tapeType() const;
   /// Field \p Index of the augmented half's \p Result.
   llvm::Value *field(llvm::IRBuilderBase &B, llvm::Value *Result,
                      int Index) const;

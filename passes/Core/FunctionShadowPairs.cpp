@@ -80,13 +80,6 @@ std::optional<PairTypes> pairTypes(const Function &F) {
       FunctionType::get(StructType::get(C, Floats), RevParams, false)};
 }
 
-/// The type of the tape field of an augmented half's result.
-Type *tapeTypeOf(const DerivativeSignature &Sig) {
-  Type *R = Sig.Type->getReturnType();
-  return Sig.SingleResult ? R
-                          : cast<StructType>(R)->getElementType(Sig.TapeField);
-}
-
 /// The pair's parameters from derivative \p D's arguments.  A pointer
 /// without a shadow (constant at the call) gets null, so a pair that writes
 /// adjoints through it faults rather than overwrite the primal.
@@ -141,7 +134,7 @@ void emitAugmentedWrapper(const Function &F, FunctionType *PairTy, Function &D,
                           const DerivativeSignature &Sig, Function &Own,
                           const DerivativeSignature &OwnSig) {
   Type *Ret = F.getReturnType();
-  auto *TapeTy = cast<StructType>(tapeTypeOf(Sig));
+  auto *TapeTy = cast<StructType>(Sig.tapeType());
   Branches Br = branchOnPair(D, Sig);
   IRBuilder<> B(Br.Pair);
   CallInst *R =
@@ -218,9 +211,8 @@ SplitHalves DerivativeContext::withShadowPairs(const DerivativeKey &Key,
   Own.Augmented->setName(Own.Augmented->getName() + ".own");
   Own.Backward->setName(Own.Backward->getName() + ".own");
   // The tape: the pair's, or the dispatcher's own halves'.
-  Type *TapeTy =
-      StructType::get(M.getContext(), {PointerType::get(M.getContext(), 0),
-                                       tapeTypeOf(OwnAug)});
+  Type *TapeTy = StructType::get(
+      M.getContext(), {PointerType::get(M.getContext(), 0), OwnAug.tapeType()});
   DerivativeKey BwdKey = Key;
   BwdKey.Mode = DiffMode::ReverseBackward;
   SplitHalves H;

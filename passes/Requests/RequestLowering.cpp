@@ -56,19 +56,14 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
 
   // Split mode: the tape's type, the part of the declared result that holds
   // it, and whether it fits there.
-  Type *TapeTy = nullptr, *UserTapeTy = nullptr;
+  Type *TapeTy = Sig.tapeType(), *UserTapeTy = nullptr;
   bool TapeLast = false;
   if (Mode == DiffMode::ReverseAugmented) {
-    TapeTy = Sig.SingleResult ? Sig.Type->getReturnType()
-                              : cast<StructType>(Sig.Type->getReturnType())
-                                    ->getElementType(Sig.TapeField);
     TapeLast = declaresTapeLast(Req, Sig.ReturnsPrimal);
     UserTapeTy = TapeLast
                      ? cast<StructType>(Req.ResultType)->elements().back()
                      : declaredTapeType(Req, Req.ResultType,
                                         Sig.ReturnsPrimal || Sig.ReturnsShadow);
-  } else if (Sig.TapeParam >= 0) {
-    TapeTy = Sig.Type->getParamType(Sig.TapeParam);
   }
   if (TapeTy && !checkTapeFits(Req, TapeTy, UserTapeTy, Diags))
     return false;
@@ -270,10 +265,7 @@ bool lowerRequest(const DiffRequest &Req, Function &Derivative,
 
 void lowerTapeSize(const DiffRequest &Req, const DerivativeSignature &AugSig) {
   CallBase &Call = *Req.Call;
-  Type *TapeTy = AugSig.SingleResult
-                     ? AugSig.Type->getReturnType()
-                     : cast<StructType>(AugSig.Type->getReturnType())
-                           ->getElementType(AugSig.TapeField);
+  Type *TapeTy = AugSig.tapeType();
   Type *Ty = Call.getType();
   Value *Size = ConstantInt::get(
       Ty->isIntegerTy() ? Ty : Type::getInt64Ty(Call.getContext()),

@@ -78,7 +78,7 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
   uint64_t Reach = WithinArray ? ArrayBytes
                    : ConstLen  ? ConstLen->getZExtValue()
                                : UINT64_MAX;
-  if (F.Mixed && F.FirstMixed < Reach && !isConstantWithoutFloats(Src))
+  if (F.FirstMixed && *F.FirstMixed < Reach && !isConstantWithoutFloats(Src))
     return fail(I, "cannot differentiate '" + describe(I) +
                        "': bytes it copies are a float in some uses and "
                        "other data in others");

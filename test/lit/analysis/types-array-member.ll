@@ -4,6 +4,9 @@
 ; member, and a reference parameter (`dereferenceable(N)`), carry facts about
 ; their own bytes only, so a callee's array-of-doubles view of its `double &`
 ; or `std::array<double, 3> &` does not spread over the enclosing object.
+; Over elements that are not floats (a union's), every element's facts
+; fold together: an integer in one element and a double in the next stay
+; visible as a conflict, not as an element of integers.
 ; RUN: %opt -passes='print<gpuad-types>' -disable-output %s | FileCheck %s
 
 declare double @__enzyme_fwddiff(ptr, ...)
@@ -46,10 +49,34 @@ define double @f(ptr %st, i64 %n) {
   ret double %r2
 }
 
+; A union { long; double; } array: element 0 holds a long, element 1 a
+; double, and a run-time index reaches either.
+define void @u(ptr %a, i64 %i, double %x, ptr %out) {
+  store i64 3, ptr %a, !tbaa !5
+  %a1 = getelementptr i8, ptr %a, i64 8
+  store double %x, ptr %a1, !tbaa !7
+  %e = getelementptr i64, ptr %a, i64 %i
+  call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr %e, i64 8, i1 false)
+  ret void
+}
+
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+
+define void @ucaller(ptr %a, ptr %da, i64 %i, double %x, ptr %o, ptr %do) {
+  call void (ptr, ...) @__enzyme_autodiff(ptr @u, ptr %a, ptr %da, i64 %i, double %x, ptr %o, ptr %do)
+  ret void
+}
+
+declare void @__enzyme_autodiff(ptr, ...)
+
 define double @caller(ptr %st, ptr %dst, i64 %n) {
   %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, ptr %st, ptr %dst, i64 %n)
   ret double %r
 }
+
+; (The requests' functions print in the order of their requests.)
+; CHECK-LABEL: gpuad-types for @u
+; CHECK: %e: {[]:Pointer, [0]:Anything}
 
 ; CHECK-LABEL: gpuad-types for @f
 ; The object: the array's three doubles, then the members; no every-offset
@@ -65,3 +92,5 @@ define double @caller(ptr %st, ptr %dst, i64 %n) {
 !3 = !{!2, !2, i64 0}
 !4 = !{!"long", !1, i64 0}
 !5 = !{!4, !4, i64 0}
+!6 = !{!"double", !1, i64 0}
+!7 = !{!6, !6, i64 0}
