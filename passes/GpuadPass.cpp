@@ -19,7 +19,6 @@
 #include "Requests/RequestLowering.h"
 #include "Requests/RequestParser.h"
 #include "Requests/VirtualReverse.h"
-#include "Rules/LibraryAliases.h"
 #include "Tape/TapePlacement.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -174,7 +173,7 @@ static void processEntryCall(CallBase &Call, DerivativeContext &Ctx) {
   // site proves disjoint: the reverse sweep may then load them again instead
   // of taping what it read.
   if (EP.Mode == DiffMode::ReverseCombined && Ctx.options().CallSiteAliasing) {
-    CallSiteAliasing A = proveDisjointArguments(*Req);
+    CallSiteAliasing A = proveDisjointArguments(*Req, Ctx.calls());
     if (A.anyDisjoint())
       Req->Key.Disjoint = A.Disjoint;
     remarkAliasing(Call, Req->Key, A);
@@ -281,7 +280,6 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return Revealed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 
-  registerLibraryAliases(M);
   DerivativeContext Ctx(M, Options);
   std::vector<const Function *> Requested;
   for (CallBase *Call : Calls)

@@ -47,6 +47,11 @@ if config.have_cuda:
     config.available_features.add("cuda")
 if config.have_hip:
     config.available_features.add("hip")
+# OpenBLAS (libopenblas-dev): its CBLAS header and the library -lopenblas links.
+if (any(os.path.exists(h) for h in ["/usr/include/x86_64-linux-gnu/cblas.h",
+                                    "/usr/include/cblas.h"])
+        and os.path.exists("/usr/lib/x86_64-linux-gnu/libopenblas.so")):
+    config.available_features.add("openblas")
 lit_config.load_config(config, os.path.join(config.test_source_root, "sanitizer.cfg.py"))
 # valgrind cannot run a program the sanitizer runtime is preloaded into
 # (`%if valgrind` lines are skipped; LSan checks the same programs' leaks).

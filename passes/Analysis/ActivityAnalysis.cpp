@@ -9,9 +9,8 @@
 #include "Analysis/TypeInfo.h"
 #include "Core/IndirectCalls.h"
 #include "Requests/RequestParser.h"
+#include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
-#include "Rules/DerivativeRules.h"
-#include "Rules/KnownFunctions.h"
 #include "Support/GlobalAddresses.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -44,14 +43,14 @@ argumentShadows(Function &F,
 
 ActivityAnalysis::ActivityAnalysis(
     Function &F, ArrayRef<std::pair<const Argument *, ArgActivity>> Args,
-    ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive,
+    ReturnShadow Ret, const TypeInfo &TI, const CallTable &Calls,
     CarryingGlobalFn CarriesDerivatives, CarryingCallFn ReachesCarrying)
-    : F(F), TI(TI), TargetInactive(std::move(TargetInactive)),
-      ReachesCarrying(std::move(ReachesCarrying)),
+    : F(F), TI(TI), Calls(Calls), ReachesCarrying(std::move(ReachesCarrying)),
       Classes(
-          F, argumentShadows(F, Args),
+          F, Calls, argumentShadows(F, Args),
           [&TI](const Value *Ptr) { return TI.mayHoldPointers(Ptr); },
-          [&TI](const Value *V) { return TI.isAddress(V); }) {
+          [&TI](const Value *V) { return TI.isAddress(V); }),
+      Writes(Calls) {
   for (auto [A, Act] : Args) {
     if (Act != ArgActivity::Const && isData(A))
       Varied.insert(A);
@@ -261,14 +260,14 @@ bool ActivityAnalysis::needsShadow(const Value *V) const {
 bool ActivityAnalysis::isRuleCall(const CallBase &Call) const {
   // Rules with results written through pointers behave like any call that
   // writes its pointer arguments.
-  const DerivativeRule *R = findRule(Call);
+  const DerivativeRule *R = Calls.classify(Call).Scalar;
   if (R && R->Kind == RuleKind::Complex)
     return ComplexCall::match(Call, *R).has_value();
   return R && R->Kind != RuleKind::MultipleOutputs;
 }
 
 bool ActivityAnalysis::isInactiveCall(const CallBase &Call) const {
-  return isKnownInactiveCall(Call) || (TargetInactive && TargetInactive(Call));
+  return Calls.classify(Call).inactive();
 }
 
 bool ActivityAnalysis::setVaried(const Value *V) {
@@ -395,7 +394,7 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (isa<MemSetInst>(Call) || isInactiveCall(*Call) ||
-        classifyHeapCall(*Call))
+        Calls.classify(*Call).isHeap())
       return false;
     // A call that reads or writes a global carrying derivatives may
     // return or store what another function left there.
@@ -478,7 +477,7 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (isa<MemSetInst>(Call) || isInactiveCall(*Call) ||
-        classifyHeapCall(*Call))
+        Calls.classify(*Call).isHeap())
       return false;
     bool Rule = isRuleCall(*Call);
     // What a call stores in a global carrying derivatives may be read

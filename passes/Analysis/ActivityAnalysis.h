@@ -45,10 +45,10 @@ class raw_ostream;
 
 namespace gpuad {
 
+class CallTable;
+
 class TypeInfo;
 
-/// How the analysis should see one call (rule, inactive, heap, other).
-using InactiveCallFn = std::function<bool(const llvm::CallBase &)>;
 /// Whether a mutable global may carry derivatives into or out of any
 /// function of the module (DerivativeContext::carriesDerivatives).
 using CarryingGlobalFn = std::function<bool(const llvm::GlobalVariable &)>;
@@ -62,7 +62,7 @@ public:
   ActivityAnalysis(
       llvm::Function &F,
       llvm::ArrayRef<std::pair<const llvm::Argument *, ArgActivity>> Args,
-      ReturnShadow Ret, const TypeInfo &TI, InactiveCallFn TargetInactive,
+      ReturnShadow Ret, const TypeInfo &TI, const CallTable &Calls,
       CarryingGlobalFn CarriesDerivatives = nullptr,
       CarryingCallFn ReachesCarrying = nullptr);
 
@@ -121,7 +121,7 @@ private:
 
   llvm::Function &F;
   const TypeInfo &TI;
-  InactiveCallFn TargetInactive;
+  const CallTable &Calls;
   CarryingCallFn ReachesCarrying;
   MemoryClasses Classes;
   ArgumentWrites Writes;

@@ -6,7 +6,7 @@
 
 #include "Analysis/ArgumentRanges.h"
 
-#include "Rules/DerivativeRules.h"
+#include "Rules/CallTable.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryBuiltins.h"
@@ -35,8 +35,8 @@ struct Bounds {
 class RangeBuilder {
 public:
   RangeBuilder(Function &F, ScalarEvolution &SE, const TargetLibraryInfo &TLI,
-               ArgumentRanges &R)
-      : F(F), SE(SE), TLI(TLI), DL(F.getDataLayout()), R(R) {}
+               const CallTable &Calls, ArgumentRanges &R)
+      : F(F), SE(SE), TLI(TLI), Calls(Calls), DL(F.getDataLayout()), R(R) {}
 
   void run();
 
@@ -44,6 +44,7 @@ private:
   Function &F;
   ScalarEvolution &SE;
   const TargetLibraryInfo &TLI;
+  const CallTable &Calls;
   const DataLayout &DL;
   ArgumentRanges &R;
 
@@ -263,7 +264,7 @@ void RangeBuilder::visitCall(CallBase &Call) {
     return;
   // Math functions (rows of the rule table) given no pointers: at most
   // errno, whatever attributes the call carries (none at -O0).
-  if (findRule(Call) && none_of(Call.args(), [](const Use &U) {
+  if (Calls.classify(Call).Scalar && none_of(Call.args(), [](const Use &U) {
         return U->getType()->isPtrOrPtrVectorTy();
       }))
     return;
@@ -312,9 +313,10 @@ void RangeBuilder::run() {
 }
 
 ArgumentRanges computeArgumentRanges(Function &F, ScalarEvolution &SE,
-                                     const TargetLibraryInfo &TLI) {
+                                     const TargetLibraryInfo &TLI,
+                                     const CallTable &Calls) {
   ArgumentRanges R;
-  RangeBuilder(F, SE, TLI, R).run();
+  RangeBuilder(F, SE, TLI, Calls, R).run();
   if (!R.Unknown.empty())
     R.Params.assign(F.arg_size(), std::nullopt);
   return R;

@@ -40,6 +40,8 @@ class TargetLibraryInfo;
 
 namespace gpuad {
 
+class CallTable;
+
 /// What a call does through one pointer parameter.
 struct ArgumentRange {
   /// Byte offsets from the parameter, `[Lo, Hi)`: expressions of the
@@ -63,7 +65,8 @@ struct ArgumentRanges {
 /// The ranges of \p F (in loop-simplified form), computed with \p SE.
 ArgumentRanges computeArgumentRanges(llvm::Function &F,
                                      llvm::ScalarEvolution &SE,
-                                     const llvm::TargetLibraryInfo &TLI);
+                                     const llvm::TargetLibraryInfo &TLI,
+                                     const CallTable &Calls);
 
 } // namespace gpuad
 

@@ -7,7 +7,7 @@
 #include "Analysis/ArgumentWrites.h"
 
 #include "Requests/RequestParser.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Support/LocalSlots.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -93,14 +93,22 @@ ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
                     SmallBitVector(Call.arg_size())};
   if (!mayWriteSomething(Call))
     return W;
+  CallClass Class = Calls.classify(Call);
+  if (Class.Effect == CallEffect::Buffer) {
+    // The buffers its row says it writes, with floats.
+    for (auto [K, Arg] : enumerate(Class.Routine->Args))
+      W.Any[K] = W.Data[K] =
+          Arg.Kind == ArgKind::Buffer && (Arg.Access & Writes);
+    return W;
+  }
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || Callee->isDeclaration() || Callee->isVarArg() ||
-      classifyHeapCall(Call)) {
+      Class.isHeap()) {
     // Unknown code (or a heap function releasing its argument): every
     // pointer argument, with anything.
     for (unsigned K = 0; K < Call.arg_size(); ++K)
       W.Any[K] = W.Data[K] = Call.getArgOperand(K)->getType()->isPointerTy();
-    if (classifyHeapCall(Call))
+    if (Class.isHeap())
       W.Data.reset();
     return W;
   }
@@ -131,8 +139,7 @@ const ParameterWrites &ArgumentWrites::ofFunction(const Function &F,
     if (const auto *A = dyn_cast<Argument>(U)) {
       W.Any[A->getArgNo()] = true;
       W.Data[A->getArgNo()] = W.Data[A->getArgNo()] || Data;
-    } else if (!isa<AllocaInst>(U) &&
-               !(isa<CallBase>(U) && classifyHeapCall(*cast<CallBase>(U)))) {
+    } else if (!isa<AllocaInst>(U) && !Calls.isHeapCall(U)) {
       Everything = true; // a loaded pointer, a global, ...
     }
   };
@@ -163,10 +170,13 @@ GlobalWrites ArgumentWrites::writtenGlobals(const CallBase &Call) {
 GlobalWrites ArgumentWrites::globalsOfCall(const CallBase &Call,
                                            unsigned Depth) {
   GlobalWrites W;
-  if (!mayWriteSomething(Call) || isKnownInactiveCall(Call) ||
+  if (!mayWriteSomething(Call) ||
       (isa<IntrinsicInst>(Call) && !isa<AnyMemIntrinsic>(Call)))
     return W;
-  if (classifyHeapCall(Call))
+  CallClass Class = Calls.classify(Call);
+  if (Class.inactive() || Class.Effect == CallEffect::Buffer)
+    return W; // no global, or only the buffers it is given
+  if (Class.isHeap())
     return W; // its own blocks, or the block it is given
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || Callee->isDeclaration() || Callee->isVarArg()) {
@@ -192,8 +202,7 @@ const GlobalWrites &ArgumentWrites::globalsOf(const Function &F,
     if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
       if (!GV->isConstant())
         W.Globals.insert(GV);
-    } else if (!isa<Argument, AllocaInst>(U) &&
-               !(isa<CallBase>(U) && classifyHeapCall(*cast<CallBase>(U)))) {
+    } else if (!isa<Argument, AllocaInst>(U) && !Calls.isHeapCall(U)) {
       W.Any = true; // an address loaded from memory, ...
     }
   };

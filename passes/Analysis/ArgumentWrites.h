@@ -29,6 +29,8 @@ class GlobalVariable;
 
 namespace gpuad {
 
+class CallTable;
+
 /// The mutable globals a call may write, itself or in what it calls.
 struct GlobalWrites {
   llvm::SmallPtrSet<const llvm::GlobalVariable *, 4> Globals;
@@ -49,6 +51,8 @@ struct ParameterWrites {
 
 class ArgumentWrites {
 public:
+  explicit ArgumentWrites(const CallTable &Calls) : Calls(Calls) {}
+
   /// Bit k: \p Call may write memory through its argument k (a pointer).
   llvm::SmallBitVector writtenArguments(const llvm::CallBase &Call);
   /// Bit k: \p Call may store data that can carry a derivative through its
@@ -66,6 +70,7 @@ private:
   const GlobalWrites &globalsOf(const llvm::Function &F, unsigned Depth);
   GlobalWrites globalsOfCall(const llvm::CallBase &Call, unsigned Depth);
 
+  const CallTable &Calls;
   llvm::DenseMap<const llvm::Function *, ParameterWrites> Known;
   llvm::SmallPtrSet<const llvm::Function *, 8> InProgress;
   llvm::DenseMap<const llvm::Function *, GlobalWrites> KnownGlobals;

@@ -8,11 +8,9 @@
 
 #include "Requests/DiffRequest.h"
 #include "Requests/RequestParser.h"
-#include "Rules/DerivativeRules.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -51,17 +49,6 @@ bool isPointerVariable(const Value *V) {
   });
 }
 
-/// Library functions that read or write through a pointer and keep nothing
-/// of it.
-bool isNonCapturingLibraryCall(StringRef Name) {
-  return StringSwitch<bool>(Name)
-      .Cases({"memset", "memcpy", "memmove", "memcmp", "strlen"}, true)
-      .Cases({"printf", "fprintf", "sprintf", "snprintf", "puts", "fputs"},
-             true)
-      .Cases({"fwrite", "fread", "scanf", "fscanf", "sscanf"}, true)
-      .Default(false);
-}
-
 /// What the pass can say about a value it could not trace to an object.
 std::string untraced(const Value *V, const Function &Caller) {
   if (isa<Argument>(V))
@@ -76,8 +63,8 @@ std::string untraced(const Value *V, const Function &Caller) {
 
 class Prover {
 public:
-  Prover(const DiffRequest &Req)
-      : Req(Req), Caller(*Req.Call->getFunction()),
+  Prover(const DiffRequest &Req, const CallTable &Calls)
+      : Req(Req), Calls(Calls), Caller(*Req.Call->getFunction()),
         OnGpu(Caller.getParent()->getTargetTriple().isGPU()) {}
 
   /// Whether parameter \p ArgNo is disjoint; otherwise \p Why says why not.
@@ -92,6 +79,7 @@ private:
   void collectCalleeTree();
 
   const DiffRequest &Req;
+  const CallTable &Calls;
   const Function &Caller;
   bool OnGpu;
   /// The differentiated function and what it may call (collected once).
@@ -122,10 +110,13 @@ bool Prover::objectsOf(const Value *V, SmallPtrSetImpl<const Value *> &Objects,
     if (isa<ConstantPointerNull>(U) || isa<UndefValue>(U))
       continue;
     bool Allocated = false;
-    if (const auto *CB = dyn_cast<CallBase>(U))
-      if (auto H = classifyHeapCall(*CB))
-        Allocated = *H == HeapFn::Malloc || *H == HeapFn::Calloc ||
-                    *H == HeapFn::AlignedAlloc || *H == HeapFn::UserAlloc;
+    if (const auto *CB = dyn_cast<CallBase>(U)) {
+      CallClass Class = Calls.classify(*CB);
+      HeapFn H = Class.Heap;
+      Allocated = Class.isHeap() &&
+                  (H == HeapFn::Malloc || H == HeapFn::Calloc ||
+                   H == HeapFn::AlignedAlloc || H == HeapFn::UserAlloc);
+    }
     if (isa<AllocaInst>(U) || Allocated) {
       Objects.insert(U);
       continue;
@@ -217,11 +208,10 @@ bool Prover::reachesOnlyThrough(const Value *Object, unsigned ArgNo,
           continue;
       if (CB->doesNotCapture(A))
         continue;
-      if (auto H = classifyHeapCall(*CB);
-          H && (*H == HeapFn::Free || *H == HeapFn::UserFree))
+      if (Calls.classify(*CB).Effect == CallEffect::Deallocator)
         continue;
       const Function *F = CB->getCalledFunction();
-      if (F && F->isDeclaration() && isNonCapturingLibraryCall(F->getName()))
+      if (F && Calls.keepsNoPointer(*F))
         continue;
       // Another request: its derivative keeps a pointer only where the
       // function it differentiates would.
@@ -264,8 +254,7 @@ void Prover::collectCalleeTree() {
         TreeOpaque = true;
       } else if (!Callee->isDeclaration()) {
         Work.push_back(Callee);
-      } else if (!findRule(*CB) && !isKnownInactiveCall(*CB) &&
-                 !classifyHeapCall(*CB)) {
+      } else if (!Calls.classify(*CB).known()) {
         TreeOpaque = true;
       }
     }
@@ -309,12 +298,13 @@ bool Prover::disjoint(unsigned ArgNo, std::string &Why) {
 
 } // namespace
 
-CallSiteAliasing proveDisjointArguments(const DiffRequest &Req) {
+CallSiteAliasing proveDisjointArguments(const DiffRequest &Req,
+                                        const CallTable &Calls) {
   CallSiteAliasing R;
   unsigned N = Req.Args.size();
   R.Disjoint.assign(N, false);
   R.Why.resize(N);
-  Prover P(Req);
+  Prover P(Req, Calls);
   for (unsigned I = 0; I < N; ++I) {
     const Value *V = Req.Args[I].Primal;
     if (V && V->getType()->isPointerTy())

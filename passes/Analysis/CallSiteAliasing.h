@@ -30,6 +30,7 @@
 
 namespace gpuad {
 
+class CallTable;
 struct DiffRequest;
 
 struct CallSiteAliasing {
@@ -42,7 +43,8 @@ struct CallSiteAliasing {
 };
 
 /// What \p Req's call site proves about its primal pointer arguments.
-CallSiteAliasing proveDisjointArguments(const DiffRequest &Req);
+CallSiteAliasing proveDisjointArguments(const DiffRequest &Req,
+                                        const CallTable &Calls);
 
 } // namespace gpuad
 

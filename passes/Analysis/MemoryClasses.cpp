@@ -7,8 +7,7 @@
 #include "Analysis/MemoryClasses.h"
 
 #include "Analysis/TypeInfo.h"
-#include "Rules/DerivativeRules.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Support/Diagnostics.h"
 #include "Support/GlobalAddresses.h"
 
@@ -34,11 +33,12 @@ static bool holdsPointer(Type *Ty) {
   return false;
 }
 
-MemoryClasses::MemoryClasses(Function &F, ArrayRef<bool> ArgHasShadow,
+MemoryClasses::MemoryClasses(Function &F, const CallTable &Calls,
+                             ArrayRef<bool> ArgHasShadow,
                              MayHoldPointersFn MayHoldPointers,
                              IsAddressFn IsAddress, unsigned Depth,
                              std::shared_ptr<CallSummaries> Summaries)
-    : MayHoldPointers(std::move(MayHoldPointers)),
+    : Calls(Calls), MayHoldPointers(std::move(MayHoldPointers)),
       IsAddress(std::move(IsAddress)), Depth(Depth),
       Summaries(Summaries ? std::move(Summaries)
                           : std::make_shared<CallSummaries>()) {
@@ -286,7 +286,10 @@ void MemoryClasses::build(Function &F) {
       if (D != -1 && S != -1 && CopiesPointers && !FromConst)
         unite(contentOf(D), contentOf(S));
     } else if (auto *Call = dyn_cast<CallBase>(&I)) {
-      std::optional<HeapFn> Heap = classifyHeapCall(*Call);
+      CallClass Class = Calls.classify(*Call);
+      std::optional<HeapFn> Heap;
+      if (Class.isHeap())
+        Heap = Class.Heap;
       if (Heap == HeapFn::PosixMemalign) {
         int P = classOrMake(Call->getArgOperand(0));
         if (P != -1)
@@ -297,7 +300,9 @@ void MemoryClasses::build(Function &F) {
             classOrMake(Call->getArgOperand(0)) != -1)
           C = unite(C, classOrMake(Call->getArgOperand(0)));
         assign(Call, C);
-      } else if (!Heap && !isKnownInactiveCall(*Call) && !findRule(*Call)) {
+      } else if (!Class.known()) {
+        // (Rows move no pointers: a buffer routine reads and writes floats
+        // only, a rule's results are values.)
         int C = applyCall(*Call);
         if (PtrResult)
           assign(Call, C);
@@ -370,10 +375,11 @@ const CallSummary &MemoryClasses::summaryOf(Function &F) {
 
   // Activities do not matter for a summary; treat every pointer parameter
   // as shadowed so no const-memory shortcut hides a relation.
-  TypeInfo TI(F);
+  TypeInfo TI(F, Calls);
   SmallVector<bool, 8> AllShadowed(F.arg_size(), true);
   MemoryClasses Callee(
-      F, AllShadowed, [&TI](const Value *P) { return TI.mayHoldPointers(P); },
+      F, Calls, AllShadowed,
+      [&TI](const Value *P) { return TI.mayHoldPointers(P); },
       [&TI](const Value *V) { return TI.isAddress(V); }, Depth + 1, Summaries);
   CallSummary S;
   S.Returned = SmallBitVector(F.arg_size(), false);

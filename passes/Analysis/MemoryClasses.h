@@ -41,6 +41,8 @@ class raw_ostream;
 
 namespace gpuad {
 
+class CallTable;
+
 /// What kinds of object a class contains (a bit set).
 enum MemoryOrigin : unsigned {
   OriginShadowedArg = 1u << 0, ///< a pointer argument with a shadow (dup)
@@ -81,7 +83,8 @@ public:
   /// \p ArgHasShadow[i] says whether pointer argument i has a shadow.
   /// \p Depth bounds the callee summaries computed for calls; \p Summaries
   /// caches them (shared with the analyses of callees).
-  MemoryClasses(llvm::Function &F, llvm::ArrayRef<bool> ArgHasShadow,
+  MemoryClasses(llvm::Function &F, const CallTable &Calls,
+                llvm::ArrayRef<bool> ArgHasShadow,
                 MayHoldPointersFn MayHoldPointers = nullptr,
                 IsAddressFn IsAddress = nullptr, unsigned Depth = 0,
                 std::shared_ptr<CallSummaries> Summaries = nullptr);
@@ -129,6 +132,7 @@ private:
   /// Whether load \p LI reads an address as an integer.
   bool readsAddress(const llvm::LoadInst &LI) const;
 
+  const CallTable &Calls;
   MayHoldPointersFn MayHoldPointers;
   IsAddressFn IsAddress;
   unsigned Depth;

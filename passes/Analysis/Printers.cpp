@@ -10,6 +10,7 @@
 #include "Analysis/TypeInfo.h"
 #include "Options.h"
 #include "Requests/RequestParser.h"
+#include "Rules/CallTable.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
 
@@ -46,10 +47,12 @@ static void printHeader(raw_ostream &OS, StringRef What, const DiffRequest &R) {
 PreservedAnalyses TypeInfoPrinterPass::run(Module &M, ModuleAnalysisManager &) {
   // As the pass sees them: calls contribute what their callees' summaries
   // say.
-  TypeSummaries Callees;
+  // Calls as rows say, without a target's own spellings.
+  CallTable Calls(M, nullptr);
+  TypeSummaries Callees(Calls);
   forEachRequest(M, [&](const DiffRequest &R) {
     printHeader(OS, "gpuad-types", R);
-    TypeInfo(*R.Key.Fn, &Callees).print(OS);
+    TypeInfo(*R.Key.Fn, Calls, &Callees).print(OS);
   });
   return PreservedAnalyses::all();
 }
@@ -58,16 +61,15 @@ PreservedAnalyses ActivityPrinterPass::run(Module &M, ModuleAnalysisManager &) {
   Diagnostics Diags;
   std::unique_ptr<TargetHooks> Target =
       makeTargetHooks(M, GpuadOptions::fromCommandLine(), Diags);
+  CallTable Calls(M, Target.get());
   forEachRequest(M, [&](const DiffRequest &R) {
     printHeader(OS, "gpuad-activity", R);
     Function &F = *R.Key.Fn;
     SmallVector<std::pair<const Argument *, ArgActivity>, 8> Args;
     for (unsigned I = 0; I < R.Key.Args.size(); ++I)
       Args.push_back({F.getArg(I), R.Key.Args[I]});
-    TypeInfo TI(F);
-    ActivityAnalysis(F, Args, R.Key.Ret, TI, [&](const CallBase &C) {
-      return Target->isInactiveCall(C);
-    }).print(OS);
+    TypeInfo TI(F, Calls);
+    ActivityAnalysis(F, Args, R.Key.Ret, TI, Calls).print(OS);
   });
   return PreservedAnalyses::all();
 }

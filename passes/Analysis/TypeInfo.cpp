@@ -6,7 +6,7 @@
 
 #include "Analysis/TypeInfo.h"
 
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Support/DemangledTypes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -127,7 +127,7 @@ const TypeSummaries::Summary *TypeSummaries::get(Function &F) {
 }
 
 TypeSummaries::Summary TypeSummaries::compute(Function &F) {
-  TypeInfo TI(F, this);
+  TypeInfo TI(F, Calls, this);
   Summary S;
   // The callees' relations are known by now (or cut off by depth).
   S.Relations = findPathRelations(F, [this](Function &G) {
@@ -234,9 +234,9 @@ static bool saysFloat(const TypeTree &T) {
   });
 }
 
-TypeInfo::TypeInfo(Function &F, const ArgumentTypes &Known,
-                   TypeSummaries *Callees)
-    : F(F), DL(F.getParent()->getDataLayout()), Callees(Callees) {
+TypeInfo::TypeInfo(Function &F, const CallTable &Calls,
+                   const ArgumentTypes &Known, TypeSummaries *Callees)
+    : F(F), DL(F.getParent()->getDataLayout()), Calls(Calls), Callees(Callees) {
   std::optional<SmallVector<std::string, 8>> Declared =
       declaredArgumentTypes(F);
   // Declared floats are facts; declared integers only a default where
@@ -460,7 +460,7 @@ static bool isPunnedLocal(const Value *Obj) {
     if (isa<MemTransferInst>(Call))
       return true;
     if (const Function *Callee = Call->getCalledFunction()) {
-      StringRef Kind = headerMemoryFunction(*Callee);
+      StringRef Kind = CallTable::headerMemoryFunction(*Callee);
       if (Kind == "memcpy" || Kind == "memmove")
         return true;
     }
@@ -704,16 +704,19 @@ static TypeTree clipToArgument(const CallBase &Call, unsigned K,
 }
 
 void TypeInfo::visitCall(CallBase &Call) {
-  if (classifyHeapCall(Call) && Call.getType()->isPointerTy())
+  CallClass Class = Calls.classify(Call);
+  if (Class.isHeap() && Call.getType()->isPointerTy())
     for (Value *Arg : Call.args())
       if (Arg->getType()->isIntegerTy())
         update(Arg, {}, ConcreteType(ConcreteType::Integer));
+  if (Class.Effect == CallEffect::Buffer)
+    return visitBufferCall(Call, *Class.Routine, Class.Spelling);
   Function *Callee = Call.getCalledFunction();
   // A memcpy or memmove the headers define (CUDA's is a function of its
   // own, kept out of line until gpuad makes it the intrinsic): the same
   // bytes at both ends, as the intrinsic.
   if (Callee && Call.arg_size() == 3) {
-    StringRef Kind = headerMemoryFunction(*Callee);
+    StringRef Kind = CallTable::headerMemoryFunction(*Callee);
     if (Kind == "memcpy" || Kind == "memmove") {
       visitMemTransfer(Call.getArgOperand(0), Call.getArgOperand(1),
                        Call.getArgOperand(2));
@@ -737,6 +740,28 @@ void TypeInfo::visitCall(CallBase &Call) {
   if (!Call.getType()->isVoidTy())
     update(&Call, S->Return);
   applyRelations(Call, S->Relations);
+}
+
+void TypeInfo::visitBufferCall(CallBase &Call, const BufferRoutine &R,
+                               const BufferSpelling &S) {
+  // Buffers hold floats of the routine's precision at every offset (an
+  // increment is a run-time stride); lengths and increments are integers,
+  // in memory for the Fortran spelling.
+  ConcreteType Float = ConcreteType::floatOf(S.Element);
+  ConcreteType Int(ConcreteType::Integer);
+  bool ByPointer = S.Convention == BufferSpelling::Fortran;
+  for (auto [K, Arg] : enumerate(R.Args)) {
+    Value *Op = Call.getArgOperand(K);
+    bool IsFloat = Arg.Kind == ArgKind::Buffer || Arg.Kind == ArgKind::Scalar;
+    if (Arg.Kind == ArgKind::Buffer)
+      update(Op, {-1}, Float);
+    else if (ByPointer)
+      update(Op, {0}, IsFloat ? Float : Int);
+    else
+      update(Op, {}, IsFloat ? Float : Int);
+  }
+  if (R.ReturnsScalar)
+    update(&Call, {}, Float);
 }
 
 void TypeInfo::applyRelations(CallBase &Call, const PathRelations &Relations) {

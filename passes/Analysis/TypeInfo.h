@@ -46,6 +46,10 @@ class Value;
 
 namespace gpuad {
 
+class CallTable;
+struct BufferRoutine;
+struct BufferSpelling;
+
 class TypeInfo;
 
 /// What the analysis of each defined function finds for its parameters and
@@ -56,6 +60,7 @@ class TypeInfo;
 /// which caller asked first.
 class TypeSummaries {
 public:
+  explicit TypeSummaries(const CallTable &Calls) : Calls(Calls) {}
   struct Summary {
     llvm::SmallVector<TypeTree, 8> Params;
     TypeTree Return;
@@ -69,6 +74,8 @@ public:
 
 private:
   Summary compute(llvm::Function &F);
+
+  const CallTable &Calls;
 
   struct Entry {
     std::unique_ptr<Summary> S;
@@ -86,12 +93,14 @@ private:
 class TypeInfo {
 public:
   using ArgumentTypes = llvm::DenseMap<const llvm::Argument *, TypeTree>;
-  explicit TypeInfo(llvm::Function &F, TypeSummaries *Callees = nullptr)
-      : TypeInfo(F, ArgumentTypes(), Callees) {}
-  /// \p Known: what callers know of some arguments (joined in first);
-  /// \p Callees: summaries of called functions (null: calls are opaque).
-  TypeInfo(llvm::Function &F, const ArgumentTypes &Known,
-           TypeSummaries *Callees);
+  TypeInfo(llvm::Function &F, const CallTable &Calls,
+           TypeSummaries *Callees = nullptr)
+      : TypeInfo(F, Calls, ArgumentTypes(), Callees) {}
+  /// \p Calls says what calls are; \p Known: what callers know of some
+  /// arguments (joined in first); \p Callees: summaries of called functions
+  /// (null: calls are opaque).
+  TypeInfo(llvm::Function &F, const CallTable &Calls,
+           const ArgumentTypes &Known, TypeSummaries *Callees);
 
   /// Everything known about \p V (computed on demand for constants).
   TypeTree tree(const llvm::Value *V) const;
@@ -131,12 +140,15 @@ private:
   void applyTBAA(llvm::Instruction &I, llvm::Value *Ptr, llvm::Type *AccessTy);
 
   void visitCall(llvm::CallBase &Call);
+  void visitBufferCall(llvm::CallBase &Call, const BufferRoutine &R,
+                       const BufferSpelling &S);
   /// Applies a callee's relations between its parameters and result to
   /// the operands and result of \p Call.
   void applyRelations(llvm::CallBase &Call, const PathRelations &Relations);
 
   llvm::Function &F;
   const llvm::DataLayout &DL;
+  const CallTable &Calls;
   TypeSummaries *Callees;
   llvm::DenseMap<const llvm::Value *, TypeTree> Trees;
   llvm::SetVector<llvm::Instruction *> Worklist;

@@ -18,7 +18,7 @@
 #include "Core/Preprocess.h"
 #include "Options.h"
 #include "Requests/DiffRequest.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -46,7 +46,7 @@ namespace {
 
 /// Why \p Call keeps \p F (a function the request reaches) off lanes, or "".
 std::string refusalOfCall(const CallBase &Call, const Function &F,
-                          const TargetHooks &Target) {
+                          const TargetHooks &Target, const CallTable &Calls) {
   if (Call.isInlineAsm())
     return "'" + F.getName().str() + "' uses inline assembly";
   const Function *Callee = Call.getCalledFunction();
@@ -56,15 +56,17 @@ std::string refusalOfCall(const CallBase &Call, const Function &F,
   if (Target.readsThreadIndex(Call))
     return "'" + F.getName().str() + "' reads its thread's index ('" +
            Name.str() + "')";
-  if (classifyHeapCall(Call))
+  if (Calls.classify(Call).isHeap())
     return "'" + F.getName().str() + "' allocates or frees memory ('" +
            Name.str() + "')";
-  if (Name.starts_with("__ockl_printf") || Name.starts_with("__ockl_hostcall"))
+  using DeviceCall = TargetHooks::DeviceCall;
+  DeviceCall Kind = Target.classifyDeviceCall(*Callee);
+  if (Kind == DeviceCall::HostCall)
     return "'" + F.getName().str() + "' prints through a host call ('" +
            Name.str() + "')";
   if (!Callee->isDeclaration() || Callee->isIntrinsic() ||
-      Callee->onlyReadsMemory() || isPrintOrFailure(*Callee) ||
-      isDeviceMath(*Callee))
+      Callee->onlyReadsMemory() || Callee->doesNotReturn() ||
+      Kind == DeviceCall::Print || Kind == DeviceCall::Math)
     return "";
   return "'" + F.getName().str() + "' calls '" + Name.str() +
          "', which may have effects a lane cannot make once";
@@ -73,7 +75,8 @@ std::string refusalOfCall(const CallBase &Call, const Function &F,
 /// Why \p Root, or a function it calls, cannot run on a lane group, or "".
 /// Talking to other threads is named before reading the thread index (a
 /// function that exchanges values usually computes where from its index).
-std::string staticRefusal(Function &Root, const TargetHooks &Target) {
+std::string staticRefusal(Function &Root, const TargetHooks &Target,
+                          const CallTable &Calls) {
   SmallPtrSet<Function *, 16> Seen;
   SmallVector<Function *, 16> Work = {&Root};
   unsigned Shared = Target.sharedAddressSpace();
@@ -98,9 +101,10 @@ std::string staticRefusal(Function &Root, const TargetHooks &Target) {
                "' communicates with other threads ('" +
                Call->getCalledOperand()->getName().str() + "')";
       if (Other.empty())
-        Other = refusalOfCall(*Call, *F, Target);
+        Other = refusalOfCall(*Call, *F, Target, Calls);
       if (Function *Callee = Call->getCalledFunction();
-          Callee && !Callee->isDeclaration() && !isDeviceMath(*Callee))
+          Callee && !Callee->isDeclaration() &&
+          Target.classifyDeviceCall(*Callee) != TargetHooks::DeviceCall::Math)
         Work.push_back(Callee);
     }
   }
@@ -165,6 +169,7 @@ LaneVariant laneVariantOf(Function &One, Function &Primal,
   }
   Out = makeLaneVariant(One, Ctx.signatureOf(One), &Primal,
                         Ctx.options().AssumeNoAliasArgs, Ctx.target(),
+                        Ctx.calls(),
                         [&](Function &F) { Ctx.preprocessor().cleanup(F); });
   if (Out.F)
     Out.F->addFnAttr(Attr, Out.Replayable ? "replayable" : "once");
@@ -189,7 +194,7 @@ static BatchMapping decideBatchMapping(const DiffRequest &Req,
   }
   std::string Why = shapeRefusal(Req, Target.warpSize());
   if (Why.empty())
-    Why = staticRefusal(*Key.Fn, Target);
+    Why = staticRefusal(*Key.Fn, Target, Ctx.calls());
   if (!Why.empty()) {
     Out.set("vectors", ", not lanes: " + Why);
     return Out;

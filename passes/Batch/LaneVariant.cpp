@@ -21,7 +21,7 @@
 #include "Batch/LaneVariant.h"
 
 #include "Core/DerivativeSignature.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -64,8 +64,9 @@ bool isGpuadOwned(const GlobalVariable &GV) {
 class Origins {
 public:
   Origins(const Function &V, const DerivativeSignature &Sig,
-          const SmallPtrSetImpl<const GlobalVariable *> &PrimalGlobals)
-      : PrimalGlobals(PrimalGlobals) {
+          const SmallPtrSetImpl<const GlobalVariable *> &PrimalGlobals,
+          const CallTable &Calls)
+      : PrimalGlobals(PrimalGlobals), Calls(Calls) {
     for (unsigned I = 0; I < Sig.PrimalParam.size(); ++I) {
       Args[V.getArg(Sig.PrimalParam[I])] = Origin::Primal;
       if (Sig.ShadowParam[I] >= 0)
@@ -127,8 +128,9 @@ private:
     if (auto *Call = dyn_cast<CallBase>(P)) {
       // The derivative's own heap tapes: one per lane.
       // (The planner refuses a primal that allocates.)
-      std::optional<HeapFn> Heap = classifyHeapCall(*Call);
-      if ((Heap && *Heap == HeapFn::Malloc) || Call->returnDoesNotAlias())
+      CallClass Class = Calls.classify(*Call);
+      if ((Class.isHeap() && Class.Heap == HeapFn::Malloc) ||
+          Call->returnDoesNotAlias())
         return Origin::Own;
       return Origin::Unknown;
     }
@@ -144,6 +146,7 @@ private:
   }
 
   const SmallPtrSetImpl<const GlobalVariable *> &PrimalGlobals;
+  const CallTable &Calls;
   DenseMap<const Value *, Origin> Args;
   DenseMap<const Value *, Origin> Memo;
 };
@@ -170,16 +173,20 @@ void collectPrimalGlobals(const Function &Primal,
   }
 }
 
-/// ockl's heap and printf, which gpuad's own code calls (a lane's tape, its
-/// messages); the program's calls to them keep the vector form (the
-/// planner refuses them).
-bool isDeviceRuntime(const Function &F) {
-  return F.getName().starts_with("__ockl_dm_") ||
-         F.getName().starts_with("__ockl_printf");
+/// The device library functions a lane variant calls as they are: math
+/// (pure, differentiated by rule), and the runtime's heap and host calls,
+/// which gpuad's own code makes (a lane's tape, its messages; the planner
+/// refuses the program's).
+bool keptAsCall(const TargetHooks &Target, const Function &F) {
+  using DeviceCall = TargetHooks::DeviceCall;
+  DeviceCall Kind = Target.classifyDeviceCall(F);
+  return Kind == DeviceCall::Math || Kind == DeviceCall::Runtime ||
+         Kind == DeviceCall::HostCall;
 }
 
 /// A copy of \p One with the lane parameters, everything it calls inlined.
-Function *cloneWithLaneParams(Function &One, std::string &Refusal) {
+Function *cloneWithLaneParams(Function &One, const TargetHooks &Target,
+                              std::string &Refusal) {
   LLVMContext &C = One.getContext();
   SmallVector<Type *, 16> Params(One.getFunctionType()->params());
   Params.push_back(Type::getInt64Ty(C));
@@ -206,8 +213,7 @@ Function *cloneWithLaneParams(Function &One, std::string &Refusal) {
     for (Instruction &I : instructions(*V))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction();
-            Callee && !Callee->isDeclaration() && !isDeviceMath(*Callee) &&
-            !isDeviceRuntime(*Callee))
+            Callee && !Callee->isDeclaration() && !keptAsCall(Target, *Callee))
           Calls.push_back(Call);
     if (Calls.empty())
       return V;
@@ -239,7 +245,8 @@ bool isGpuadMessage(const Value *Format) {
 }
 
 /// Classifies \p I; returns why it cannot be made once-only, or "".
-std::string classify(Instruction &I, Origins &O, Rewrites &R) {
+std::string classify(Instruction &I, Origins &O, Rewrites &R,
+                     const TargetHooks &Target, const CallTable &Calls) {
   auto Named = [&](const Value *P) {
     return P->hasName() ? "'" + P->getName().str() + "'"
                         : std::string("memory");
@@ -306,7 +313,7 @@ std::string classify(Instruction &I, Origins &O, Rewrites &R) {
   const Function *Callee = Call->getCalledFunction();
   if (!Callee)
     return "a call through a function pointer";
-  if (Callee->getName() == "vprintf") {
+  if (Target.classifyDeviceCall(*Callee) == TargetHooks::DeviceCall::Print) {
     // gpuad's own messages (a lane's heap, its tape) are the lane's; the
     // program's output is the calling thread's.
     if (!isGpuadMessage(Call->getArgOperand(0)))
@@ -322,9 +329,8 @@ std::string classify(Instruction &I, Origins &O, Rewrites &R) {
     return "a call to '" + Callee->getName().str() +
            "', which writes memory a lane cannot tell is its own";
   }
-  if (Callee->onlyReadsMemory() || isPrintOrFailure(*Callee) ||
-      classifyHeapCall(*Call) || isDeviceMath(*Callee) ||
-      isDeviceRuntime(*Callee))
+  if (Callee->onlyReadsMemory() || Callee->doesNotReturn() ||
+      Calls.classify(*Call).isHeap() || keptAsCall(Target, *Callee))
     return "";
   return "a call to '" + Callee->getName().str() +
          "', whose effects a lane cannot make once";
@@ -424,22 +430,12 @@ foreignGlobal(const Instruction &I,
 
 } // namespace
 
-bool isDeviceMath(const Function &F) {
-  return F.getName().starts_with("__nv_") || F.getName().starts_with("__ocml_");
-}
-
-bool isPrintOrFailure(const Function &F) {
-  StringRef N = F.getName();
-  return N == "vprintf" || N == "__assertfail" || N == "__assert_fail" ||
-         N == "abort";
-}
-
 LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
                             const Function *Primal, bool AssumeNoAlias,
-                            TargetHooks &Target,
+                            TargetHooks &Target, const CallTable &Calls,
                             function_ref<void(Function &)> Simplify) {
   LaneVariant Out;
-  Function *V = cloneWithLaneParams(One, Out.Refusal);
+  Function *V = cloneWithLaneParams(One, Target, Out.Refusal);
   if (!V)
     return Out;
   // What the inlined calls passed through memory, in registers again: the
@@ -447,10 +443,10 @@ LaneVariant makeLaneVariant(Function &One, const DerivativeSignature &Sig,
   Simplify(*V);
   SmallPtrSet<const GlobalVariable *, 8> PrimalGlobals;
   collectPrimalGlobals(*Primal, PrimalGlobals);
-  Origins O(*V, Sig, PrimalGlobals);
+  Origins O(*V, Sig, PrimalGlobals, Calls);
   Rewrites R;
   for (Instruction &I : instructions(*V)) {
-    std::string Why = classify(I, O, R);
+    std::string Why = classify(I, O, R, Target, Calls);
     if (const GlobalVariable *GV = foreignGlobal(I, PrimalGlobals))
       Why = "'" + GV->getName().str() +
             "', a global's shadow, which a lane would share with the other "

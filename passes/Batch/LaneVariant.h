@@ -23,6 +23,7 @@ class Function;
 
 namespace gpuad {
 
+class CallTable;
 struct DerivativeSignature;
 class TargetHooks;
 
@@ -36,13 +37,6 @@ struct LaneVariant {
   bool Replayable = false;
 };
 
-/// The device math libraries (`__nv_*`, `__ocml_*`): differentiated by rule,
-/// pure, never entered or inlined.
-bool isDeviceMath(const llvm::Function &F);
-/// Device printf and the calls that stop a thread: a lane makes them for
-/// its calling thread (printf once).
-bool isPrintOrFailure(const llvm::Function &F);
-
 /// Makes the lane variant of \p One, the width-1 derivative (signature
 /// \p Sig) of \p Primal.  \p AssumeNoAlias: the primal's pointer arguments
 /// do not overlap (gpuad's assume-noalias-args).  \p Simplify cleans up
@@ -50,7 +44,7 @@ bool isPrintOrFailure(const llvm::Function &F);
 LaneVariant
 makeLaneVariant(llvm::Function &One, const DerivativeSignature &Sig,
                 const llvm::Function *Primal, bool AssumeNoAlias,
-                TargetHooks &Target,
+                TargetHooks &Target, const CallTable &Calls,
                 llvm::function_ref<void(llvm::Function &)> Simplify);
 
 } // namespace gpuad

@@ -42,10 +42,10 @@ struct PrimalRanges {
   llvm::ScalarEvolution SE;
   ArgumentRanges Ranges;
 
-  explicit PrimalRanges(llvm::Function &F)
+  PrimalRanges(llvm::Function &F, const CallTable &Calls)
       : F(F), TLII(F.getParent()->getTargetTriple()), TLI(TLII, &F), AC(F),
         DT(F), LI(DT), SE(F, TLI, AC, DT, LI),
-        Ranges(computeArgumentRanges(F, SE, TLI)) {}
+        Ranges(computeArgumentRanges(F, SE, TLI, Calls)) {}
 };
 
 /// Emits range expressions (ArgumentRanges: constants and integer

@@ -36,10 +36,12 @@ namespace gpuad {
 
 DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts)
     : M(M), Options(std::move(Opts)),
-      Target(makeTargetHooks(M, Options, Diags)), Indirect(M, *Target, Diags) {
+      Target(makeTargetHooks(M, Options, Diags)),
+      Regs(Registrations::read(M, &Diags)), Calls(M, Target.get()), Pre(Calls),
+      Indirect(M, *Target, Calls, Diags), Summaries(Calls), Writes(Calls) {
+  Regs.addToCallTable(Calls);
   Pre.setHoistInvariantCalls(Options.HoistInvariantCalls);
   Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
-  Regs = Registrations::read(M, &Diags);
   Pre.setIndirectCallRewriter([this](Function &Clone, const Function &F) {
     return Indirect.rewrite(Clone, F);
   });

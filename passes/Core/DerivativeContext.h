@@ -22,6 +22,7 @@
 #include "Core/Preprocess.h"
 #include "Options.h"
 #include "Requests/Registrations.h"
+#include "Rules/CallTable.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
 
@@ -56,6 +57,8 @@ public:
   Diagnostics &diags() { return Diags; }
   TargetHooks &target() { return *Target; }
   Preprocessor &preprocessor() { return Pre; }
+  /// What each call does (the module's call table).
+  CallTable &calls() { return Calls; }
 
   /// The generated function for \p Key, emitting it on first use.  Returns
   /// null if \p Key's mode is not implemented.  A derivative whose emission
@@ -217,8 +220,10 @@ private:
   GpuadOptions Options;
   Diagnostics Diags;
   std::unique_ptr<TargetHooks> Target;
-  Preprocessor Pre;
   Registrations Regs;
+  /// This module's call rows: built-in, the target's, the registrations'.
+  CallTable Calls;
+  Preprocessor Pre;
   IndirectCalls Indirect;
   std::map<DerivativeKey, llvm::Function *> Generated;
   std::set<DerivativeKey> Requested, SplitRequested;

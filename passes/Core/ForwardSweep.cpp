@@ -99,11 +99,9 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   ArrayRef<TypeTree> FromCallers = Ctx.argumentTypes(*Key.Fn);
   for (unsigned I = 0; I < FromCallers.size() && I < Args.size(); ++I)
     Known[Args[I].Primal] = FromCallers[I];
-  TI = std::make_unique<TypeInfo>(D, Known, &Ctx.typeSummaries());
-  TargetHooks &Target = Ctx.target();
+  TI = std::make_unique<TypeInfo>(D, Ctx.calls(), Known, &Ctx.typeSummaries());
   Act = std::make_unique<ActivityAnalysis>(
-      D, Activities, Ret, *TI,
-      [&Target](const CallBase &C) { return Target.isInactiveCall(C); },
+      D, Activities, Ret, *TI, Ctx.calls(),
       [this](const GlobalVariable &GV) { return Ctx.carriesDerivatives(GV); },
       [this](const CallBase &C) { return Ctx.reachesCarryingGlobals(C); });
   for (const SweepArg &A : Args)

@@ -23,6 +23,7 @@
 
 #include "Batch/Lanes.h"
 #include "Core/DerivativeKey.h"
+#include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -96,6 +97,9 @@ protected:
   virtual void emitData(llvm::Instruction &I) {}
   /// A call the rule table covers, that carries a derivative.
   virtual void emitRuleCall(llvm::CallBase &Call, const DerivativeRule &Rule) {}
+  /// A call of a buffer routine (BLAS) that carries a derivative: forward
+  /// mode emits its tangent; reverse mode has nothing to do here.
+  virtual void emitBufferCall(llvm::CallBase &Call, const CallClass &Class) {}
   /// A call to a defined function that needs a derivative.
   virtual void emitDerivativeCall(llvm::CallBase &Call) = 0;
   /// Whether store \p I to shadowed memory also stores its value's shadow.
@@ -237,11 +241,11 @@ private:
   bool reserveScratchShadow(llvm::IRBuilderBase &EB, llvm::Value *Primal);
   void createPhiShadows();
   void finishPhiShadows();
-  void emitHeapCall(llvm::CallBase &Call);
+  void emitHeapCall(llvm::CallBase &Call, HeapFn Fn);
   /// Moves the insertion point onto \p Call's normal edge if it is an
   /// invoke (shadow code follows the primal's success).
   void followNormalEdge(llvm::CallBase &Call);
-  /// The same library call on the shadows (isStructureCall).
+  /// The same library call on the shadows (CallEffect::Structure).
   void emitStructureCall(llvm::CallBase &Call);
   bool callNeedsDerivative(llvm::CallBase &Call) const;
   /// Whether memory class \p Class may be read after a store: by a load that

@@ -403,10 +403,12 @@ bool ForwardSweep::mayReadBack(int Class) const {
     return true;
   for (const BasicBlock &BB : D)
     for (const Instruction &I : BB)
-      if (const auto *Call = dyn_cast<CallBase>(&I))
-        if (!Act->isInactiveCall(*Call) && !isa<IntrinsicInst>(Call) &&
-            !findRule(*Call) && !classifyHeapCall(*Call))
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        CallClass C = Ctx.calls().classify(*Call);
+        if (!isa<IntrinsicInst>(Call) && !C.inactive() && !C.Scalar &&
+            !C.isHeap())
           return true;
+      }
   return false;
 }
 
@@ -503,43 +505,57 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
                       "a derivative ('" +
                           Callee->getName() +
                           "'): nested differentiation is not supported");
-  if (Act->isInactiveCall(Call))
+  CallClass Class = Ctx.calls().classify(Call);
+  switch (Class.Effect) {
+  case CallEffect::Inactive:
+  case CallEffect::Barrier:
     return;
-  if (std::optional<unsigned> Op = Ctx.target().shuffledOperand(Call))
-    return emitShuffle(Call, *Op);
-  if (isa<MemTransferInst>(Call))
+  case CallEffect::Shuffle:
+    return emitShuffle(Call, Class.ShuffledOperand);
+  case CallEffect::MemoryTransfer:
     return emitMemTransfer(Call);
-  if (isa<MemSetInst>(Call)) {
+  case CallEffect::MemorySet:
     if (needsShadow(cast<MemSetInst>(Call).getRawDest()))
       emitMemSet(Call);
     return;
-  }
-  if (Call.isInlineAsm()) {
+  case CallEffect::InlineAsm:
     if (callNeedsDerivative(Call))
       fail(Call, "cannot differentiate inline assembly on values that carry "
                  "derivatives ('" +
                      describe(Call) + "')");
     return;
+  case CallEffect::Elementwise:
+    return emitRuleCall(Call, *Class.Scalar);
+  case CallEffect::Allocator:
+  case CallEffect::Deallocator:
+  case CallEffect::Reallocator:
+    return emitHeapCall(Call, Class.Heap);
+  case CallEffect::Buffer:
+    if (callNeedsDerivative(Call))
+      emitBufferCall(Call, Class);
+    return;
+  default:
+    break;
   }
-  if (const DerivativeRule *Rule = findRule(Call))
-    return emitRuleCall(Call, *Rule);
-  if (classifyHeapCall(Call))
-    return emitHeapCall(Call);
   if (!callNeedsDerivative(Call))
     return;
-  if (isStructureCall(Call))
-    return emitStructureCall(Call);
   Function *Callee = Call.getCalledFunction();
-  if (!Callee)
+  switch (Class.Effect) {
+  case CallEffect::Structure:
+    return emitStructureCall(Call);
+  case CallEffect::Indirect:
     return fail(Call, "cannot differentiate an indirect call ('" +
                           describe(Call) + "'): the callee is unknown");
-  // A registered derivative serves a declaration (a library call) too.
-  if (Ctx.customRuleFor(*Callee))
+  case CallEffect::Custom:
+    // A registered derivative serves a declaration (a library call) too.
     return emitDerivativeCall(Call);
-  if (Callee->isDeclaration())
+  case CallEffect::Unknown:
     return fail(Call, "cannot differentiate call to '" + Callee->getName() +
                           "': it has no derivative rule and its body is not "
                           "in this module");
+  default:
+    break;
+  }
   if (Callee->isVarArg())
     return fail(Call, "cannot differentiate call to variadic function '" +
                           Callee->getName() + "'");
@@ -743,8 +759,7 @@ void ForwardSweep::followNormalEdge(CallBase &Call) {
   }
 }
 
-void ForwardSweep::emitHeapCall(CallBase &Call) {
-  HeapFn Fn = *classifyHeapCall(Call);
+void ForwardSweep::emitHeapCall(CallBase &Call, HeapFn Fn) {
   // A throwing allocation (invoke of operator new) becomes a plain call for
   // the shadow; only the primal's exception matters.
   followNormalEdge(Call);

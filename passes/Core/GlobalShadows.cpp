@@ -40,8 +40,7 @@
 #include "Core/DerivativeContext.h"
 
 #include "Requests/RequestParser.h"
-#include "Rules/DerivativeRules.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Support/GlobalAddresses.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -69,7 +68,8 @@ static bool isMutableGlobalAddress(const Value *V) {
 
 /// Whether \p F (or what it calls, \p Depth calls deep at most) may access
 /// a mutable global: names one, or calls code gpuad cannot see.
-static bool mayAccessGlobals(const Function &F, unsigned Depth,
+static bool mayAccessGlobals(const Function &F, const CallTable &Calls,
+                             unsigned Depth,
                              SmallPtrSetImpl<const Function *> &Seen) {
   if (F.isDeclaration() || Depth > 4)
     return true;
@@ -80,11 +80,10 @@ static bool mayAccessGlobals(const Function &F, unsigned Depth,
                [](const Use &U) { return isMutableGlobalAddress(U.get()); }))
       return true;
     const auto *Call = dyn_cast<CallBase>(&I);
-    if (!Call || isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
-        findRule(*Call) || classifyHeapCall(*Call))
+    if (!Call || isa<IntrinsicInst>(Call) || Calls.classify(*Call).known())
       continue;
     const Function *Callee = Call->getCalledFunction();
-    if (!Callee || mayAccessGlobals(*Callee, Depth + 1, Seen))
+    if (!Callee || mayAccessGlobals(*Callee, Calls, Depth + 1, Seen))
       return true;
   }
   return false;
@@ -96,12 +95,11 @@ const CallBase *DerivativeContext::callAccessingGlobals(const Function &F) {
     return It->second;
   for (const Instruction &I : instructions(F)) {
     const auto *Call = dyn_cast<CallBase>(&I);
-    if (!Call || isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
-        findRule(*Call) || classifyHeapCall(*Call))
+    if (!Call || isa<IntrinsicInst>(Call) || Calls.classify(*Call).known())
       continue;
     const Function *Callee = Call->getCalledFunction();
     SmallPtrSet<const Function *, 8> Seen;
-    if (!Callee || mayAccessGlobals(*Callee, 0, Seen))
+    if (!Callee || mayAccessGlobals(*Callee, Calls, 0, Seen))
       return CallsAccessingGlobals[&F] = Call;
   }
   return nullptr;
@@ -185,7 +183,7 @@ static const GlobalVariable *tableOfAddress(const Value *Ptr,
 static SmallPtrSet<const GlobalVariable *, 8>
 tablesWrittenThrough(const Module &M,
                      const SmallPtrSetImpl<const Function *> &Reach,
-                     ArgumentWrites &Writes) {
+                     const CallTable &Calls, ArgumentWrites &Writes) {
   SmallPtrSet<const GlobalVariable *, 8> Tables;
   auto Note = [&](const Value *Ptr) {
     if (const GlobalVariable *G = tableOfAddress(Ptr))
@@ -204,7 +202,8 @@ tablesWrittenThrough(const Module &M,
       } else if (const auto *Call = dyn_cast<CallBase>(&I);
                  Call && Call->getCalledFunction() &&
                  !Call->getCalledFunction()->isDeclaration() &&
-                 !isKnownInactiveCall(*Call) && !findRule(*Call)) {
+                 !Calls.classify(*Call).inactive() &&
+                 !Calls.classify(*Call).Scalar) {
         // Code gpuad can see (library code a derivative calls has a rule,
         // is inactive, or is an error of its own): `std::cerr`'s facets
         // handed to libstdc++ carry nothing.
@@ -236,7 +235,7 @@ DerivativeContext::carryingGlobals() {
   SmallVector<std::pair<const GlobalVariable *, const Value *>, 8> Pointers;
   SmallPtrSet<const Function *, 32> Reach = mayRunInDerivatives();
   SmallPtrSet<const GlobalVariable *, 8> WrittenThrough =
-      tablesWrittenThrough(M, Reach, Writes);
+      tablesWrittenThrough(M, Reach, Calls, Writes);
   for (const Function &F : M)
     for (const Instruction &I : instructions(F)) {
       if (const auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -252,8 +251,8 @@ DerivativeContext::carryingGlobals() {
       } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
         Note(RMW->getPointerOperand());
       } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
-        if (isa<IntrinsicInst>(Call) || isKnownInactiveCall(*Call) ||
-            findRule(*Call))
+        if (CallClass C = Calls.classify(*Call);
+            isa<IntrinsicInst>(Call) || C.inactive() || C.Scalar)
           continue;
         for (const Use &A : Call->args())
           if (A->getType()->isPointerTy())

@@ -7,8 +7,7 @@
 #include "Core/IndirectCalls.h"
 
 #include "Requests/RequestParser.h"
-#include "Rules/DerivativeRules.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
 
@@ -132,10 +131,10 @@ ArrayRef<Function *> IndirectCalls::candidatesOf(FunctionType *Ty,
     if (F.getFunctionType() != Ty || F.isIntrinsic() || Made.count(&F) ||
         classifyEntryPoint(F.getName()) || !isAddressTaken(F))
       continue;
-    // A declaration without a rule has no derivative: the default case
-    // names it at run time.  Heap functions (malloc through a table of
-    // allocators) are differentiated by what they are, as direct calls.
-    if (F.isDeclaration() && !findRule(F) && !classifyHeapFunction(F.getName()))
+    // A declaration without a row has no derivative: the default case
+    // names it at run time.  Rows (malloc through a table of allocators,
+    // a BLAS routine) are differentiated by what they are, as direct calls.
+    if (F.isDeclaration() && !Calls.hasDerivativeRow(F))
       continue;
     // A body that never returns (an abstract class's deleting destructor
     // traps) is left to the default case too.
@@ -161,6 +160,7 @@ Function *IndirectCalls::missHelper(const Function &User,
   Function *F =
       Function::Create(FunctionType::get(Type::getVoidTy(C), {Ptr}, false),
                        GlobalValue::InternalLinkage, "gpuad.dispatch.miss", M);
+  MissHelpers.insert(F);
   for (const Attribute &A : User.getAttributes().getFnAttrs())
     if (A.isStringAttribute())
       F->addFnAttr(A);
@@ -312,9 +312,7 @@ void IndirectCalls::restore() {
   for (auto &[Key, D] : Dispatchers) {
     for (Instruction &I : instructions(*D))
       if (auto *Call = dyn_cast<CallInst>(&I);
-          Call && Call->getCalledFunction() &&
-          Call->getCalledFunction()->getName().starts_with(
-              "gpuad.dispatch.miss"))
+          Call && MissHelpers.count(Call->getCalledFunction()))
         Helpers.push_back(Call->getCalledFunction());
     if (D->use_empty())
       D->eraseFromParent();
@@ -324,6 +322,7 @@ void IndirectCalls::restore() {
       H->eraseFromParent();
   Dispatchers.clear();
   Made.clear();
+  MissHelpers.clear();
 }
 
 } // namespace gpuad

@@ -29,6 +29,7 @@
 #define GPUAD_CORE_INDIRECTCALLS_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
@@ -39,6 +40,7 @@
 namespace gpuad {
 
 class Diagnostics;
+class CallTable;
 class TargetHooks;
 
 /// Whether pointer \p V (a function argument, a function pointer made from
@@ -48,8 +50,9 @@ bool isOnlyCalled(const llvm::Value &V);
 
 class IndirectCalls {
 public:
-  IndirectCalls(llvm::Module &M, TargetHooks &Target, Diagnostics &Diags)
-      : M(M), Target(Target), Diags(Diags) {}
+  IndirectCalls(llvm::Module &M, TargetHooks &Target, const CallTable &Calls,
+                Diagnostics &Diags)
+      : M(M), Target(Target), Calls(Calls), Diags(Diags) {}
 
   /// Rewrites the indirect calls of \p Clone (a normalised copy of
   /// \p Original) that may carry derivatives into dispatcher calls.
@@ -70,6 +73,7 @@ public:
 private:
   llvm::Module &M;
   TargetHooks &Target;
+  const CallTable &Calls;
   Diagnostics &Diags;
   /// Candidates by function type (computed once, before any dispatcher
   /// takes their addresses itself).
@@ -79,6 +83,8 @@ private:
   std::map<std::pair<llvm::FunctionType *, std::string>, llvm::Function *>
       Dispatchers;
   llvm::DenseMap<const llvm::Function *, bool> Made;
+  /// The functions dispatchers call when no candidate matches.
+  llvm::SmallPtrSet<const llvm::Function *, 4> MissHelpers;
 
   llvm::ArrayRef<llvm::Function *> candidatesOf(llvm::FunctionType *Ty,
                                                 const llvm::Function *User);

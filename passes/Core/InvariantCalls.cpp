@@ -6,7 +6,7 @@
 
 #include "Core/InvariantCalls.h"
 
-#include "Rules/DerivativeRules.h"
+#include "Rules/CallTable.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -45,8 +45,9 @@ bool isReadableByPure(const Value *Ptr) {
 /// normalised form and remembered.
 class Purity {
 public:
-  explicit Purity(function_ref<Function &(Function &)> Normalized)
-      : Normalized(Normalized) {}
+  Purity(const CallTable &Calls,
+         function_ref<Function &(Function &)> Normalized)
+      : Calls(Calls), Normalized(Normalized) {}
 
   bool isPureCall(const CallBase &CB, unsigned Depth = 0) {
     if (CB.isConvergent() || isa<InvokeInst>(CB))
@@ -66,7 +67,7 @@ public:
       return false;
     if (Callee->isDeclaration())
       // A math function of the rule table, with no pointer to write through.
-      return findRule(CB) && none_of(CB.args(), [](const Use &A) {
+      return Calls.classify(CB).Scalar && none_of(CB.args(), [](const Use &A) {
                return A->getType()->isPointerTy();
              });
     return Depth < MaxDepth && pointerArgumentsReadable(CB) &&
@@ -74,6 +75,7 @@ public:
   }
 
 private:
+  const CallTable &Calls;
   bool pointerArgumentsReadable(const CallBase &CB) {
     return all_of(CB.args(), [](const Use &A) {
       return !A->getType()->isPointerTy() || isReadableByPure(A.get());
@@ -230,8 +232,9 @@ bool hoist(const Placement &Pl) {
 } // namespace
 
 bool hoistInvariantCalls(Function &F, FunctionAnalysisManager &FAM,
+                         const CallTable &Calls,
                          function_ref<Function &(Function &)> Normalized) {
-  Purity P(Normalized);
+  Purity P(Calls, Normalized);
   SmallPtrSet<const CallInst *, 4> Kept; // whose entry test cannot be built
   bool Changed = false;
   // One call per round: each move changes the loops' preheaders.

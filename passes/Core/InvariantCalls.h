@@ -37,11 +37,14 @@
 
 namespace gpuad {
 
+class CallTable;
+
 /// Moves \p F's loop-invariant pure calls out of their loops.  \p Normalized
 /// gives a callee's normalised (SSA) form, in which purity is checked.
 /// Returns whether \p F changed.
 bool hoistInvariantCalls(
     llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
+    const CallTable &Calls,
     llvm::function_ref<llvm::Function &(llvm::Function &)> Normalized);
 
 } // namespace gpuad

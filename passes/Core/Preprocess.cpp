@@ -10,9 +10,8 @@
 #include "Core/LastPick.h"
 #include "Requests/IterationCounters.h"
 
+#include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
-#include "Rules/DerivativeRules.h"
-#include "Rules/KnownFunctions.h"
 #include "Support/Inlining.h"
 
 #include "Support/ReturnedArguments.h"
@@ -38,7 +37,7 @@ using namespace llvm;
 
 namespace gpuad {
 
-Preprocessor::Preprocessor() {
+Preprocessor::Preprocessor(CallTable &Calls) : Calls(Calls) {
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -72,16 +71,16 @@ static bool isAtomicWrapper(const Function &F) {
 /// complex<double> &)) become calls of a by-value wrapper of the callee,
 /// which has the callee's rule: the operands' parts are loads the rows can
 /// read, and the loads' adjoints reach the referenced memory.
-static bool passComplexByValue(Function &F) {
+static bool passComplexByValue(Function &F, CallTable &Calls) {
   bool Changed = false;
   for (BasicBlock &BB : F)
     for (Instruction &I : make_early_inc_range(BB)) {
       auto *Call = dyn_cast<CallInst>(&I);
-      const DerivativeRule *R = Call ? findRule(*Call) : nullptr;
+      const DerivativeRule *R = Call ? Calls.scalarRule(*Call) : nullptr;
       Function *Callee = Call ? Call->getCalledFunction() : nullptr;
       if (!R || !Callee || R->Kind != RuleKind::Complex)
         continue;
-      Function *Wrapper = complexByValueWrapper(*Callee, *R);
+      Function *Wrapper = complexByValueWrapper(*Callee, *R, Calls);
       if (!Wrapper)
         continue;
       IRBuilder<> B(Call);
@@ -111,7 +110,7 @@ static bool useMemoryIntrinsics(Function &F) {
     for (Instruction &I : make_early_inc_range(BB)) {
       auto *Call = dyn_cast<CallInst>(&I);
       Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      StringRef Kind = Callee ? headerMemoryFunction(*Callee) : "";
+      StringRef Kind = Callee ? CallTable::headerMemoryFunction(*Callee) : "";
       if (Kind.empty())
         continue;
       IRBuilder<> B(Call);
@@ -178,7 +177,7 @@ static bool signBitOpsAsFloatOps(Function &F) {
 /// keep per iteration -- instead of the running maximum itself.  Only in
 /// loops: elsewhere the value is kept in a register either way, and the
 /// target's max instruction is cheaper than the comparison and select.
-static bool selectFormMinMax(Function &F) {
+static bool selectFormMinMax(Function &F, const CallTable &Calls) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
   bool Changed = false;
@@ -191,12 +190,11 @@ static bool selectFormMinMax(Function &F) {
     // maxnum itself, or a library's fmax (libm, libdevice, ocml: the rule
     // table's names for it); not llvm.maximum, which propagates NaN.
     Intrinsic::ID ID = Callee->getIntrinsicID();
-    const DerivativeRule *Rule =
-        ID ? nullptr : findRuleByName(Callee->getName());
+    const DerivativeRule *Rule = ID ? nullptr : Calls.scalarRule(*Callee);
     bool Max =
-        ID == Intrinsic::maxnum || (Rule && Rule == findRuleByName("fmax"));
+        ID == Intrinsic::maxnum || (Rule && Rule == Calls.family("fmax"));
     bool Min =
-        ID == Intrinsic::minnum || (Rule && Rule == findRuleByName("fmin"));
+        ID == Intrinsic::minnum || (Rule && Rule == Calls.family("fmin"));
     if (!Max && !Min)
       continue;
     Value *A = Call->getArgOperand(0), *B2 = Call->getArgOperand(1);
@@ -261,7 +259,7 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     // Atomic wrappers inlined: the analyses see the address the atomic
     // updates (whether it is the thread's own) as at -O2.
     bool Again = inlineCallsTo(*Clone, isAtomicWrapper);
-    Again |= passComplexByValue(*Clone);
+    Again |= passComplexByValue(*Clone, Calls);
     Again |= useMemoryIntrinsics(*Clone);
     Again |= signBitOpsAsFloatOps(*Clone);
     Again |= forwardReturnedArguments(*Clone);
@@ -307,13 +305,13 @@ Function &Preprocessor::normalizedForReverse(Function &F,
           II && II->isLifetimeStartOrEnd())
         II->eraseFromParent();
   FunctionPassManager FPM;
-  selectFormMinMax(Clone);
+  selectFormMinMax(Clone, Calls);
   FPM.addPass(UnifyFunctionExitNodesPass());
   FPM.addPass(LoopSimplifyPass());
   FPM.addPass(LCSSAPass());
   run(FPM, Clone);
   if (HoistInvariantCalls &&
-      hoistInvariantCalls(Clone, FAM, [this](Function &G) -> Function & {
+      hoistInvariantCalls(Clone, FAM, Calls, [this](Function &G) -> Function & {
         return normalized(G);
       })) {
     FunctionPassManager Again;

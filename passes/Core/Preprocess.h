@@ -29,9 +29,11 @@
 
 namespace gpuad {
 
+class CallTable;
+
 class Preprocessor {
 public:
-  Preprocessor();
+  explicit Preprocessor(CallTable &Calls);
   ~Preprocessor();
 
   /// Target idioms to rewrite in every clone (TargetHooks::normalize; true:
@@ -82,6 +84,7 @@ private:
   llvm::DenseMap<llvm::Function *, llvm::Function *> Clones;
   std::function<bool(llvm::Function &)> TargetNormalizer;
   bool HoistInvariantCalls = true;
+  CallTable &Calls;
   std::function<bool(llvm::Function &, const llvm::Function &)>
       IndirectCallRewriter;
   std::map<std::pair<llvm::Function *, std::vector<bool>>, llvm::Function *>

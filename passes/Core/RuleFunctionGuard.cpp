@@ -8,9 +8,7 @@
 
 #include "Requests/Registrations.h"
 #include "Requests/RequestParser.h"
-#include "Rules/DerivativeRules.h"
-#include "Rules/KnownFunctions.h"
-#include "Rules/LibraryAliases.h"
+#include "Rules/CallTable.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/InstrTypes.h"
@@ -57,7 +55,9 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
   if (findEntryCalls(M).empty())
     return PreservedAnalyses::all();
-  registerLibraryAliases(M);
+  // The table without a target: what this module's calls are, as far as
+  // rows tell (the target's own spellings are intrinsics, never guarded).
+  CallTable Calls(M, nullptr);
   bool Changed = false;
   SmallVector<GlobalValue *, 16> Protected;
   // Functions a registration names keep their calls and signature too, and
@@ -76,8 +76,8 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
     // (HIP's malloc and free are inline wrappers of ockl's allocator, its
     // memcpy a byte loop): gpuad knows them by name, not by their bodies.
     if (F.isDeclaration() ||
-        (!findRule(F) && !classifyHeapFunction(F.getName()) &&
-         headerMemoryFunction(F).empty() && !Registered.count(&F)) ||
+        (!Calls.hasDerivativeRow(F) &&
+         CallTable::headerMemoryFunction(F).empty() && !Registered.count(&F)) ||
         F.hasFnAttribute(GuardAttr))
       continue;
     bool WasAlwaysInline = F.hasFnAttribute(Attribute::AlwaysInline);

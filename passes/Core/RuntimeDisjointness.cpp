@@ -104,14 +104,14 @@ DisjointnessPlan planRuntimeDisjointness(DerivativeContext &Ctx,
     P.WhyNot = "only combined reverse derivatives of host code at width 1";
     return P;
   }
-  PrimalRanges R(primalOf(Ctx, Key));
+  PrimalRanges R(primalOf(Ctx, Key), Ctx.calls());
   return makePlan(Ctx, Key, R.Ranges);
 }
 
 void emitDisjointnessDispatcher(DerivativeContext &Ctx,
                                 const DerivativeKey &Key, Function &D,
                                 Function &Restrict, Function &AsProven) {
-  PrimalRanges R(primalOf(Ctx, Key));
+  PrimalRanges R(primalOf(Ctx, Key), Ctx.calls());
   DisjointnessPlan P = makePlan(Ctx, Key, R.Ranges);
   const DerivativeSignature &Sig = Ctx.signatureOf(D);
   LLVMContext &C = D.getContext();

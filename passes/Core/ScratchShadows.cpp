@@ -105,7 +105,8 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
   }
   // The ranges of the loop-simplified primal (the same for every version).
   PrimalRanges R(Ctx.preprocessor().normalizedForReverse(
-      *Key.Fn, Ctx.restrictParameters(Key)));
+                     *Key.Fn, Ctx.restrictParameters(Key)),
+                 Ctx.calls());
   Module &M = *D.getParent();
   Type *I64 = Type::getInt64Ty(M.getContext());
   PointerType *Ptr = PointerType::getUnqual(M.getContext());

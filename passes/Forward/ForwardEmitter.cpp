@@ -36,7 +36,7 @@ bool ForwardEmitter::wantsShadow(const Value *V) const {
 }
 
 void ForwardEmitter::emitData(Instruction &I) {
-  if (const DerivativeRule *R = findRule(I))
+  if (const DerivativeRule *R = Ctx.calls().scalarRule(I))
     return emitElementwise(I, *R);
   fail(I, "no derivative rule for '" + describe(I) +
               (isa<BinaryOperator>(I) && I.getType()->isIntOrIntVectorTy()

@@ -38,6 +38,7 @@ private:
   bool wantsShadow(const llvm::Value *V) const override;
   void emitData(llvm::Instruction &I) override;
   void emitRuleCall(llvm::CallBase &Call, const DerivativeRule &Rule) override;
+  void emitBufferCall(llvm::CallBase &Call, const CallClass &Class) override;
   void emitDerivativeCall(llvm::CallBase &Call) override;
   void emitMemSet(llvm::CallBase &Call) override;
   void emitAtomicRMW(llvm::AtomicRMWInst &I) override;

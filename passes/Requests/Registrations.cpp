@@ -6,6 +6,7 @@
 
 #include "Requests/Registrations.h"
 
+#include "Rules/CallTable.h"
 #include "Rules/DerivativeRules.h"
 #include "Support/Diagnostics.h"
 
@@ -171,7 +172,9 @@ void forEachAnnotation(Module &M, function_ref<void(Value *, StringRef)> Fn) {
 /// Reads one module's registrations.
 class Reader {
 public:
-  Reader(Module &M, Diagnostics *Diags) : M(M), Diags(Diags) {}
+  Reader(Module &M, Diagnostics *Diags,
+         std::vector<std::pair<const Function *, std::string>> &Likes)
+      : M(M), Diags(Diags), Likes(Likes) {}
 
   void read(GlobalVariable &GV, const RegForm &Form,
             DenseMap<const Function *, CustomRule> &Rules);
@@ -183,6 +186,7 @@ public:
 private:
   Module &M;
   Diagnostics *Diags;
+  std::vector<std::pair<const Function *, std::string>> &Likes;
 
   void error(const GlobalVariable &GV, const Function *At, const Twine &Msg);
   void makeFunctionLike(const GlobalVariable *GV, Function &F, StringRef Name);
@@ -236,7 +240,7 @@ void Reader::makeFunctionLike(const GlobalVariable *GV, Function &F,
       Diags->error(F, DebugLoc(), Msg);
     return;
   }
-  addRuleAliases({{F.getName(), Name}});
+  Likes.push_back({&F, Name.str()});
 }
 
 void Reader::read(GlobalVariable &GV, const RegForm &Form,
@@ -395,7 +399,7 @@ bool isRegistrationGlobal(const GlobalVariable &GV) { return formOf(GV); }
 
 Registrations Registrations::read(Module &M, Diagnostics *Diags) {
   Registrations R;
-  Reader Read(M, Diags);
+  Reader Read(M, Diags, R.Likes);
   SmallVector<GlobalVariable *, 8> Globals;
   for (GlobalVariable &GV : M.globals())
     if (const RegForm *Form = formOf(GV)) {
@@ -412,6 +416,13 @@ Registrations Registrations::read(Module &M, Diagnostics *Diags) {
     GV->eraseFromParent();
   }
   return R;
+}
+
+void Registrations::addToCallTable(CallTable &Calls) const {
+  for (const auto &[F, Family] : Likes)
+    Calls.addAlias(F->getName(), Family);
+  for (const auto &Entry : Rules)
+    Calls.addCustom(*Entry.first);
 }
 
 SmallVector<Function *, 8> registeredFunctions(Module &M) {

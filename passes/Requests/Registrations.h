@@ -38,6 +38,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -47,6 +48,7 @@ class Module;
 
 namespace gpuad {
 
+class CallTable;
 class Diagnostics;
 
 /// A user's own derivative of one function (Enzyme's calling convention:
@@ -82,8 +84,14 @@ public:
     return It == Rules.end() ? nullptr : &It->second;
   }
 
+  /// Makes the functions registered "like" a rule row spellings of it, and
+  /// those with registered derivatives Custom, in \p Calls.
+  void addToCallTable(CallTable &Calls) const;
+
 private:
   llvm::DenseMap<const llvm::Function *, CustomRule> Rules;
+  /// Functions registered as "like" a rule row, and the row.
+  std::vector<std::pair<const llvm::Function *, std::string>> Likes;
 };
 
 /// Whether \p GV is a registration global (by its name).

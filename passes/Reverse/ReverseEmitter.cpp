@@ -19,7 +19,7 @@
 #include "Core/DerivativeSignature.h"
 #include "Requests/RequestParser.h"
 #include "Reverse/ForwardStructure.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Tape/Tape.h"
 #include "Target/TargetHooks.h"
 
@@ -190,8 +190,7 @@ bool ReverseEmitter::overwrittenAfterCall(const CallBase &Call,
     bool Known =
         isa<Argument>(U) || isa<AllocaInst>(U) ||
         (isa<GlobalVariable>(U) && cast<GlobalVariable>(U)->isConstant());
-    if (const auto *C = dyn_cast<CallBase>(U))
-      Known |= classifyHeapCall(*C).has_value();
+    Known |= Ctx.calls().isHeapCall(U);
     if (!Known)
       return true;
   }
@@ -302,10 +301,9 @@ void ReverseEmitter::buildReverse() {
         [this](const Value *A, const Value *B) { return mayOverlap(A, B); },
         [this](const Value *P) { return needsShadow(P); }, Ctx.target(),
         D.getParent()->getDataLayout());
-  TheTape =
-      std::make_unique<Tape>(D, *FS, Ctx.target(), [this](const LoadInst &LI) {
-        return isReadOnlyLoad(LI);
-      });
+  TheTape = std::make_unique<Tape>(
+      D, *FS, Ctx.target(), Ctx.calls(),
+      [this](const LoadInst &LI) { return isReadOnlyLoad(LI); });
   TheTape->setLastIterationCache(Ctx.options().LastIterationCache);
   TheTape->setPersistent(Split);
   TheTape->setPlacementChoice(Ctx.options().TapePlacement);

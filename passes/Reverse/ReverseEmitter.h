@@ -138,6 +138,10 @@ private:
   void reverseAtomic(llvm::AtomicRMWInst &I, llvm::Value *DI);
   /// The transpose of a warp shuffle of operand \p Operand.
   void reverseShuffle(llvm::CallBase &Call, unsigned Operand, llvm::Value *DI);
+  /// A buffer routine's adjoint (ReverseBufferCalls.cpp).
+  void reverseBufferCall(llvm::CallBase &Call, const CallClass &Class,
+                         llvm::Value *DI);
+  friend class ReverseBufferCall;
   void reverseCall(llvm::CallBase &Call, llvm::Value *DI);
   /// Zeroes the block-shared shadows at the start, for the whole block
   /// (ReverseShared.cpp).

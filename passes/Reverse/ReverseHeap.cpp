@@ -29,7 +29,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
-#include "Rules/KnownFunctions.h"
+#include "Rules/CallTable.h"
 #include "Tape/Tape.h"
 #include "Tape/TapePlacement.h"
 
@@ -41,10 +41,18 @@ using namespace llvm;
 
 namespace gpuad {
 
-/// Whether \p V is a call that allocates a heap block.
-static bool isAllocation(const Value *V) {
+/// The heap function \p V calls, if it is a call of one.
+static std::optional<HeapFn> heapCall(const CallTable &Calls, const Value *V) {
   const auto *Call = dyn_cast<CallBase>(V);
-  std::optional<HeapFn> Heap = Call ? classifyHeapCall(*Call) : std::nullopt;
+  if (!Call)
+    return std::nullopt;
+  CallClass Class = Calls.classify(*Call);
+  return Class.isHeap() ? std::optional<HeapFn>(Class.Heap) : std::nullopt;
+}
+
+/// Whether \p V is a call that allocates a heap block.
+static bool isAllocation(const CallTable &Calls, const Value *V) {
+  std::optional<HeapFn> Heap = heapCall(Calls, V);
   return Heap && (*Heap == HeapFn::Malloc || *Heap == HeapFn::Calloc ||
                   *Heap == HeapFn::AlignedAlloc || *Heap == HeapFn::Realloc ||
                   *Heap == HeapFn::UserAlloc);
@@ -97,19 +105,17 @@ static FunctionCallee keepShadow(Module &M) {
 
 /// The function that frees a shadow of a block from \p Alloc, when no
 /// argument besides the pointer is needed.
-static FunctionCallee plainDeallocation(Module &M, const CallBase &Alloc) {
-  StringRef Name = Alloc.getCalledFunction()->getName();
+static FunctionCallee plainDeallocation(Module &M, const CallTable &Calls,
+                                        const CallBase &Alloc) {
   Type *Void = Type::getVoidTy(M.getContext());
   Type *Ptr = PointerType::get(M.getContext(), 0);
-  if (classifyHeapCall(Alloc) == HeapFn::UserAlloc) {
+  if (heapCall(Calls, &Alloc) == HeapFn::UserAlloc) {
     Function *Dealloc = userDeallocator(*Alloc.getCalledFunction());
     return Dealloc && Dealloc->arg_size() == 1 ? FunctionCallee(Dealloc)
                                                : keepShadow(M);
   }
-  if (!Name.starts_with("_Zn"))
-    return M.getOrInsertFunction("free", Void, Ptr);
-  return M.getOrInsertFunction(Name.starts_with("_Zna") ? "_ZdaPv" : "_ZdlPv",
-                               Void, Ptr);
+  return M.getOrInsertFunction(
+      Calls.releaseOf(*Alloc.getCalledFunction()).Plain, Void, Ptr);
 }
 
 ReverseEmitter::ShadowList &ReverseEmitter::newList(FunctionCallee Dealloc) {
@@ -145,18 +151,19 @@ void ReverseEmitter::planShadowFrees() {
   EquivalenceClasses<const Value *> Groups;
   for (Instruction *I : Primal) {
     auto *Call = dyn_cast<CallBase>(I);
-    std::optional<HeapFn> Heap = Call ? classifyHeapCall(*Call) : std::nullopt;
+    std::optional<HeapFn> Heap = heapCall(Ctx.calls(), I);
     if (!isRelease(Heap) || !needsShadow(releasedPointer(*Call)))
       continue;
     SmallVector<Value *, 4> Sources = pointerSources(releasedPointer(*Call));
-    if (all_of(Sources, isAllocation)) {
+    if (all_of(Sources,
+               [&](Value *S) { return isAllocation(Ctx.calls(), S); })) {
       Groups.insert(Call);
       for (Value *S : Sources)
         Groups.unionSets(Call, S);
       continue;
     }
     // The shadow is freed like the primal (sizes dropped).
-    StringRef Name = Call->getCalledFunction()->getName();
+    HeapRelease Release = Ctx.calls().releaseOf(*Call->getCalledFunction());
     if (*Heap == HeapFn::UserFree && Call->arg_size() != 1) {
       Ctx.diags().warning(*Key.Fn, Call->getDebugLoc(),
                           "the shadow of the block released by '" +
@@ -166,11 +173,11 @@ void ReverseEmitter::planShadowFrees() {
                               "the differentiated function)");
       continue;
     }
-    StringRef Dealloc = *Heap == HeapFn::Realloc   ? "free"
-                        : Call->arg_size() == 1    ? Name
-                        : Name.starts_with("_Zda") ? "_ZdaPv"
-                                                   : "_ZdlPv";
-    if (Name.contains("align_val_t")) {
+    StringRef Dealloc = *Heap == HeapFn::Realloc ? "free"
+                        : *Heap == HeapFn::UserFree
+                            ? Call->getCalledFunction()->getName()
+                            : Release.Plain;
+    if (!Release.Aligned.empty()) {
       Ctx.diags().warning(*Key.Fn, Call->getDebugLoc(),
                           "the shadow of the block released by '" +
                               describe(*Call) +
@@ -207,17 +214,16 @@ void ReverseEmitter::planShadowFrees() {
     for (auto Mem = Groups.member_begin(**It); Mem != Groups.member_end();
          ++Mem) {
       const auto *Call = cast<CallBase>(*Mem);
-      if (isAllocation(Call)) {
+      if (isAllocation(Ctx.calls(), Call)) {
         if (!List)
-          List = &newList(plainDeallocation(M, *Call));
+          List = &newList(plainDeallocation(M, Ctx.calls(), *Call));
         AllocList[Call] = List;
       }
     }
     for (auto Mem = Groups.member_begin(**It); Mem != Groups.member_end();
          ++Mem) {
       const auto *Call = cast<CallBase>(*Mem);
-      HeapFn Heap = *classifyHeapCall(*Call);
-      if (isRelease(Heap))
+      if (isRelease(heapCall(Ctx.calls(), Call)))
         FreeList[Call] = List;
     }
   }
@@ -323,10 +329,10 @@ static Function *takeFunction(Function &User) {
 }
 
 /// Frees \p P with the deallocation function matching allocation \p Alloc.
-static void deallocate(IRBuilderBase &B, TargetHooks &Target, CallBase &Alloc,
-                       Value *P, function_ref<Value *(Value *)> Lookup) {
-  StringRef Name = Alloc.getCalledFunction()->getName();
-  if (classifyHeapCall(Alloc) == HeapFn::UserAlloc) {
+static void deallocate(IRBuilderBase &B, TargetHooks &Target,
+                       const CallTable &Calls, CallBase &Alloc, Value *P,
+                       function_ref<Value *(Value *)> Lookup) {
+  if (heapCall(Calls, &Alloc) == HeapFn::UserAlloc) {
     // The user's deallocator, given what the allocation was given.
     Function &Fn = *Alloc.getCalledFunction();
     Function *Dealloc = userDeallocator(Fn);
@@ -336,26 +342,26 @@ static void deallocate(IRBuilderBase &B, TargetHooks &Target, CallBase &Alloc,
     B.CreateCall(Dealloc, Args)->setCallingConv(Dealloc->getCallingConv());
     return;
   }
-  if (!Name.starts_with("_Zn"))
+  HeapRelease Release = Calls.releaseOf(*Alloc.getCalledFunction());
+  if (Release.Plain == "free")
     return Target.emitFree(B, P);
   Module &M = *B.GetInsertBlock()->getModule();
-  if (!Name.contains("align_val_t")) {
-    B.CreateCall(plainDeallocation(M, Alloc), {P});
+  if (Release.Aligned.empty()) {
+    B.CreateCall(plainDeallocation(M, Calls, Alloc), {P});
     return;
   }
   Value *Align = Alloc.getArgOperand(1);
-  B.CreateCall(
-      M.getOrInsertFunction(Name.starts_with("_Zna") ? "_ZdaPvSt11align_val_t"
-                                                     : "_ZdlPvSt11align_val_t",
-                            B.getVoidTy(), P->getType(), Align->getType()),
-      {P, Lookup(Align)});
+  B.CreateCall(M.getOrInsertFunction(Release.Aligned, B.getVoidTy(),
+                                     P->getType(), Align->getType()),
+               {P, Lookup(Align)});
 }
 
 void ReverseEmitter::releaseShadow(Instruction &I) {
   // A realloc releases its shadow itself, between moving adjoints out of it
   // and releasing the old block.
   auto *Call = dyn_cast<CallBase>(&I);
-  if (Call && isAllocation(Call) && *classifyHeapCall(*Call) != HeapFn::Realloc)
+  if (Call && isAllocation(Ctx.calls(), Call) &&
+      heapCall(Ctx.calls(), Call) != HeapFn::Realloc)
     releaseAllocation(*Call);
 }
 
@@ -369,7 +375,7 @@ void ReverseEmitter::releaseAllocation(CallBase &Alloc) {
   forEachLane(lookup(shadowOf(&Alloc)), [&](Value *Mine, unsigned) {
     Value *Taken = B.CreateCall(
         takeFunction(D), {B.CreateLoad(PtrTy, List->Data), List->Length, Mine});
-    deallocate(B, Ctx.target(), Alloc, Taken,
+    deallocate(B, Ctx.target(), Ctx.calls(), Alloc, Taken,
                [&](Value *V) { return lookup(V); });
   });
 }

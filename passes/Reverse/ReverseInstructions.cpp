@@ -23,9 +23,9 @@
 #include "Analysis/TypeInfo.h"
 #include "Core/DerivativeContext.h"
 #include "Core/LastPick.h"
+#include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
-#include "Rules/KnownFunctions.h"
 #include "Tape/Tape.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -61,7 +61,7 @@ void ReverseEmitter::reverseInstruction(Instruction &I) {
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return reverseLoad(*LI, DI);
   if (isa<BinaryOperator>(I) || isa<UnaryOperator>(I)) {
-    if (const DerivativeRule *R = findRule(I))
+    if (const DerivativeRule *R = Ctx.calls().scalarRule(I))
       return reverseElementwise(I, *R, DI);
     return fail(I, "no derivative rule for '" + describe(I) + "'");
   }
@@ -132,7 +132,7 @@ bool ReverseEmitter::reverseDivBySqrt(Instruction &I, Value *DI) {
   if (Ctx.target().isGPU())
     return false;
   auto *Sqrt = dyn_cast<CallBase>(I.getOperand(1));
-  const DerivativeRule *R = Sqrt ? findRule(*Sqrt) : nullptr;
+  const DerivativeRule *R = Sqrt ? Ctx.calls().scalarRule(*Sqrt) : nullptr;
   if (!R || R->Family != "sqrt" || !Sqrt->hasOneUse() ||
       Sqrt->arg_size() != 1 || Sqrt->getType() != I.getType())
     return false;
@@ -573,31 +573,36 @@ void ReverseEmitter::reverseShuffle(CallBase &Call, unsigned Operand,
 }
 
 void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
-  // A barrier is mirrored: adjoints other threads add to shared shadows
-  // before it (the reverse of what followed it) are complete after it.
-  if (Ctx.target().isBlockBarrier(Call))
+  CallClass Class = Ctx.calls().classify(Call);
+  switch (Class.Effect) {
+  case CallEffect::Barrier:
+    // Mirrored: adjoints other threads add to shared shadows before it (the
+    // reverse of what followed it) are complete after it.
     return Ctx.target().emitBlockBarrier(B, Call);
-  if (Act->isInactiveCall(Call))
-    return;
-  if (std::optional<unsigned> Op = Ctx.target().shuffledOperand(Call)) {
+  case CallEffect::Shuffle:
     if (DI)
-      reverseShuffle(Call, *Op, DI);
+      reverseShuffle(Call, Class.ShuffledOperand, DI);
+    return;
+  case CallEffect::Elementwise: {
+    const DerivativeRule &R = *Class.Scalar;
+    if (R.Kind == RuleKind::MultipleOutputs)
+      return reverseMultipleOutputs(Call, R, DI);
+    if (R.Kind == RuleKind::Complex)
+      return reverseComplex(Call, R, DI);
+    if (DI)
+      reverseElementwise(Call, R, DI);
     return;
   }
-  if (const DerivativeRule *R = findRule(Call)) {
-    if (R->Kind == RuleKind::MultipleOutputs)
-      return reverseMultipleOutputs(Call, *R, DI);
-    if (R->Kind == RuleKind::Complex)
-      return reverseComplex(Call, *R, DI);
-    if (DI)
-      reverseElementwise(Call, *R, DI);
+  case CallEffect::Deallocator:
+    return reverseFree(Call);
+  case CallEffect::Reallocator:
+    return reverseRealloc(Call);
+  case CallEffect::Buffer:
+    return reverseBufferCall(Call, Class, DI);
+  default:
+    // Memory intrinsics, stores and calls of derivatives are reversed by
+    // their own visitors; allocations release their shadows elsewhere.
     return;
-  }
-  if (std::optional<HeapFn> Heap = classifyHeapCall(Call)) {
-    if (*Heap == HeapFn::Free || *Heap == HeapFn::UserFree)
-      reverseFree(Call);
-    else if (*Heap == HeapFn::Realloc)
-      reverseRealloc(Call);
   }
 }
 

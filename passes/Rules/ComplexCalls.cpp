@@ -7,6 +7,7 @@
 #include "Rules/ComplexCalls.h"
 
 #include "Batch/Lanes.h"
+#include "Rules/CallTable.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -104,7 +105,8 @@ Value *complexPart(IRBuilderBase &B, Value *V, unsigned I) {
   return V;
 }
 
-Function *complexByValueWrapper(Function &Callee, const DerivativeRule &Rule) {
+Function *complexByValueWrapper(Function &Callee, const DerivativeRule &Rule,
+                                CallTable &Calls) {
   FunctionType *FT = Callee.getFunctionType();
   unsigned N = Rule.NumOperands / 2;
   if (FT->isVarArg() || FT->getNumParams() != N ||
@@ -143,7 +145,7 @@ Function *complexByValueWrapper(Function &Callee, const DerivativeRule &Rule) {
     Call->setCallingConv(Callee.getCallingConv());
     B.CreateRet(Call);
   }
-  addRuleAliases({{W->getName(), Rule.Family}});
+  Calls.addAlias(W->getName(), Rule.Family);
   return W;
 }
 

@@ -34,6 +34,7 @@
 
 namespace gpuad {
 
+class CallTable;
 class Lanes;
 
 /// Part \p I (0 real, 1 imaginary) of a value \p V of one of the shapes
@@ -52,7 +53,8 @@ std::string complexShapeError(const llvm::CallBase &Call,
 /// the table as a spelling of \p Rule.  Null when \p Callee does not have
 /// that shape.
 llvm::Function *complexByValueWrapper(llvm::Function &Callee,
-                                      const DerivativeRule &Rule);
+                                      const DerivativeRule &Rule,
+                                      CallTable &Calls);
 
 class ComplexCall {
 public:

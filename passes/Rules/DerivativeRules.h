@@ -159,21 +159,14 @@ struct DerivativeRule {
   bool RealResult = false;
 };
 
-/// The rule for \p I (an instruction by its opcode, or a call by its
-/// callee's spelling when the call's type fits the row: fitsRule), or null
-/// when the table has none.
-const DerivativeRule *findRule(const llvm::Instruction &I);
-/// The rule a direct call of \p F uses (its name is a spelling and its type
-/// fits the row), or null.  A program's own `void copy(Matrix *, const
-/// Matrix *)` has none.
-const DerivativeRule *findRule(const llvm::Function &F);
-/// The rule for a function or intrinsic spelling (intrinsic names without
-/// their type suffix, e.g. "llvm.sin").  A family's own name is a spelling
+/// The built-in row a spelling names (intrinsic names without their type
+/// suffix, e.g. "llvm.sin"), or null.  A family's own name is a spelling
 /// only where the table lists it as one ("sin", "fadd"), not "copy", "rcp",
-/// "minnum" or "frexp-mantissa": those name rows, not functions.
-const DerivativeRule *findRuleByName(llvm::StringRef Name);
+/// "minnum" or "frexp-mantissa": those name rows, not functions.  Calls are
+/// matched through a module's CallTable, which adds the module's aliases.
+const DerivativeRule *findBuiltinRule(llvm::StringRef Name);
 /// The row a family name or a spelling names: for rows that name other rows
-/// (a MultipleOutputs row's outputs), alias targets and tests.  Never for
+/// (a MultipleOutputs row's outputs), aliases and tests.  Never for
 /// deciding what a call is.
 const DerivativeRule *findFamily(llvm::StringRef Name);
 /// Whether a non-intrinsic call of type \p FT can be \p R's function: as
@@ -183,14 +176,8 @@ const DerivativeRule *findFamily(llvm::StringRef Name);
 /// results are written.  Complex rows are matched per call (ComplexCall).
 bool fitsRule(const DerivativeRule &R, const llvm::FunctionType &FT);
 
-/// Adds target spellings (e.g. `llvm.nvvm.ex2.approx.f` for exp2): each
-/// name becomes an alias of the row an existing spelling names.  Target
-/// hooks call this, so target intrinsic names stay in passes/Target/.
-void addRuleAliases(
-    llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>> NameToSpelling);
-
-/// Every name in the table (for tests and docs).
-void forEachRuleName(
+/// Every built-in spelling (for tests and docs).
+void forEachBuiltinRuleName(
     llvm::function_ref<void(llvm::StringRef, const DerivativeRule &)> Fn);
 
 } // namespace gpuad

@@ -4,11 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// External functions gpuad knows without seeing their bodies: the ones that
-/// never affect a derivative (I/O, timing, assertions, LLVM's annotation
-/// intrinsics) and the heap allocation families, whose shadows gpuad manages.
-/// Math functions are not here: they are rows of the derivative rule table.
-/// Target-specific intrinsics (thread ids, barriers) are the target hooks'.
+/// The heap functions gpuad manages shadows for, and what a user's own
+/// allocator and deallocator say about themselves (Enzyme's attributes).
+/// Which function is which is the call table's answer (CallTable.h,
+/// CallRules.def).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_RULES_KNOWNFUNCTIONS_H
@@ -26,19 +25,9 @@ class Function;
 
 namespace gpuad {
 
-/// True for calls that read no differentiable data and write no memory a
-/// derivative depends on.
-bool isKnownInactiveCall(const llvm::CallBase &Call);
 /// The function attribute that makes calls of a function gpuad generated
 /// inactive.
 inline constexpr const char *InactiveAttr = "gpuad-inactive";
-
-/// True for library calls, compiled outside the program, that only move
-/// pointers and integers inside the structures they are given: libstdc++'s
-/// red-black tree links (std::map, std::set) and the members of std::string
-/// the library instantiates.  The derivative makes the same call on the
-/// shadows, so shadow structures keep mirroring the primal ones.
-bool isStructureCall(const llvm::CallBase &Call);
 
 enum class HeapFn {
   Malloc,        ///< malloc(size), operator new(size[, ...])
@@ -55,10 +44,13 @@ enum class HeapFn {
   UserFree,
 };
 
-/// The heap function \p Call calls, if any.
-std::optional<HeapFn> classifyHeapCall(const llvm::CallBase &Call);
-/// The heap function named \p Name, if it is one.
-std::optional<HeapFn> classifyHeapFunction(llvm::StringRef Name);
+/// The library functions that release a heap block: Plain takes the
+/// pointer ("free" is the target's free); Aligned, where the block is an
+/// aligned one, also takes the alignment (argument 1 of the allocation).
+struct HeapRelease {
+  llvm::StringRef Plain;
+  llvm::StringRef Aligned;
+};
 
 /// The argument a free-like call (free, realloc, a user's deallocator)
 /// releases.
@@ -69,12 +61,6 @@ unsigned userAllocationSize(const llvm::Function &Alloc);
 /// numbers, -1 for the allocated pointer.
 llvm::Function *userDeallocator(const llvm::Function &Alloc);
 llvm::SmallVector<int, 4> userDeallocatorArguments(const llvm::Function &Alloc);
-
-/// Which C memory function ("memcpy", "memmove", "memset") \p F defines
-/// under a C++ name, or "" if none: HIP's device headers define
-/// `static void *memcpy(void *, const void *, size_t)` as a byte loop, whose
-/// calls gpuad differentiates as the intrinsic (the guard keeps them calls).
-llvm::StringRef headerMemoryFunction(const llvm::Function &F);
 
 } // namespace gpuad
 

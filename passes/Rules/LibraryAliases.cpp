@@ -35,11 +35,12 @@ static const StringMap<StringRef> &thrustNames() {
   return Names;
 }
 
-void registerLibraryAliases(const Module &M) {
+void forEachLibraryAlias(const Module &M,
+                         function_ref<void(StringRef, StringRef)> Fn) {
   static const Regex VersionNamespace("THRUST_[A-Za-z0-9_]*_NS::");
   for (const Function &F : M) {
     StringRef Name = F.getName();
-    if (!Name.starts_with("_ZN6thrust") || findRuleByName(Name))
+    if (!Name.starts_with("_ZN6thrust"))
       continue;
     std::string Plain = demangle(Name);
     // Every occurrence: the namespace appears in the name and the argument.
@@ -50,7 +51,7 @@ void registerLibraryAliases(const Module &M) {
     }
     auto It = thrustNames().find(Plain);
     if (It != thrustNames().end())
-      addRuleAliases({{Name, It->second}});
+      Fn(Name, It->second);
   }
 }
 

@@ -1,5 +1,4 @@
-//===- LibraryAliases.h - Rule spellings that vary by library version -*- C++
-//-*-===//
+//===- LibraryAliases.h - Spellings that vary by version --------*- C++ -*-===//
 //
 // Part of gpuad.
 //
@@ -9,9 +8,9 @@
 /// thrust puts everything in an inline namespace named after its version and
 /// the target architecture (`thrust::THRUST_300001_SM_800_NS::detail::
 /// complex::cexp`), so the mangled name changes with the toolkit and the
-/// -arch flag.  registerLibraryAliases finds such functions in a module by
-/// their demangled names, with the version namespace left out, and makes
-/// each an alias of its table row.  Thrust's elementary functions of
+/// -arch flag.  forEachLibraryAlias finds such functions in a module by
+/// their demangled names, with the version namespace left out: the module's
+/// CallTable makes each an alias of its row.  Thrust's elementary functions of
 /// complex<double> and complex<float> (exp, log, sqrt, sinh, cosh, tanh:
 /// thrust/detail/complex/*.h) test and set the bits of their operands, so
 /// they must be differentiated by rule, never through their bodies.  They
@@ -22,14 +21,20 @@
 #ifndef GPUAD_RULES_LIBRARYALIASES_H
 #define GPUAD_RULES_LIBRARYALIASES_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+
 namespace llvm {
 class Module;
 } // namespace llvm
 
 namespace gpuad {
 
-/// Adds the module's version-named library functions to the rule table.
-void registerLibraryAliases(const llvm::Module &M);
+/// Calls \p Fn with each version-named library function of \p M and the
+/// row it is a spelling of.
+void forEachLibraryAlias(
+    const llvm::Module &M,
+    llvm::function_ref<void(llvm::StringRef Name, llvm::StringRef Family)> Fn);
 
 } // namespace gpuad
 

@@ -687,15 +687,16 @@ const std::vector<Family> &families() {
   return Table;
 }
 
-/// Spelling -> row, built once from the families; targets, registrations
-/// and libraries add aliases.  These are the names calls are matched by, so
+/// Spelling -> row, built once from the families and never changed (a
+/// module's own aliases live in its CallTable).  These are the names calls
+/// are matched by, so
 /// a family's own name is not one unless the row lists it ("fadd", "sin" as
 /// libm): "copy" (llvm.canonicalize), "rcp", "minnum", "frexp-mantissa" and
 /// "complex-mul" only name rows, and a program may define a function called
 /// `copy` (ADBench's hand does) that the table must not take for the
 /// identity.
-StringMap<const DerivativeRule *> &ruleMap() {
-  static StringMap<const DerivativeRule *> Map = [] {
+const StringMap<const DerivativeRule *> &ruleMap() {
+  static const StringMap<const DerivativeRule *> Map = [] {
     StringMap<const DerivativeRule *> M;
     for (const Family &F : families()) {
       const DerivativeRule *R = &F.Rule;
@@ -720,8 +721,8 @@ StringMap<const DerivativeRule *> &ruleMap() {
 }
 
 /// Family name -> row: what rows and aliases name.
-StringMap<const DerivativeRule *> &familyMap() {
-  static StringMap<const DerivativeRule *> Map = [] {
+const StringMap<const DerivativeRule *> &familyMap() {
+  static const StringMap<const DerivativeRule *> Map = [] {
     StringMap<const DerivativeRule *> M;
     for (const Family &F : families())
       M[F.Rule.Family] = &F.Rule;
@@ -734,19 +735,13 @@ bool isFloatOrFloatVector(const Type *T) { return T->isFPOrFPVectorTy(); }
 
 } // namespace
 
-void addRuleAliases(ArrayRef<std::pair<StringRef, StringRef>> NameToSpelling) {
-  for (auto [Name, Spelling] : NameToSpelling)
-    if (const DerivativeRule *R = findFamily(Spelling))
-      ruleMap().try_emplace(Name, R);
-}
-
-const DerivativeRule *findRuleByName(StringRef Name) {
+const DerivativeRule *findBuiltinRule(StringRef Name) {
   auto It = ruleMap().find(Name);
   return It == ruleMap().end() ? nullptr : It->second;
 }
 
 const DerivativeRule *findFamily(StringRef Name) {
-  if (const DerivativeRule *R = findRuleByName(Name))
+  if (const DerivativeRule *R = findBuiltinRule(Name))
     return R;
   auto It = familyMap().find(Name);
   return It == familyMap().end() ? nullptr : It->second;
@@ -770,27 +765,8 @@ bool fitsRule(const DerivativeRule &R, const FunctionType &FT) {
   return true;
 }
 
-const DerivativeRule *findRule(const Function &F) {
-  if (F.isIntrinsic())
-    return findRuleByName(Intrinsic::getBaseName(F.getIntrinsicID()));
-  const DerivativeRule *R = findRuleByName(F.getName());
-  return R && fitsRule(*R, *F.getFunctionType()) ? R : nullptr;
-}
-
-const DerivativeRule *findRule(const Instruction &I) {
-  if (const auto *Call = dyn_cast<CallBase>(&I)) {
-    if (const auto *II = dyn_cast<IntrinsicInst>(Call))
-      return findRuleByName(Intrinsic::getBaseName(II->getIntrinsicID()));
-    if (const Function *Callee = Call->getCalledFunction()) {
-      const DerivativeRule *R = findRuleByName(Callee->getName());
-      return R && fitsRule(*R, *Call->getFunctionType()) ? R : nullptr;
-    }
-    return nullptr;
-  }
-  return findRuleByName(I.getOpcodeName());
-}
-
-void forEachRuleName(function_ref<void(StringRef, const DerivativeRule &)> Fn) {
+void forEachBuiltinRuleName(
+    function_ref<void(StringRef, const DerivativeRule &)> Fn) {
   for (const auto &Entry : ruleMap())
     Fn(Entry.getKey(), *Entry.getValue());
 }

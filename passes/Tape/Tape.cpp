@@ -9,7 +9,7 @@
 #include "Core/DerivativeSignature.h"
 #include "Core/ForwardSweep.h"
 #include "Reverse/ForwardStructure.h"
-#include "Rules/DerivativeRules.h"
+#include "Rules/CallTable.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -34,8 +34,10 @@ STATISTIC(NumDynamicFrames, "Number of loops whose frames grow at run time");
 namespace gpuad {
 
 Tape::Tape(Function &F, ForwardStructure &FS, TargetHooks &Target,
+           const CallTable &Calls,
            std::function<bool(const LoadInst &)> IsReadOnly)
-    : F(F), FS(FS), Target(Target), IsReadOnly(std::move(IsReadOnly)) {
+    : F(F), FS(FS), Target(Target), Calls(Calls),
+      IsReadOnly(std::move(IsReadOnly)) {
   analyzeLoops();
 }
 
@@ -240,7 +242,7 @@ bool Tape::recomputable(const Instruction *I) const {
   // host keeps it (a libm call costs more than reading 8 bytes back).
   if (const auto *Call = dyn_cast<CallInst>(I);
       Call && Target.isGPU() && FS.loops().getLoopFor(Call->getParent()) &&
-      Call->getType()->isFloatingPointTy() && findRule(*Call) &&
+      Call->getType()->isFloatingPointTy() && Calls.classify(*Call).Scalar &&
       none_of(Call->args(),
               [](const Use &A) { return A->getType()->isPointerTy(); }))
     return all_of(Call->args(), [&](const Use &A) {

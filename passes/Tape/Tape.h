@@ -71,6 +71,7 @@ namespace gpuad {
 /// what they carry from the augmented to the backward half).
 inline constexpr const char *CachedStoreMD = "gpuad.tape.cached";
 
+class CallTable;
 class ForwardStructure;
 class TargetHooks;
 
@@ -81,6 +82,7 @@ public:
   /// \p IsReadOnly says whether memory a load reads is never written in the
   /// function (such loads can be recomputed).
   Tape(llvm::Function &F, ForwardStructure &FS, TargetHooks &Target,
+       const CallTable &Calls,
        std::function<bool(const llvm::LoadInst &)> IsReadOnly);
   ~Tape();
 
@@ -252,6 +254,7 @@ private:
   llvm::SmallVector<const llvm::Loop *, 2> HeapLoops;
   ForwardStructure &FS;
   TargetHooks &Target;
+  const CallTable &Calls;
   std::function<bool(const llvm::LoadInst &)> IsReadOnly;
   std::map<const llvm::Value *, Slot> Slots;
   llvm::SmallVector<llvm::Value *, 16> SlotOrder;

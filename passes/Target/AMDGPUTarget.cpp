@@ -88,8 +88,12 @@ public:
       : M(M), Diags(Diags), Dir(findRocmDeviceLibs(Options)),
         Lib(M, {Dir + "/ocml.bc", Dir + "/ockl.bc"},
             "set -mllvm -gpuad-rocm-device-libs=<directory of ocml.bc> or "
-            "ROCM_PATH") {
-    addRuleAliases(AMDGCNMathAliases);
+            "ROCM_PATH") {}
+
+  void forEachRuleSpelling(
+      function_ref<void(StringRef, StringRef)> Fn) const override {
+    for (auto [Name, Family] : AMDGCNMathAliases)
+      Fn(Name, Family);
   }
 
   /// The work-group size in dimension \p Dim: code object v5's hidden
@@ -277,6 +281,16 @@ public:
   }
   bool readsThreadIndex(const CallBase &Call) const override {
     return amdgpuReadsThreadIndex(Call);
+  }
+  DeviceCall classifyDeviceCall(const Function &F) const override {
+    StringRef Name = F.getName();
+    if (Name.starts_with("__ocml_"))
+      return DeviceCall::Math;
+    if (Name.starts_with("__ockl_printf") ||
+        Name.starts_with("__ockl_hostcall"))
+      return DeviceCall::HostCall;
+    return Name.starts_with("__ockl_dm_") ? DeviceCall::Runtime
+                                          : DeviceCall::None;
   }
   Value *emitLaneIndex(IRBuilderBase &B) override { return amdgpuLaneIndex(B); }
   Value *emitActiveLanes(IRBuilderBase &B) override {

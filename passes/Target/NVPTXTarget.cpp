@@ -84,23 +84,16 @@ const std::pair<StringRef, StringRef> NVVMMathAliases[] = {
 };
 
 /// Rounding-mode variants: every combination is the same function.
-void addRoundingVariants() {
-  static const char *Modes[] = {"rn", "rz", "rm", "rp"};
-  std::vector<std::string> Names;
-  std::vector<std::pair<StringRef, StringRef>> Aliases;
-  Names.reserve(64);
-  for (const char *M : Modes)
+void forEachRoundingVariant(function_ref<void(StringRef, StringRef)> Fn) {
+  for (const char *M : {"rn", "rz", "rm", "rp"})
     for (auto [Op, Family] :
          {std::pair<const char *, const char *>{"sqrt", "sqrt"},
           {"rcp", "rcp"},
           {"div", "fdiv"},
           {"mul", "fmul"},
           {"add", "fadd"}})
-      for (const char *Ty : {".d", ".f", ".ftz.f"}) {
-        Names.push_back(std::string("llvm.nvvm.") + Op + "." + M + Ty);
-        Aliases.push_back({Names.back(), Family});
-      }
-  addRuleAliases(Aliases);
+      for (const char *Ty : {".d", ".f", ".ftz.f"})
+        Fn(std::string("llvm.nvvm.") + Op + "." + M + Ty, Family);
 }
 
 class NVPTXHooks final : public TargetHooks {
@@ -109,13 +102,17 @@ public:
       : Diags(Diags),
         Lib(M, {findLibDevice(Options)},
             "set -mllvm -gpuad-libdevice=<path to libdevice.10.bc> or "
-            "CUDA_PATH") {
-    addRuleAliases(NVVMMathAliases);
-    addRoundingVariants();
-  }
+            "CUDA_PATH") {}
 
   StringRef name() const override { return "nvptx"; }
   bool isGPU() const override { return true; }
+
+  void forEachRuleSpelling(
+      function_ref<void(StringRef, StringRef)> Fn) const override {
+    for (auto [Name, Family] : NVVMMathAliases)
+      Fn(Name, Family);
+    forEachRoundingVariant(Fn);
+  }
 
   bool isInactiveCall(const CallBase &Call) const override {
     return calleeHasPrefix(
@@ -263,6 +260,11 @@ public:
   }
   bool readsThreadIndex(const CallBase &Call) const override {
     return nvptxReadsThreadIndex(Call);
+  }
+  DeviceCall classifyDeviceCall(const Function &F) const override {
+    if (F.getName().starts_with("__nv_"))
+      return DeviceCall::Math;
+    return F.getName() == "vprintf" ? DeviceCall::Print : DeviceCall::None;
   }
   Value *emitLaneIndex(IRBuilderBase &B) override {
     return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {});

@@ -51,6 +51,11 @@ public:
   /// Target intrinsics that never carry derivatives (thread and block ids,
   /// barriers, fences, dispatch pointers).
   virtual bool isInactiveCall(const llvm::CallBase &Call) const = 0;
+  /// The target's own spellings of scalar rule rows (an intrinsic that
+  /// computes exp2), as (name, row) pairs: a module's CallTable adds them.
+  virtual void forEachRuleSpelling(
+      llvm::function_ref<void(llvm::StringRef Name, llvm::StringRef Family)> Fn)
+      const {}
   /// The grid coordinates a value reads, for the thread-privacy analysis:
   /// the x dimension's, or any coordinate of another dimension.
   enum class GridValue { None, ThreadIdX, BlockIdX, BlockDimX, OtherDimension };
@@ -224,6 +229,13 @@ public:
   /// The 32-bit registers a thread may hold with its multiprocessor fully
   /// occupied (0: no such budget).
   virtual unsigned fullOccupancyRegisters() const { return 0; }
+  /// What a function of the target's device libraries is, for lane
+  /// batching: math (libdevice, ocml: no effects), the device printf, a
+  /// call through the host-call buffer, or the device runtime's heap.
+  enum class DeviceCall { None, Math, Print, HostCall, Runtime };
+  virtual DeviceCall classifyDeviceCall(const llvm::Function &F) const {
+    return DeviceCall::None;
+  }
   /// Whether \p Call exchanges data with, or waits for, other threads or
   /// lanes: barriers, shuffles, votes, the active mask.
   virtual bool communicatesAcrossThreads(const llvm::CallBase &Call) const {

@@ -198,7 +198,7 @@ TEST(RuleTable, PowiDifferentiatesTheBaseOnly) {
     EXPECT_NEAR(partial("llvm.powi", 0, {X, double(N)}, std::pow(X, N), Int),
                 FD, 1e-6 * std::fabs(FD));
   }
-  EXPECT_EQ(findRuleByName("llvm.powi")->Partials[1].Fn, nullptr);
+  EXPECT_EQ(findBuiltinRule("llvm.powi")->Partials[1].Fn, nullptr);
 }
 
 TEST(RuleTable, ThreeOperandNorms) {
@@ -249,16 +249,16 @@ TEST(RuleTable, AliasesShareRows) {
                        "__ocml_sin_f64",
                        "__ocml_sin_f16"};
   for (const char *N : Sin)
-    EXPECT_EQ(findRuleByName(N), findRuleByName("sin")) << N;
+    EXPECT_EQ(findBuiltinRule(N), findBuiltinRule("sin")) << N;
   const char *Pow[] = {"pow",      "powf",      "llvm.pow",
                        "__nv_pow", "__nv_powf", "__ocml_pow_f64"};
   for (const char *N : Pow)
-    EXPECT_EQ(findRuleByName(N), findRuleByName("pow")) << N;
-  EXPECT_EQ(findRuleByName("__ocml_pown_f64"), findRuleByName("llvm.powi"));
-  EXPECT_EQ(findRuleByName("__nv_powi"), findRuleByName("llvm.powi"));
-  EXPECT_EQ(findRuleByName("fmod"), findRuleByName("frem"));
-  EXPECT_EQ(findRuleByName("llvm.fmuladd"), findRuleByName("llvm.fma"));
-  EXPECT_EQ(findRuleByName("no_such_function"), nullptr);
+    EXPECT_EQ(findBuiltinRule(N), findBuiltinRule("pow")) << N;
+  EXPECT_EQ(findBuiltinRule("__ocml_pown_f64"), findBuiltinRule("llvm.powi"));
+  EXPECT_EQ(findBuiltinRule("__nv_powi"), findBuiltinRule("llvm.powi"));
+  EXPECT_EQ(findBuiltinRule("fmod"), findBuiltinRule("frem"));
+  EXPECT_EQ(findBuiltinRule("llvm.fmuladd"), findBuiltinRule("llvm.fma"));
+  EXPECT_EQ(findBuiltinRule("no_such_function"), nullptr);
 }
 
 /// The required math families are all present, in every spelling.
@@ -270,11 +270,11 @@ TEST(RuleTable, CoversTheRequiredFamilies) {
                         "fmax",  "fabs", "fmod"};
   for (const char *N : Libm) {
     std::string S = N;
-    EXPECT_NE(findRuleByName(S), nullptr) << S;
-    EXPECT_NE(findRuleByName(S + "f"), nullptr) << S << "f";
-    EXPECT_NE(findRuleByName("__nv_" + S), nullptr) << "__nv_" << S;
-    EXPECT_NE(findRuleByName("__ocml_" + S + "_f32"), nullptr) << S;
-    EXPECT_NE(findRuleByName("__ocml_" + S + "_f64"), nullptr) << S;
+    EXPECT_NE(findBuiltinRule(S), nullptr) << S;
+    EXPECT_NE(findBuiltinRule(S + "f"), nullptr) << S << "f";
+    EXPECT_NE(findBuiltinRule("__nv_" + S), nullptr) << "__nv_" << S;
+    EXPECT_NE(findBuiltinRule("__ocml_" + S + "_f32"), nullptr) << S;
+    EXPECT_NE(findBuiltinRule("__ocml_" + S + "_f64"), nullptr) << S;
   }
   const char *Intrinsics[] = {
       "llvm.sqrt",    "llvm.exp",      "llvm.exp2",   "llvm.log",
@@ -284,10 +284,10 @@ TEST(RuleTable, CoversTheRequiredFamilies) {
       "llvm.maximum", "llvm.copysign", "llvm.floor",  "llvm.ceil",
       "llvm.trunc",   "llvm.round",    "llvm.rint"};
   for (const char *N : Intrinsics)
-    EXPECT_NE(findRuleByName(N), nullptr) << N;
+    EXPECT_NE(findBuiltinRule(N), nullptr) << N;
   for (const char *N :
        {"fadd", "fsub", "fmul", "fdiv", "fneg", "frem", "fpext", "fptrunc"})
-    EXPECT_NE(findRuleByName(N), nullptr) << N;
+    EXPECT_NE(findBuiltinRule(N), nullptr) << N;
 }
 
 } // namespace

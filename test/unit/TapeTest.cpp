@@ -15,6 +15,7 @@
 #include "Tape/Tape.h"
 #include "Options.h"
 #include "Reverse/ForwardStructure.h"
+#include "Rules/CallTable.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
 
@@ -41,6 +42,7 @@ struct TapeFixture {
   Function *F = nullptr;
   Diagnostics Diags;
   std::unique_ptr<TargetHooks> Target;
+  std::unique_ptr<CallTable> Calls;
   std::unique_ptr<ForwardStructure> FS;
   std::unique_ptr<Tape> T;
 
@@ -53,8 +55,9 @@ struct TapeFixture {
     }
     F = M->getFunction("f");
     Target = makeTargetHooks(*M, GpuadOptions(), Diags);
+    Calls = std::make_unique<CallTable>(*M, Target.get());
     FS = std::make_unique<ForwardStructure>(*F);
-    T = std::make_unique<Tape>(*F, *FS, *Target, std::move(ReadOnly));
+    T = std::make_unique<Tape>(*F, *FS, *Target, *Calls, std::move(ReadOnly));
   }
 
   Value *named(StringRef Name) {

@@ -1,0 +1,105 @@
+//===- ForwardBufferCalls.cpp - Tangents of buffer routines ---------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// Forward mode runs a buffer routine's tangent builder once per lane,
+/// before the primal call (which may overwrite what the tangent reads:
+/// scal's x).  A linear routine's tangent is the call itself on the shadows.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Core/BufferCalls.h"
+#include "Forward/ForwardEmitter.h"
+
+#include "llvm/IR/IRBuilder.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+namespace {
+
+/// One lane of a call's tangent: primal values at the call, the lane's
+/// shadow pointers and tangents.
+class ForwardBufferCall final : public BufferCallEmitter {
+public:
+  ForwardBufferCall(IRBuilderBase &B, CallBase &Call, const CallClass &Class,
+                    function_ref<Value *(unsigned)> LaneShadow)
+      : BufferCallEmitter(B, Call, Class), LaneShadow(LaneShadow) {}
+
+  Value *primal(unsigned I) override { return valueAt(B, I); }
+  Value *shadow(unsigned I) override { return LaneShadow(I); }
+  bool active(unsigned I) override { return LaneShadow(I); }
+  std::pair<Value *, Value *> atCall(unsigned I) override {
+    llvm_unreachable("forward mode reads buffers where they are");
+  }
+  Value *resultAdjoint() override {
+    llvm_unreachable("forward mode has no adjoints");
+  }
+  void addAdjoint(unsigned, Value *) override {
+    llvm_unreachable("forward mode has no adjoints");
+  }
+
+  /// The linear routine's tangent: the call with each buffer replaced by
+  /// its shadow.  (A linear row reads one buffer: where it has no shadow,
+  /// the written shadows are zero.)
+  Value *linearTangent() {
+    SmallVector<Value *, 8> Args;
+    bool InputActive = false;
+    for (auto [K, Arg] : enumerate(Routine.Args)) {
+      Value *S = isBuffer(K) ? shadow(K) : nullptr;
+      InputActive |= S && Arg.Access == Reads;
+      Args.push_back(S ? S : primal(K));
+    }
+    if (InputActive)
+      return call(Routine.Name, Args);
+    for (auto [K, Arg] : enumerate(Routine.Args))
+      if (isBuffer(K) && (Arg.Access & Writes))
+        if (Value *S = shadow(K))
+          zero(primal(Arg.Length), S, primal(Arg.Increment));
+    return nullptr;
+  }
+
+private:
+  function_ref<Value *(unsigned)> LaneShadow;
+};
+
+} // namespace
+
+void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
+  const BufferRoutine &R = *Class.Routine;
+  bool ByPointer = Class.Spelling.Convention == BufferSpelling::Fortran;
+  // Shadows of the arguments: buffers' shadow pointers; scalars' tangents
+  // (in shadow memory for Fortran's pointers).
+  // (A written buffer without one is memory no derivative is read from.)
+  SmallVector<Value *, 8> Shadows(R.Args.size());
+  for (auto [K, Arg] : enumerate(R.Args)) {
+    Value *Op = Call.getArgOperand(K);
+    if (Arg.Kind == ArgKind::Buffer || (ByPointer && Arg.Kind == ArgKind::Scalar))
+      Shadows[K] = needsShadow(Op) ? shadowPointer(Op, Call) : nullptr;
+    else if (Arg.Kind == ArgKind::Scalar)
+      Shadows[K] = shadowOf(Op);
+  }
+  IRBuilderBase::InsertPointGuard Guard(B);
+  B.SetInsertPoint(&Call);
+  SmallVector<Value *, 4> Results;
+  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    auto LaneShadow = [&](unsigned K) -> Value * {
+      Value *S = Shadows[K];
+      if (!S)
+        return nullptr;
+      Type *Ty = Call.getArgOperand(K)->getType();
+      if (R.Args[K].Kind == ArgKind::Scalar && ByPointer)
+        return B.CreateLoad(Class.Spelling.Element, L.extract(B, S, Ty, Lane));
+      return L.extract(B, S, Ty, Lane);
+    };
+    ForwardBufferCall Site(B, Call, Class, LaneShadow);
+    Results.push_back(R.Tangent ? R.Tangent(Site) : Site.linearTangent());
+  }
+  if (R.ReturnsScalar && hasShadow(&Call))
+    setShadow(&Call, L.pack(B, Call.getType(), Results));
+}
+
+} // namespace gpuad

@@ -1,0 +1,164 @@
+//===- ReverseBufferCalls.cpp - Adjoints of buffer routines ---------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// Reverse mode runs a buffer routine's adjoint builder once per lane.
+/// Primal values come back through the tape as they were at the call: a
+/// Fortran argument is read in the forward sweep, right before the call.  A
+/// buffer the adjoint reads is the primal buffer where nothing writes it
+/// after the call (nor the call itself), else a copy the forward sweep
+/// saves before the call (BLAS copy into a heap block, increment 1), freed
+/// once the adjoint has read it.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Core/BufferCalls.h"
+#include "Core/DerivativeContext.h"
+#include "Reverse/ReverseEmitter.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/IRBuilder.h"
+
+#define DEBUG_TYPE "gpuad-tape"
+
+using namespace llvm;
+
+STATISTIC(NumSavedBuffers, "Buffers a BLAS adjoint reads, saved at the call");
+
+namespace gpuad {
+
+/// One lane of a call's adjoint.
+class ReverseBufferCall final : public BufferCallEmitter {
+public:
+  ReverseBufferCall(ReverseEmitter &E, CallBase &Call, const CallClass &Class,
+                    unsigned Lane, Value *DI)
+      : BufferCallEmitter(E.B, Call, Class), E(E), Lane(Lane), DI(DI),
+        Forward(&Call) {}
+
+  Value *primal(unsigned I) override {
+    if (!byPointer() || isBuffer(I))
+      return E.lookup(Call.getArgOperand(I));
+    auto [It, New] = AtCall.try_emplace(I, nullptr);
+    if (New)
+      It->second = E.lookup(valueAt(Forward, I));
+    return It->second;
+  }
+
+  Value *shadow(unsigned I) override {
+    Value *Op = Call.getArgOperand(I);
+    if (!isBuffer(I) || !E.needsShadow(Op))
+      return nullptr;
+    Value *S = E.reverseShadow(Op, Call);
+    return E.L.extract(B, S, Op->getType(), Lane);
+  }
+
+  bool active(unsigned I) override {
+    Value *Op = Call.getArgOperand(I);
+    if (isBuffer(I) || (byPointer() && Routine.Args[I].Kind == ArgKind::Scalar))
+      return E.needsShadow(Op);
+    return !isa<Constant>(Op) && E.isActive(Op);
+  }
+
+  std::pair<Value *, Value *> atCall(unsigned I) override {
+    const CallArgument &Arg = Routine.Args[I];
+    Value *Op = Call.getArgOperand(I);
+    if (!writtenByCall(I) && !E.overwrittenAfterCall(Call, Op))
+      return {E.lookup(Op), primal(Arg.Increment)};
+    auto [It, New] = Saved.try_emplace(I, nullptr);
+    if (New) {
+      // Saved in the forward sweep, before the call.
+      ++NumSavedBuffers;
+      Value *N = valueAt(Forward, Arg.Length);
+      Value *Count = Forward.CreateSelect(
+          Forward.CreateICmpSGT(N, ConstantInt::get(N->getType(), 0)), N,
+          ConstantInt::get(N->getType(), 0));
+      const DataLayout &DL = Call.getModule()->getDataLayout();
+      Value *Bytes = Forward.CreateMul(
+          Forward.CreateZExt(Count, Forward.getInt64Ty()),
+          Forward.getInt64(DL.getTypeAllocSize(Element)));
+      Value *Copy = E.Ctx.target().emitAlloc(Forward, Bytes);
+      emitCall(Forward, "copy",
+               {N, Op, valueAt(Forward, Arg.Increment), Copy,
+                ConstantInt::get(IntTy, 1)});
+      It->second = E.lookup(Copy);
+      Frees.push_back(It->second);
+    }
+    return {It->second, ConstantInt::get(IntTy, 1)};
+  }
+
+  Value *resultAdjoint() override {
+    return DI ? E.L.extract(B, DI, Call.getType(), Lane) : nullptr;
+  }
+
+  void addAdjoint(unsigned I, Value *Delta) override {
+    if (!active(I))
+      return;
+    Value *Op = Call.getArgOperand(I);
+    if (byPointer()) {
+      Value *S = E.reverseShadow(Op, Call);
+      E.Ctx.target().emitAccumulate(B, E.L.extract(B, S, Op->getType(), Lane),
+                                    Delta, MaybeAlign(), /*Private=*/false, Op);
+      return;
+    }
+    ScalarAdjoints[I].push_back(Delta);
+  }
+
+  /// Whether the call itself may write buffer \p I: it is written, or
+  /// another written buffer may overlap it (axpy(n, a, x, 1, x, 1)).
+  bool writtenByCall(unsigned I) {
+    for (auto [K, Arg] : enumerate(Routine.Args))
+      if (isBuffer(K) && (Arg.Access & Writes) &&
+          (K == I ||
+           E.mayOverlap(Call.getArgOperand(I), Call.getArgOperand(K))))
+        return true;
+    return false;
+  }
+
+  /// After the builder: the saved copies go.
+  void release() {
+    for (Value *P : Frees)
+      E.Ctx.target().emitFree(B, P);
+  }
+
+  /// Scalar arguments' adjoints, this lane's.
+  DenseMap<unsigned, SmallVector<Value *, 2>> ScalarAdjoints;
+
+private:
+  ReverseEmitter &E;
+  unsigned Lane;
+  Value *DI;
+  /// Inserts before the primal call, in the forward sweep.
+  IRBuilder<> Forward;
+  DenseMap<unsigned, Value *> AtCall, Saved;
+  SmallVector<Value *, 2> Frees;
+};
+
+void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
+                                       Value *DI) {
+  const BufferRoutine &R = *Class.Routine;
+  // Per scalar argument, each lane's adjoint.
+  DenseMap<unsigned, SmallVector<Value *, 4>> Scalars;
+  for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
+    ReverseBufferCall Site(*this, Call, Class, Lane, DI);
+    R.Adjoint(Site);
+    Site.release();
+    for (auto &[Arg, Deltas] : Site.ScalarAdjoints) {
+      Value *Sum = nullptr;
+      for (Value *D : Deltas)
+        Sum = Sum ? B.CreateFAdd(Sum, D) : D;
+      Scalars[Arg].resize(Key.Width, nullptr);
+      Scalars[Arg][Lane] = Sum;
+    }
+  }
+  for (auto &[Arg, PerLane] : Scalars) {
+    for (Value *&V : PerLane)
+      if (!V)
+        V = ConstantFP::get(Class.Spelling.Element, 0.0);
+    Value *Op = Call.getArgOperand(Arg);
+    addAdjoint(Op, L.pack(B, Op->getType(), PerLane));
+  }
+}
+
+} // namespace gpuad

@@ -1,0 +1,36 @@
+//===- BlasRules.h - Derivatives of BLAS routines ---------------*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The tangent and adjoint builders of the BLAS rows in CallRules.def.
+/// Each is the routine's derivative written as calls of BLAS routines on
+/// the call site's values (BufferCallSite), in the routine's precision and
+/// spelling: the adjoint of dot is two axpy calls, so derivatives run at
+/// BLAS speed.  Increments are the call's own; a buffer the adjoint reads
+/// as it was at the call comes from BufferCallSite::atCall.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_RULES_BLASRULES_H
+#define GPUAD_RULES_BLASRULES_H
+
+#include "Rules/CallRule.h"
+
+namespace gpuad::blas {
+
+/// r = x . y
+llvm::Value *dotTangent(BufferCallSite &S);
+void dotAdjoint(BufferCallSite &S);
+/// y = alpha x + y
+llvm::Value *axpyTangent(BufferCallSite &S);
+void axpyAdjoint(BufferCallSite &S);
+/// x = alpha x
+llvm::Value *scalTangent(BufferCallSite &S);
+void scalAdjoint(BufferCallSite &S);
+/// y = x (linear: its tangent is the call on the shadows)
+void copyAdjoint(BufferCallSite &S);
+
+} // namespace gpuad::blas
+
+#endif // GPUAD_RULES_BLASRULES_H

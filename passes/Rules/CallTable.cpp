@@ -1,0 +1,374 @@
+//===- CallTable.cpp - What each call of a module does to derivatives -----===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules/CallTable.h"
+
+#include "Rules/BlasRules.h"
+#include "Rules/LibraryAliases.h"
+#include "Target/TargetHooks.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "gpuad-calls"
+
+using namespace llvm;
+
+STATISTIC(NumClassified, "Number of calls classified");
+STATISTIC(NumBufferCalls, "Number of calls of buffer routines (BLAS)");
+
+namespace gpuad {
+
+namespace {
+
+const StringSet<> &inactiveNames() {
+  static const StringSet<> Names = {
+#define INACTIVE_FUNCTION(Spelling) Spelling,
+#include "Rules/CallRules.def"
+  };
+  return Names;
+}
+
+bool isInactiveIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+#define INACTIVE_INTRINSIC(ID) case Intrinsic::ID:
+#include "Rules/CallRules.def"
+    return true;
+  default:
+    return false;
+  }
+}
+
+struct HeapRow {
+  HeapFn Fn;
+  HeapRelease Release;
+};
+
+const StringMap<HeapRow> &heapNames() {
+  static const StringMap<HeapRow> Names = {
+#define HEAP_FUNCTION(Spelling, Fn, Release, AlignedRelease)                   \
+  {Spelling, {HeapFn::Fn, {Release, AlignedRelease}}},
+#include "Rules/CallRules.def"
+  };
+  return Names;
+}
+
+const StringSet<> &noncapturingNames() {
+  static const StringSet<> Names = {
+#define NONCAPTURING_FUNCTION(Spelling) Spelling,
+#include "Rules/CallRules.def"
+  };
+  return Names;
+}
+
+bool hasStructurePrefix(StringRef Name) {
+  static const StringRef Prefixes[] = {
+#define STRUCTURE_PREFIX(Prefix) Prefix,
+#include "Rules/CallRules.def"
+  };
+  return any_of(Prefixes, [&](StringRef P) { return Name.starts_with(P); });
+}
+
+// The buffer routines' rows and their argument lists.
+#define LENGTH CallArgument{ArgKind::Length, Reads}
+#define INCREMENT CallArgument{ArgKind::Increment, Reads}
+#define SCALAR CallArgument{ArgKind::Scalar, Reads}
+#define BUFFER(Access, Length, Increment)                                      \
+  CallArgument{ArgKind::Buffer, Access, Length, Increment}
+#define UNPAREN(...) __VA_ARGS__
+#define BUFFER_ROUTINE(Name, Precisions, ReturnsScalar, ArgList, Tangent,      \
+                       Adjoint)                                                \
+  const CallArgument Name##Arguments[] = {UNPAREN ArgList};
+#include "Rules/CallRules.def"
+
+const BufferRoutine BufferRoutines[] = {
+#define BUFFER_ROUTINE(Name, Precisions, ReturnsScalar, ArgList, Tangent,      \
+                       Adjoint)                                                \
+  {#Name, Precisions, ReturnsScalar, Name##Arguments, Tangent, Adjoint},
+#include "Rules/CallRules.def"
+};
+#undef LENGTH
+#undef INCREMENT
+#undef SCALAR
+#undef BUFFER
+#undef UNPAREN
+
+/// A linear row (no tangent builder) reads one buffer it does not write:
+/// its tangent is the call on the shadows, or zero where that buffer has
+/// none (ForwardBufferCalls.cpp).
+[[maybe_unused]] bool isWellFormed(const BufferRoutine &R) {
+  return R.Tangent || count_if(R.Args, [](const CallArgument &A) {
+                        return A.Kind == ArgKind::Buffer && A.Access == Reads;
+                      }) == 1;
+}
+
+struct BufferName {
+  const BufferRoutine *Routine;
+  BufferSpelling::Form Convention;
+  bool Double;
+};
+
+/// The spelling of routine \p Name in precision \p Letter and \p Form.
+std::string spell(StringRef Name, char Letter, BufferSpelling::Form Form) {
+  std::string Base = Letter + Name.str();
+  return Form == BufferSpelling::C ? "cblas_" + Base : Base + "_";
+}
+
+/// Every spelling of every buffer routine: `cblas_ddot`, `ddot_`.
+const StringMap<BufferName> &bufferNames() {
+  static const StringMap<BufferName> Names = [] {
+    StringMap<BufferName> M;
+    for (const BufferRoutine &R : BufferRoutines) {
+      assert(isWellFormed(R) && "a linear buffer routine reads one buffer");
+      for (const char *P = R.Precisions; *P; ++P)
+        for (auto Form : {BufferSpelling::C, BufferSpelling::Fortran})
+          M[spell(R.Name, *P, Form)] = {&R, Form, *P == 'd'};
+    }
+    return M;
+  }();
+  return Names;
+}
+
+/// Whether \p FT is how spelling \p N passes \p N's routine's arguments.
+bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
+                       Type *Element) {
+  const BufferRoutine &R = *N.Routine;
+  if (FT.isVarArg() || FT.getNumParams() != R.Args.size())
+    return false;
+  Type *Ret = FT.getReturnType();
+  if (R.ReturnsScalar ? Ret != Element : !Ret->isVoidTy())
+    return false;
+  for (auto [Arg, Param] : zip(R.Args, FT.params())) {
+    if (N.Convention == BufferSpelling::Fortran || Arg.Kind == ArgKind::Buffer) {
+      if (!Param->isPointerTy())
+        return false;
+    } else if (Arg.Kind == ArgKind::Scalar ? Param != Element
+                                           : !Param->isIntegerTy()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+CallEffect heapEffect(HeapFn Fn) {
+  switch (Fn) {
+  case HeapFn::Free:
+  case HeapFn::UserFree:
+    return CallEffect::Deallocator;
+  case HeapFn::Realloc:
+    return CallEffect::Reallocator;
+  default:
+    return CallEffect::Allocator;
+  }
+}
+
+} // namespace
+
+BufferCallSite::~BufferCallSite() = default;
+
+CallTable::CallTable(const Module &M, const TargetHooks *Target)
+    : Target(Target) {
+  if (Target)
+    Target->forEachRuleSpelling(
+        [&](StringRef Name, StringRef Family) { addAlias(Name, Family); });
+  forEachLibraryAlias(M, [&](StringRef Name, StringRef Family) {
+    if (!scalarByName(Name))
+      addAlias(Name, Family);
+  });
+}
+
+bool CallTable::addAlias(StringRef Name, StringRef Family) {
+  const DerivativeRule *R = findFamily(Family);
+  if (R)
+    Aliases.try_emplace(Name, R);
+  return R;
+}
+
+const DerivativeRule *CallTable::scalarByName(StringRef Name) const {
+  if (const DerivativeRule *R = findBuiltinRule(Name))
+    return R;
+  auto It = Aliases.find(Name);
+  return It == Aliases.end() ? nullptr : It->second;
+}
+
+const DerivativeRule *CallTable::family(StringRef Name) const {
+  if (const DerivativeRule *R = scalarByName(Name))
+    return R;
+  return findFamily(Name);
+}
+
+const DerivativeRule *CallTable::scalarRule(const Function &F) const {
+  if (F.isIntrinsic())
+    return scalarByName(Intrinsic::getBaseName(F.getIntrinsicID()));
+  const DerivativeRule *R = scalarByName(F.getName());
+  return R && fitsRule(*R, *F.getFunctionType()) ? R : nullptr;
+}
+
+const DerivativeRule *CallTable::scalarRule(const Instruction &I) const {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return scalarByName(I.getOpcodeName());
+  if (const auto *II = dyn_cast<IntrinsicInst>(Call))
+    return scalarByName(Intrinsic::getBaseName(II->getIntrinsicID()));
+  const Function *Callee = Call->getCalledFunction();
+  if (!Callee)
+    return nullptr;
+  // The call's own type: a call through a mismatched prototype is not the
+  // row's function.
+  const DerivativeRule *R = scalarByName(Callee->getName());
+  return R && fitsRule(*R, *Call->getFunctionType()) ? R : nullptr;
+}
+
+bool CallTable::keepsNoPointer(const Function &F) const {
+  return F.isDeclaration() &&
+         (noncapturingNames().contains(F.getName()) || bufferRoutine(F));
+}
+
+bool CallTable::isHeapCall(const Value *V) const {
+  const auto *Call = dyn_cast<CallBase>(V);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && heapFunction(*Callee);
+}
+
+std::optional<HeapFn> CallTable::heapFunction(const Function &F) const {
+  if (F.hasFnAttribute("enzyme_allocator"))
+    return HeapFn::UserAlloc;
+  if (F.hasFnAttribute("gpuad-user-free"))
+    return HeapFn::UserFree;
+  auto It = heapNames().find(F.getName());
+  if (It == heapNames().end())
+    return std::nullopt;
+  return It->second.Fn;
+}
+
+HeapRelease CallTable::releaseOf(const Function &F) const {
+  auto It = heapNames().find(F.getName());
+  return It == heapNames().end() ? HeapRelease() : It->second.Release;
+}
+
+std::optional<std::pair<const BufferRoutine *, BufferSpelling>>
+CallTable::bufferRoutine(const Function &F) const {
+  auto It = bufferNames().find(F.getName());
+  if (It == bufferNames().end())
+    return std::nullopt;
+  const BufferName &N = It->second;
+  LLVMContext &C = F.getContext();
+  Type *Element = N.Double ? Type::getDoubleTy(C) : Type::getFloatTy(C);
+  if (!fitsBufferRoutine(N, *F.getFunctionType(), Element))
+    return std::nullopt;
+  return std::make_pair(N.Routine, BufferSpelling{N.Convention, Element});
+}
+
+/// LLVM's annotations, noreturn calls, Enzyme's inactive annotation and
+/// gpuad's own inactive helpers, and the inactive rows.
+static bool isInactive(const CallBase &Call) {
+  // A call that never returns (abort, C++'s __throw_length_error) cannot
+  // influence a derivative of the code after it.
+  if (Call.doesNotReturn())
+    return true;
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
+    return isInactiveIntrinsic(II->getIntrinsicID());
+  if (Call.hasFnAttr("enzyme_inactive"))
+    return true;
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && (inactiveNames().contains(Callee->getName()) ||
+                    Callee->hasFnAttribute(InactiveAttr));
+}
+
+CallClass CallTable::classify(const CallBase &Call) const {
+  ++NumClassified;
+  CallClass C;
+  if (Target && Target->isBlockBarrier(Call))
+    C.Effect = CallEffect::Barrier;
+  else if (isInactive(Call) || (Target && Target->isInactiveCall(Call)))
+    C.Effect = CallEffect::Inactive;
+  else if (std::optional<unsigned> Op =
+               Target ? Target->shuffledOperand(Call) : std::nullopt) {
+    C.Effect = CallEffect::Shuffle;
+    C.ShuffledOperand = *Op;
+  } else if (isa<MemTransferInst>(Call)) {
+    C.Effect = CallEffect::MemoryTransfer;
+  } else if (isa<MemSetInst>(Call)) {
+    C.Effect = CallEffect::MemorySet;
+  } else if (Call.isInlineAsm()) {
+    C.Effect = CallEffect::InlineAsm;
+  } else if ((C.Scalar = scalarRule(Call))) {
+    C.Effect = CallEffect::Elementwise;
+  } else if (const Function *Callee = Call.getCalledFunction()) {
+    C = classifyCallee(Call, *Callee);
+  } else {
+    C.Effect = CallEffect::Indirect;
+  }
+  LLVM_DEBUG(dbgs() << "gpuad-calls: " << Call << " -> effect "
+                    << unsigned(C.Effect) << "\n");
+  return C;
+}
+
+CallClass CallTable::classifyCallee(const CallBase &Call,
+                                    const Function &Callee) const {
+  CallClass C;
+  if (std::optional<HeapFn> Heap = heapFunction(Callee)) {
+    C.Effect = heapEffect(*Heap);
+    C.Heap = *Heap;
+  } else if (auto Routine = bufferRoutine(Callee);
+             Routine && Call.getFunctionType() == Callee.getFunctionType()) {
+    ++NumBufferCalls;
+    C.Effect = CallEffect::Buffer;
+    std::tie(C.Routine, C.Spelling) = *Routine;
+  } else if (Callee.isDeclaration() && hasStructurePrefix(Callee.getName())) {
+    C.Effect = CallEffect::Structure;
+  } else if (Custom.count(&Callee)) {
+    C.Effect = CallEffect::Custom;
+  } else {
+    C.Effect =
+        Callee.isDeclaration() ? CallEffect::Unknown : CallEffect::Defined;
+  }
+  return C;
+}
+
+const BufferRoutine *CallTable::bufferRoutineNamed(StringRef Name) {
+  for (const BufferRoutine &R : BufferRoutines)
+    if (Name == R.Name)
+      return &R;
+  return nullptr;
+}
+
+std::string CallTable::spellingOf(const BufferRoutine &R,
+                                  const BufferSpelling &S) {
+  return spell(R.Name, S.Element->isDoubleTy() ? 'd' : 's', S.Convention);
+}
+
+StringRef CallTable::headerMemoryFunction(const Function &F) {
+  StringRef Mangled = F.getName();
+  if (F.isDeclaration() || !Mangled.starts_with("_Z") ||
+      !Mangled.contains("mem"))
+    return "";
+  // (void *, const void *, size_t) or (void *, int, size_t).
+  FunctionType *T = F.getFunctionType();
+  if (T->getNumParams() != 3 || !T->getParamType(0)->isPointerTy() ||
+      !T->getParamType(2)->isIntegerTy())
+    return "";
+  bool FromMemory = T->getParamType(1)->isPointerTy();
+  std::string Name = demangle(Mangled);
+  for (StringRef Kind : {"memcpy", "memmove", "memset"})
+    if (StringRef(Name).starts_with((Kind + "(").str()) &&
+        FromMemory == (Kind != "memset"))
+      return Kind;
+  return "";
+}
+
+void CallTable::forEachScalarSpelling(
+    function_ref<void(StringRef, const DerivativeRule &)> Fn) const {
+  forEachBuiltinRuleName(Fn);
+  for (const auto &Entry : Aliases)
+    Fn(Entry.getKey(), *Entry.getValue());
+}
+
+} // namespace gpuad
