@@ -59,8 +59,9 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
     Passed.push_back(Slot);
   }
   Type *Ret = R->ReturnsScalar ? Element : At.getVoidTy();
-  FunctionCallee F = M.getOrInsertFunction(
-      CallTable::spellingOf(*R, Spelling), FunctionType::get(Ret, Params, false));
+  FunctionCallee F =
+      M.getOrInsertFunction(CallTable::spellingOf(*R, Spelling),
+                            FunctionType::get(Ret, Params, false));
   return At.CreateCall(F, Passed);
 }
 

@@ -44,7 +44,9 @@ protected:
   bool isBuffer(unsigned I) const {
     return Routine.Args[I].Kind == ArgKind::Buffer;
   }
-  bool byPointer() const { return Spelling.Convention == BufferSpelling::Fortran; }
+  bool byPointer() const {
+    return Spelling.Convention == BufferSpelling::Fortran;
+  }
 
   llvm::CallBase &Call;
   const BufferRoutine &Routine;

@@ -77,7 +77,8 @@ void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
   SmallVector<Value *, 8> Shadows(R.Args.size());
   for (auto [K, Arg] : enumerate(R.Args)) {
     Value *Op = Call.getArgOperand(K);
-    if (Arg.Kind == ArgKind::Buffer || (ByPointer && Arg.Kind == ArgKind::Scalar))
+    if (Arg.Kind == ArgKind::Buffer ||
+        (ByPointer && Arg.Kind == ArgKind::Scalar))
       Shadows[K] = needsShadow(Op) ? shadowPointer(Op, Call) : nullptr;
     else if (Arg.Kind == ArgKind::Scalar)
       Shadows[K] = shadowOf(Op);

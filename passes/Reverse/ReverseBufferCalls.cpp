@@ -75,9 +75,9 @@ public:
           Forward.CreateICmpSGT(N, ConstantInt::get(N->getType(), 0)), N,
           ConstantInt::get(N->getType(), 0));
       const DataLayout &DL = Call.getModule()->getDataLayout();
-      Value *Bytes = Forward.CreateMul(
-          Forward.CreateZExt(Count, Forward.getInt64Ty()),
-          Forward.getInt64(DL.getTypeAllocSize(Element)));
+      Value *Bytes =
+          Forward.CreateMul(Forward.CreateZExt(Count, Forward.getInt64Ty()),
+                            Forward.getInt64(DL.getTypeAllocSize(Element)));
       Value *Copy = E.Ctx.target().emitAlloc(Forward, Bytes);
       emitCall(Forward, "copy",
                {N, Op, valueAt(Forward, Arg.Increment), Copy,

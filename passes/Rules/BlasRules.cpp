@@ -41,8 +41,8 @@ Value *dotTangent(BufferCallSite &S) {
   using namespace dot;
   Value *T = nullptr;
   if (Value *DX = S.shadow(X))
-    T = S.call("dot", {S.primal(N), DX, S.primal(IncX), S.primal(Y),
-                       S.primal(IncY)});
+    T = S.call("dot",
+               {S.primal(N), DX, S.primal(IncX), S.primal(Y), S.primal(IncY)});
   if (Value *DY = S.shadow(Y))
     T = sum(S, T,
             S.call("dot", {S.primal(N), S.primal(X), S.primal(IncX), DY,
@@ -126,9 +126,9 @@ void scalAdjoint(BufferCallSite &S) {
     return;
   if (S.active(Alpha)) {
     auto [XAt, IncXAt] = S.atCall(X);
-    S.addAdjoint(Alpha, whereScalActs(S, S.call("dot", {S.primal(N), XAt,
-                                                         IncXAt, DX,
-                                                         S.primal(IncX)})));
+    S.addAdjoint(Alpha,
+                 whereScalActs(S, S.call("dot", {S.primal(N), XAt, IncXAt, DX,
+                                                 S.primal(IncX)})));
   }
   S.call("scal", {S.primal(N), S.primal(Alpha), DX, S.primal(IncX)});
 }

@@ -138,7 +138,7 @@ protected:
 /// Forward mode: emits the tangent of the call (its written buffers'
 /// shadows, before the primal call runs) and returns the result's tangent
 /// (null for a void routine).
-using TangentBuilder = llvm::Value *(*)(BufferCallSite &S);
+using TangentBuilder = llvm::Value *(*)(BufferCallSite & S);
 /// Reverse mode: adds the call's adjoint to its operands' adjoints and
 /// restores its written buffers' adjoints to before the call.
 using AdjointBuilder = void (*)(BufferCallSite &S);

@@ -77,11 +77,17 @@ bool hasStructurePrefix(StringRef Name) {
 }
 
 // The buffer routines' rows and their argument lists.
-#define LENGTH CallArgument{ArgKind::Length, Reads}
-#define INCREMENT CallArgument{ArgKind::Increment, Reads}
-#define SCALAR CallArgument{ArgKind::Scalar, Reads}
-#define BUFFER(Access, Length, Increment)                                      \
-  CallArgument{ArgKind::Buffer, Access, Length, Increment}
+constexpr CallArgument LengthArg{ArgKind::Length, Reads};
+constexpr CallArgument IncrementArg{ArgKind::Increment, Reads};
+constexpr CallArgument ScalarArg{ArgKind::Scalar, Reads};
+constexpr CallArgument bufferArg(uint8_t Access, int8_t Length,
+                                 int8_t Increment) {
+  return {ArgKind::Buffer, Access, Length, Increment};
+}
+#define LENGTH LengthArg
+#define INCREMENT IncrementArg
+#define SCALAR ScalarArg
+#define BUFFER(Access, Length, Increment) bufferArg(Access, Length, Increment)
 #define UNPAREN(...) __VA_ARGS__
 #define BUFFER_ROUTINE(Name, Precisions, ReturnsScalar, ArgList, Tangent,      \
                        Adjoint)                                                \
@@ -146,7 +152,8 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
   if (R.ReturnsScalar ? Ret != Element : !Ret->isVoidTy())
     return false;
   for (auto [Arg, Param] : zip(R.Args, FT.params())) {
-    if (N.Convention == BufferSpelling::Fortran || Arg.Kind == ArgKind::Buffer) {
+    if (N.Convention == BufferSpelling::Fortran ||
+        Arg.Kind == ArgKind::Buffer) {
       if (!Param->isPointerTy())
         return false;
     } else if (Arg.Kind == ArgKind::Scalar ? Param != Element

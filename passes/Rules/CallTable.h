@@ -65,9 +65,7 @@ struct CallClass {
   }
   /// A row gpuad knows without a body: a scalar rule, a heap function, a
   /// buffer routine, or an inactive call.
-  bool known() const {
-    return inactive() || isHeap() || Scalar || Routine;
-  }
+  bool known() const { return inactive() || isHeap() || Scalar || Routine; }
 };
 
 class CallTable {

@@ -11,8 +11,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Options.h"
 #include "Rules/CallTable.h"
+#include "Options.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
 
@@ -71,7 +71,7 @@ define void @f(ptr %x, i32 %n, ptr %p) {
   const char *Routines[] = {"dot", "dot", "dot", "axpy", "scal", "copy"};
   const bool Double[] = {true, false, true, false, true, true};
   const bool Fortran[] = {false, false, true, true, false, true};
-  const char *Callees[] = {"cblas_ddot", "cblas_sdot", "ddot_",
+  const char *Callees[] = {"cblas_ddot", "cblas_sdot",  "ddot_",
                            "saxpy_",     "cblas_dscal", "dcopy_"};
   ASSERT_EQ(Classes.size(), 6u);
   for (unsigned I = 0; I < Classes.size(); ++I) {
