@@ -35,6 +35,9 @@ public:
   std::pair<Value *, Value *> atCall(unsigned I) override {
     llvm_unreachable("forward mode reads buffers where they are");
   }
+  Value *result() override {
+    llvm_unreachable("forward mode builds the tangent before the call");
+  }
   Value *resultAdjoint() override {
     llvm_unreachable("forward mode has no adjoints");
   }

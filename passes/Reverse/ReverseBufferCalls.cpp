@@ -88,6 +88,8 @@ public:
     return {It->second, ConstantInt::get(IntTy, 1)};
   }
 
+  Value *result() override { return E.lookup(&Call); }
+
   Value *resultAdjoint() override {
     return DI ? E.L.extract(B, DI, Call.getType(), Lane) : nullptr;
   }

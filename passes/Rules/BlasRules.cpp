@@ -29,6 +29,9 @@ enum { N, Alpha, X, IncX, Y, IncY };
 namespace scal {
 enum { N, Alpha, X, IncX };
 } // namespace scal
+namespace nrm2 {
+enum { N, X, IncX };
+} // namespace nrm2
 namespace copy {
 enum { N, X, IncX, Y, IncY };
 } // namespace copy
@@ -131,6 +134,38 @@ void scalAdjoint(BufferCallSite &S) {
                                                  S.primal(IncX)})));
   }
   S.call("scal", {S.primal(N), S.primal(Alpha), DX, S.primal(IncX)});
+}
+
+/// A / R, zero where R is (x = 0: the norm has no derivative there; take
+/// the subgradient 0).
+static Value *quotientOrZero(BufferCallSite &S, Value *A, Value *R) {
+  Value *Zero = S.constant(0.0);
+  return S.B.CreateSelect(S.B.CreateFCmpOEQ(R, Zero), Zero,
+                          S.B.CreateFDiv(A, R));
+}
+
+Value *nrm2Tangent(BufferCallSite &S) {
+  using namespace nrm2;
+  // dr = (x . dx) / r.
+  Value *DX = S.shadow(X);
+  if (!DX)
+    return S.constant(0.0);
+  Value *R = S.call("nrm2", {S.primal(N), S.primal(X), S.primal(IncX)});
+  Value *Dot = S.call(
+      "dot", {S.primal(N), S.primal(X), S.primal(IncX), DX, S.primal(IncX)});
+  return quotientOrZero(S, Dot, R);
+}
+
+void nrm2Adjoint(BufferCallSite &S) {
+  using namespace nrm2;
+  // x_bar += (r_bar / r) x.
+  Value *RBar = S.resultAdjoint();
+  Value *DX = S.shadow(X);
+  if (!RBar || !DX)
+    return;
+  auto [XAt, IncXAt] = S.atCall(X);
+  S.call("axpy", {S.primal(N), quotientOrZero(S, RBar, S.result()), XAt, IncXAt,
+                  DX, S.primal(IncX)});
 }
 
 void copyAdjoint(BufferCallSite &S) {

@@ -28,6 +28,9 @@ void axpyAdjoint(BufferCallSite &S);
 /// x = alpha x
 llvm::Value *scalTangent(BufferCallSite &S);
 void scalAdjoint(BufferCallSite &S);
+/// r = |x|_2
+llvm::Value *nrm2Tangent(BufferCallSite &S);
+void nrm2Adjoint(BufferCallSite &S);
 /// y = x (linear: its tangent is the call on the shadows)
 void copyAdjoint(BufferCallSite &S);
 

@@ -118,6 +118,8 @@ public:
   /// itself where nothing later overwrites it, else a copy saved before the
   /// call (increment 1).  Reverse mode only.
   virtual std::pair<llvm::Value *, llvm::Value *> atCall(unsigned I) = 0;
+  /// The call's result, as it returned it (reverse mode).
+  virtual llvm::Value *result() = 0;
   /// The adjoint of the returned scalar (reverse mode), or null.
   virtual llvm::Value *resultAdjoint() = 0;
   /// Adds \p Delta to scalar argument \p I's adjoint (reverse mode).

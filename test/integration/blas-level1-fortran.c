@@ -1,5 +1,5 @@
 // BLAS level 1 through the Fortran interface (OpenBLAS's ddot_, daxpy_,
-// dscal_, dcopy_: every argument by pointer) called from the differentiated
+// dscal_, dnrm2_, dcopy_: every argument by pointer) called from the differentiated
 // functions.  Covered: unit strides, strides 2 and 3, negative increments
 // (BLAS walks the vector from its end), n = 0, alpha active through a
 // pointer (to a parameter, and to a local overwritten after the call: the
@@ -27,6 +27,7 @@ extern void daxpy_(const int *n, const double *alpha, const double *x,
                    const int *incx, double *y, const int *incy);
 extern void dscal_(const int *n, const double *alpha, double *x,
                    const int *incx);
+extern double dnrm2_(const int *n, const double *x, const int *incx);
 extern void dcopy_(const int *n, const double *x, const int *incx, double *y,
                    const int *incy);
 
@@ -41,6 +42,12 @@ double f_dot(double *x, double *y, double a) { /* x[0..8], y[0..12] */
   int n = N, minus_two = -2;
   return ddot_(&n, x, &one, y, &one) + a * ddot_(&n, x, &two, y, &three) -
          ddot_(&n, x, &minus_two, y + 1, &one);
+}
+double f_nrm2(double *x, double *y, double a) { /* y scaled after nrm2 */
+  int n = N, one = 1, three = 3;
+  double r = dnrm2_(&n, y, &three);
+  dscal_(&n, &a, y, &three);
+  return a * r + dnrm2_(&n, x, &one) * dnrm2_(&n, y, &one);
 }
 double f_axpy(double *x, double *y, double a) { /* alpha through a local */
   int n = N, minus_two = -2;
@@ -156,5 +163,6 @@ int main(void) {
   RUN(f_axpy, z, w, v);
   RUN(f_scal_reuse, z, w, v);
   RUN(f_const_alias, z, w, v);
+  RUN(f_nrm2, z, w, v);
   return gradcheck_exit();
 }

@@ -1,4 +1,4 @@
-// BLAS level 1 through CBLAS (OpenBLAS): cblas_{d,s}{dot,axpy,scal,copy}
+// BLAS level 1 through CBLAS (OpenBLAS): cblas_{d,s}{dot,axpy,scal,copy,nrm2}
 // called from the differentiated functions.  Covered: unit strides, strides
 // 2 and 3, negative increments (BLAS walks the vector from its end), n = 0,
 // a buffer overwritten after dot/axpy read it (the derivative needs the
@@ -63,6 +63,11 @@ double d_alias(double *x, double *y, double a) {
   cblas_dcopy(N, y, 2, y + 11, 1); /* inside one buffer, disjoint */
   return s * cblas_ddot(N - 1, x, 1, x + 1, 1) + cblas_ddot(N, y, 3, y, 3);
 }
+double d_nrm2(double *x, double *y, double a) { /* x scaled after nrm2 */
+  double r = cblas_dnrm2(N, x, 2) + a * cblas_dnrm2(N, y, -3);
+  cblas_dscal(N, a, x, 1);
+  return r * cblas_dnrm2(N + 1, x, 1);
+}
 double d_empty(double *x, double *y, double a) { /* n = 0: no effect */
   cblas_daxpy(0, a, x, 1, y, 1);
   cblas_dscal(0, a, x, 1);
@@ -92,6 +97,11 @@ float s_copy_alias(float *x, float *y, float a) {
   cblas_scopy(N, x, 2, y, -3);
   cblas_sscal(N, a, y, 3);
   return s * cblas_sdot(N, y, 3, y, 3);
+}
+float s_nrm2(float *x, float *y, float a) {
+  float r = cblas_snrm2(N, x, 1);
+  cblas_saxpy(N, a, y, 2, x, 1);
+  return r + a * cblas_snrm2(N, x, 1);
 }
 
 /* ---- Harness ------------------------------------------------------------- */
@@ -220,11 +230,13 @@ int main(void) {
   RUN(double, d_scal_reuse, z, w, v, g);
   RUN(double, d_copy, z, w, v, g);
   RUN(double, d_alias, z, w, v, g);
+  RUN(double, d_nrm2, z, w, v, g);
   RUN(double, d_empty, z, w, v, g);
 
   RUN(float, s_dot, zf, wf, vf, g);
   RUN(float, s_axpy, zf, wf, vf, g);
   RUN(float, s_scal_reuse, zf, wf, vf, g);
   RUN(float, s_copy_alias, zf, wf, vf, g);
+  RUN(float, s_nrm2, zf, wf, vf, g);
   return gradcheck_exit();
 }
