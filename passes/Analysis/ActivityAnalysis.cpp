@@ -7,10 +7,10 @@
 #include "Analysis/ActivityAnalysis.h"
 
 #include "Analysis/TypeInfo.h"
-#include "Core/IndirectCalls.h"
-#include "Requests/RequestParser.h"
 #include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
+#include "Support/EntryPoints.h"
+#include "Support/FunctionPointers.h"
 #include "Support/GlobalAddresses.h"
 
 #include "llvm/ADT/Statistic.h"

@@ -25,7 +25,7 @@
 
 #include "Analysis/ArgumentWrites.h"
 #include "Analysis/MemoryClasses.h"
-#include "Core/DerivativeKey.h"
+#include "Support/DerivativeKey.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"

@@ -6,8 +6,8 @@
 
 #include "Analysis/ArgumentWrites.h"
 
-#include "Requests/RequestParser.h"
 #include "Rules/CallTable.h"
+#include "Support/EntryPoints.h"
 #include "Support/LocalSlots.h"
 
 #include "llvm/Analysis/ValueTracking.h"

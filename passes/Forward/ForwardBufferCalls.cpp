@@ -10,8 +10,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Core/BufferCalls.h"
 #include "Forward/ForwardEmitter.h"
+#include "Sweep/BufferCalls.h"
 
 #include "llvm/IR/IRBuilder.h"
 

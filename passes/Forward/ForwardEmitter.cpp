@@ -7,9 +7,17 @@
 #include "Forward/ForwardEmitter.h"
 
 #include "Analysis/ActivityAnalysis.h"
-#include "Core/DerivativeContext.h"
+#include "Analysis/ArgumentWrites.h"
+#include "Analysis/TypeInfo.h"
+#include "Normalize/Preprocess.h"
+#include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
+#include "Support/DerivativeSignature.h"
+#include "Support/Diagnostics.h"
+#include "Support/Options.h"
+#include "Sweep/SweepPlanner.h"
+#include "Target/TargetHooks.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"

@@ -19,7 +19,7 @@
 #ifndef GPUAD_FORWARD_FORWARDEMITTER_H
 #define GPUAD_FORWARD_FORWARDEMITTER_H
 
-#include "Core/ForwardSweep.h"
+#include "Sweep/ForwardSweep.h"
 
 namespace gpuad {
 
@@ -27,7 +27,7 @@ struct DerivativeSignature;
 
 class ForwardEmitter final : public ForwardSweep {
 public:
-  ForwardEmitter(DerivativeContext &Ctx, const DerivativeKey &Key,
+  ForwardEmitter(SweepPlanner &Ctx, const DerivativeKey &Key,
                  llvm::Function &Derivative, const DerivativeSignature &Sig)
       : ForwardSweep(Ctx, Key, Derivative), Sig(Sig) {}
 

@@ -6,14 +6,14 @@
 
 #include "Requests/RequestLowering.h"
 
-#include "Batch/LaneMapping.h"
-#include "Batch/Lanes.h"
-#include "Core/DerivativeSignature.h"
-#include "Requests/DiffRequest.h"
+#include "Planner/DiffRequest.h"
+#include "Planner/LaneMapping.h"
 #include "Requests/RequestParser.h"
 #include "Requests/ResultPacking.h"
 #include "Requests/TapeTransport.h"
+#include "Support/DerivativeSignature.h"
 #include "Support/Diagnostics.h"
+#include "Support/Lanes.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -273,16 +273,6 @@ void lowerTapeSize(const DiffRequest &Req, const DerivativeSignature &AugSig) {
   if (!Call.use_empty())
     Call.replaceAllUsesWith(Ty->isIntegerTy() ? Size : PoisonValue::get(Ty));
   eraseRequestCall(Call);
-}
-
-void eraseRequestCall(CallBase &Call) {
-  if (!Call.use_empty())
-    Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
-  if (auto *Inv = dyn_cast<InvokeInst>(&Call)) {
-    Inv->getUnwindDest()->removePredecessor(Inv->getParent());
-    BranchInst::Create(Inv->getNormalDest(), Inv->getIterator());
-  }
-  Call.eraseFromParent();
 }
 
 } // namespace gpuad

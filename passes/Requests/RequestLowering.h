@@ -17,6 +17,8 @@
 #ifndef GPUAD_REQUESTS_REQUESTLOWERING_H
 #define GPUAD_REQUESTS_REQUESTLOWERING_H
 
+#include "Support/EntryPoints.h"
+
 namespace llvm {
 class CallBase;
 class Function;
@@ -40,10 +42,6 @@ bool lowerRequest(const DiffRequest &Req, llvm::Function &Derivative,
 /// Replaces an `__enzyme_augmentsize` call by the byte count of the tape
 /// the augmented half with signature \p AugSig returns.
 void lowerTapeSize(const DiffRequest &Req, const DerivativeSignature &AugSig);
-
-/// Removes any call to an `__enzyme_*` entry point (uses become poison; an
-/// invoke becomes a branch to its normal destination).
-void eraseRequestCall(llvm::CallBase &Call);
 
 } // namespace gpuad
 

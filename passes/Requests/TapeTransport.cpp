@@ -6,7 +6,7 @@
 
 #include "Requests/TapeTransport.h"
 
-#include "Requests/DiffRequest.h"
+#include "Planner/DiffRequest.h"
 #include "Support/Diagnostics.h"
 #include "Target/TargetHooks.h"
 

@@ -14,7 +14,7 @@
 #ifndef GPUAD_REVERSE_ADJOINTS_H
 #define GPUAD_REVERSE_ADJOINTS_H
 
-#include "Batch/Lanes.h"
+#include "Support/Lanes.h"
 
 #include "llvm/ADT/DenseMap.h"
 

@@ -14,9 +14,17 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Core/BufferCalls.h"
-#include "Core/DerivativeContext.h"
+#include "Analysis/ArgumentWrites.h"
+#include "Analysis/TypeInfo.h"
+#include "Normalize/Preprocess.h"
 #include "Reverse/ReverseEmitter.h"
+#include "Rules/CallTable.h"
+#include "Support/DerivativeSignature.h"
+#include "Support/Diagnostics.h"
+#include "Support/Options.h"
+#include "Sweep/BufferCalls.h"
+#include "Sweep/SweepPlanner.h"
+#include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"

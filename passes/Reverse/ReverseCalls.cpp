@@ -15,9 +15,16 @@
 
 #include "Reverse/ReverseEmitter.h"
 
-#include "Core/DerivativeContext.h"
-#include "Core/DerivativeSignature.h"
+#include "Analysis/ArgumentWrites.h"
+#include "Analysis/TypeInfo.h"
+#include "Normalize/Preprocess.h"
+#include "Rules/CallTable.h"
+#include "Support/DerivativeSignature.h"
+#include "Support/Diagnostics.h"
+#include "Support/Options.h"
+#include "Sweep/SweepPlanner.h"
 #include "Tape/Tape.h"
+#include "Target/TargetHooks.h"
 
 #include "llvm/IR/Instructions.h"
 

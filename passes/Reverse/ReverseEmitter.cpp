@@ -12,14 +12,18 @@
 #include "Reverse/ReverseEmitter.h"
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Analysis/ArgumentWrites.h"
 #include "Analysis/MemoryClasses.h"
 #include "Analysis/ThreadPrivacy.h"
 #include "Analysis/TypeInfo.h"
-#include "Core/DerivativeContext.h"
-#include "Core/DerivativeSignature.h"
-#include "Requests/RequestParser.h"
-#include "Reverse/ForwardStructure.h"
+#include "Normalize/Preprocess.h"
 #include "Rules/CallTable.h"
+#include "Support/DerivativeSignature.h"
+#include "Support/Diagnostics.h"
+#include "Support/EntryPoints.h"
+#include "Support/Options.h"
+#include "Sweep/SweepPlanner.h"
+#include "Tape/ForwardStructure.h"
 #include "Tape/Tape.h"
 #include "Target/TargetHooks.h"
 
@@ -40,7 +44,7 @@ using namespace llvm;
 
 namespace gpuad {
 
-ReverseEmitter::ReverseEmitter(DerivativeContext &Ctx, const DerivativeKey &Key,
+ReverseEmitter::ReverseEmitter(SweepPlanner &Ctx, const DerivativeKey &Key,
                                Function &Derivative,
                                const DerivativeSignature &Sig, bool Split)
     : ForwardSweep(Ctx, Key, Derivative), Sig(Sig), Split(Split) {}

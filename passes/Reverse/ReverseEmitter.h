@@ -22,8 +22,8 @@
 #define GPUAD_REVERSE_REVERSEEMITTER_H
 
 #include "Analysis/ArgumentWrites.h"
-#include "Core/ForwardSweep.h"
 #include "Reverse/Adjoints.h"
+#include "Sweep/ForwardSweep.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -45,7 +45,7 @@ class ThreadPrivacy;
 
 class ReverseEmitter final : public ForwardSweep {
 public:
-  ReverseEmitter(DerivativeContext &Ctx, const DerivativeKey &Key,
+  ReverseEmitter(SweepPlanner &Ctx, const DerivativeKey &Key,
                  llvm::Function &Derivative, const DerivativeSignature &Sig,
                  bool Split);
   ~ReverseEmitter() override;

@@ -27,11 +27,17 @@
 #include "Reverse/ReverseEmitter.h"
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Analysis/ArgumentWrites.h"
 #include "Analysis/TypeInfo.h"
-#include "Core/DerivativeContext.h"
+#include "Normalize/Preprocess.h"
 #include "Rules/CallTable.h"
+#include "Support/DerivativeSignature.h"
+#include "Support/Diagnostics.h"
+#include "Support/Options.h"
+#include "Sweep/SweepPlanner.h"
 #include "Tape/Tape.h"
 #include "Tape/TapePlacement.h"
+#include "Target/TargetHooks.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/IR/Constants.h"

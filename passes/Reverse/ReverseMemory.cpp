@@ -13,10 +13,17 @@
 
 #include "Reverse/ReverseEmitter.h"
 
+#include "Analysis/ArgumentWrites.h"
 #include "Analysis/CopyLayout.h"
 #include "Analysis/TypeInfo.h"
-#include "Core/DerivativeContext.h"
-#include "Requests/RequestParser.h"
+#include "Normalize/Preprocess.h"
+#include "Rules/CallTable.h"
+#include "Support/DerivativeSignature.h"
+#include "Support/Diagnostics.h"
+#include "Support/EntryPoints.h"
+#include "Support/Options.h"
+#include "Sweep/SweepPlanner.h"
+#include "Target/TargetHooks.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"

@@ -24,7 +24,14 @@
 
 #include "Reverse/ReverseEmitter.h"
 
-#include "Core/DerivativeContext.h"
+#include "Analysis/ArgumentWrites.h"
+#include "Analysis/TypeInfo.h"
+#include "Normalize/Preprocess.h"
+#include "Rules/CallTable.h"
+#include "Support/DerivativeSignature.h"
+#include "Support/Diagnostics.h"
+#include "Support/Options.h"
+#include "Sweep/SweepPlanner.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -49,7 +56,7 @@ static CallBase *firstBlockBarrier(Function &D, TargetHooks &Target) {
 /// calls.
 static SetVector<GlobalVariable *>
 collectSharedShadows(Function &D, ArrayRef<GlobalVariable *> Own,
-                     DerivativeContext &Ctx) {
+                     SweepPlanner &Ctx) {
   SetVector<GlobalVariable *> All(Own.begin(), Own.end());
   for (BasicBlock &BB : D)
     for (Instruction &I : BB)
@@ -63,7 +70,7 @@ collectSharedShadows(Function &D, ArrayRef<GlobalVariable *> Own,
 /// A block barrier to copy: the derivative's own, else one the derivatives
 /// it calls contain (they run for the whole block too).
 static CallBase *blockBarrierFor(Function &D, TargetHooks &Target,
-                                 DerivativeContext &Ctx) {
+                                 SweepPlanner &Ctx) {
   if (CallBase *Own = firstBlockBarrier(D, Target))
     return Own;
   for (BasicBlock &BB : D)

@@ -6,7 +6,7 @@
 
 #include "Reverse/SplitForm.h"
 
-#include "Core/DerivativeSignature.h"
+#include "Support/DerivativeSignature.h"
 #include "Support/ReturnedArguments.h"
 #include "Tape/Tape.h"
 #include "Tape/TapePlacement.h"

@@ -6,8 +6,8 @@
 
 #include "Rules/ComplexCalls.h"
 
-#include "Batch/Lanes.h"
 #include "Rules/CallTable.h"
+#include "Support/Lanes.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"

@@ -22,6 +22,8 @@
 #ifndef GPUAD_RULES_DERIVATIVERULES_H
 #define GPUAD_RULES_DERIVATIVERULES_H
 
+#include "Target/MathProvider.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -41,19 +43,6 @@ class Value;
 } // namespace llvm
 
 namespace gpuad {
-
-/// Elementary functions a partial derivative may need.  The target supplies
-/// them (LLVM intrinsics on the host, libdevice on NVPTX, ocml on AMDGPU), so
-/// rules never name a target's library.
-enum class MathFn { Sin, Cos, Exp, Log, Pow, Powi, Sinh, Cosh, Atan2 };
-
-/// Supplies MathFn calls of a given floating-point (or vector) type.
-class MathProvider {
-public:
-  virtual ~MathProvider();
-  virtual llvm::Value *emit(llvm::IRBuilderBase &B, MathFn Fn,
-                            llvm::ArrayRef<llvm::Value *> Args) = 0;
-};
 
 /// What a partial-derivative function sees: the builder, the primal operands
 /// and result (fetched on demand, so reverse mode loads from the tape only

@@ -28,8 +28,6 @@ using namespace llvm;
 
 namespace gpuad {
 
-MathProvider::~MathProvider() = default;
-
 Value *RuleContext::constant(double X) const { return ConstantFP::get(Ty, X); }
 
 Value *RuleContext::resultPart(unsigned I) const {

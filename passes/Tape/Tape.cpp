@@ -6,10 +6,10 @@
 
 #include "Tape/Tape.h"
 
-#include "Core/DerivativeSignature.h"
-#include "Core/ForwardSweep.h"
-#include "Reverse/ForwardStructure.h"
 #include "Rules/CallTable.h"
+#include "Support/DerivativeSignature.h"
+#include "Sweep/ForwardSweep.h"
+#include "Tape/ForwardStructure.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"

@@ -21,7 +21,7 @@
 
 #include "Tape/TapePlacement.h"
 
-#include "Core/ForwardSweep.h"
+#include "Sweep/ForwardSweep.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/IR/IRBuilder.h"

@@ -6,7 +6,8 @@
 
 #include "Tape/TapePlacement.h"
 
-#include "Core/ForwardSweep.h"
+#include "Support/FunctionAttributes.h"
+#include "Sweep/ForwardSweep.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/SmallPtrSet.h"

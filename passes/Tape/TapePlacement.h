@@ -27,7 +27,7 @@
 #ifndef GPUAD_TAPE_TAPEPLACEMENT_H
 #define GPUAD_TAPE_TAPEPLACEMENT_H
 
-#include "Options.h"
+#include "Support/Options.h"
 
 #include "llvm/ADT/StringRef.h"
 

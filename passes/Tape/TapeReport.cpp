@@ -14,7 +14,7 @@
 
 #include "Tape/Tape.h"
 
-#include "Reverse/ForwardStructure.h"
+#include "Tape/ForwardStructure.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"

@@ -15,9 +15,9 @@
 #include "Target/DeviceLibrary.h"
 #include "Target/Targets.h"
 
-#include "Options.h"
 #include "Support/Diagnostics.h"
 #include "Support/Inlining.h"
+#include "Support/Options.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"

@@ -13,7 +13,7 @@
 #include "Target/DeviceLibrary.h"
 #include "Target/Targets.h"
 
-#include "Options.h"
+#include "Support/Options.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/TargetHooks.h"
+#include "Support/FunctionAttributes.h"
 
-#include "Core/ForwardSweep.h"
 #include "Target/Targets.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -21,6 +21,7 @@ using namespace llvm;
 
 namespace gpuad {
 
+MathProvider::~MathProvider() = default;
 TargetHooks::~TargetHooks() = default;
 
 Value *TargetHooks::emitAlloc(IRBuilderBase &B, Value *Bytes) {
@@ -235,43 +236,6 @@ void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
 
 void TargetHooks::emitBlockBarrier(IRBuilderBase &B, const CallBase &Like) {
   B.Insert(Like.clone());
-}
-
-Value *addAdjoints(IRBuilderBase &B, Value *A, Value *Bv, Type *View) {
-  Type *Ty = A->getType();
-  if (Ty->isFPOrFPVectorTy())
-    return B.CreateFAdd(A, Bv);
-  if (Ty->isIntOrIntVectorTy()) {
-    // Float bits carried in an integer: add as floats of the same width,
-    // or of the view's type.
-    Type *FTy = View;
-    if (!FTy) {
-      unsigned Bits = Ty->getScalarSizeInBits();
-      FTy = Bits == 64   ? B.getDoubleTy()
-            : Bits == 32 ? B.getFloatTy()
-            : Bits == 16 ? B.getHalfTy()
-                         : nullptr;
-      if (!FTy)
-        return A;
-      if (auto *VT = dyn_cast<FixedVectorType>(Ty))
-        FTy = FixedVectorType::get(FTy, VT->getNumElements());
-    }
-    return B.CreateBitCast(
-        B.CreateFAdd(B.CreateBitCast(A, FTy), B.CreateBitCast(Bv, FTy)), Ty);
-  }
-  if (isa<StructType>(Ty) || isa<ArrayType>(Ty)) {
-    unsigned N = isa<StructType>(Ty) ? cast<StructType>(Ty)->getNumElements()
-                                     : cast<ArrayType>(Ty)->getNumElements();
-    Value *R = A;
-    for (unsigned I = 0; I < N; ++I)
-      R = B.CreateInsertValue(R,
-                              addAdjoints(B, B.CreateExtractValue(A, I),
-                                          B.CreateExtractValue(Bv, I), View),
-                              I);
-    return R;
-  }
-  // Pointers carry no adjoint.
-  return A;
 }
 
 std::unique_ptr<TargetHooks>

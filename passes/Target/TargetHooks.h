@@ -17,7 +17,8 @@
 #ifndef GPUAD_TARGET_TARGETHOOKS_H
 #define GPUAD_TARGET_TARGETHOOKS_H
 
-#include "Rules/DerivativeRules.h"
+#include "Support/Lanes.h"
+#include "Target/MathProvider.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/LLVMContext.h"
@@ -295,13 +296,6 @@ private:
   void emitWarpAggregatedAdd(llvm::IRBuilderBase &B, llvm::Value *P,
                              llvm::Value *V, llvm::SyncScope::ID Scope);
 };
-
-/// The sum of two adjoints of the same type: floats added, integers that
-/// carry float bits added as floats, aggregates element by element.
-/// \p View: the floating-point type integer adjoints carry where it is not
-/// their lanes' width (a <4 x i32> holding two doubles: <2 x double>).
-llvm::Value *addAdjoints(llvm::IRBuilderBase &B, llvm::Value *A,
-                         llvm::Value *Bv, llvm::Type *View = nullptr);
 
 std::unique_ptr<TargetHooks> makeTargetHooks(llvm::Module &M,
                                              const GpuadOptions &Options,

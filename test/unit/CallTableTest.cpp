@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rules/CallTable.h"
-#include "Options.h"
 #include "Support/Diagnostics.h"
+#include "Support/Options.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/AsmParser/Parser.h"

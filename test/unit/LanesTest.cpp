@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Batch/Lanes.h"
+#include "Support/Lanes.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Batch/LaneMapping.h"
+#include "Planner/LaneMapping.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Module.h"

@@ -13,10 +13,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tape/Tape.h"
-#include "Options.h"
-#include "Reverse/ForwardStructure.h"
 #include "Rules/CallTable.h"
 #include "Support/Diagnostics.h"
+#include "Support/Options.h"
+#include "Tape/ForwardStructure.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/AsmParser/Parser.h"

@@ -1,0 +1,68 @@
+//===- GpuadPass.cpp - The gpuad module pass ------------------------------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pass/GpuadPass.h"
+
+#include "Normalize/IterationCounters.h"
+#include "Normalize/RuleFunctionGuard.h"
+#include "Planner/DerivativeContext.h"
+#include "Requests/Markers.h"
+#include "Requests/RequestProcessing.h"
+#include "Rules/Registrations.h"
+#include "Support/EntryPoints.h"
+#include "Tape/TapePlacement.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+
+#define DEBUG_TYPE "gpuad"
+
+using namespace llvm;
+
+namespace gpuad {
+
+PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  bool Revealed = revealRegisteredBodies(M);
+  declareIterationCounters(M);
+  std::vector<CallBase *> Calls = findEntryCalls(M);
+  if (Calls.empty()) {
+    Revealed |= lowerIterationCounters(M);
+    // Registrations speak to the compiler only; nothing uses them here.
+    Registrations::read(M, nullptr);
+    // Attributes the guard changed in this module come back as they were.
+    if (restoreRuleFunctions(M))
+      AlwaysInlinerPass().run(M, MAM);
+    return Revealed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+  DerivativeContext Ctx(M, Options);
+  std::vector<const Function *> Requested;
+  for (CallBase *Call : Calls)
+    Requested.push_back(requestedFunction(*Call));
+  Ctx.setRequestedFunctions(Requested);
+  for (CallBase *Call : innermostFirst(std::move(Calls)))
+    processEntryCall(*Call, Ctx);
+  bool InlineDerivatives = Ctx.finish();
+  Ctx.zeroMadeShadowsAtRequests();
+  if (Ctx.diags().numErrors())
+    Ctx.discardDerivatives();
+  eraseDeadMarkerReferences(M);
+  lowerIterationCounters(M);
+  // The entry points were never meant to exist; drop their declarations.
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.use_empty() && classifyEntryPoint(F.getName()))
+      F.eraseFromParent();
+  if (restoreRuleFunctions(M) || InlineDerivatives) {
+    MAM.invalidate(M, PreservedAnalyses::none());
+    AlwaysInlinerPass().run(M, MAM);
+  }
+  // After inlining, so that each kernel's tape regions are its own.
+  if (!Ctx.diags().numErrors())
+    placeTapesInSharedMemory(M, Ctx.target(), Options.TapePlacement);
+  return PreservedAnalyses::none();
+}
+
+} // namespace gpuad

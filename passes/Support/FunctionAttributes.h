@@ -1,0 +1,26 @@
+//===- FunctionAttributes.h - Attributes generated code keeps ---*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Functions gpuad makes for a function of the program (its derivatives,
+/// helpers called from them) keep the attributes that stay true of them:
+/// the target's string attributes, nounwind, convergent, ...
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_SUPPORT_FUNCTIONATTRIBUTES_H
+#define GPUAD_SUPPORT_FUNCTIONATTRIBUTES_H
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace gpuad {
+
+/// Function attributes of a primal that stay true of its derivatives.
+void copyFunctionAttributes(const llvm::Function &From, llvm::Function &To);
+
+} // namespace gpuad
+
+#endif // GPUAD_SUPPORT_FUNCTIONATTRIBUTES_H
