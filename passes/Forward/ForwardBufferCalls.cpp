@@ -89,21 +89,22 @@ void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
   IRBuilderBase::InsertPointGuard Guard(B);
   B.SetInsertPoint(&Call);
   SmallVector<Value *, 4> Results;
-  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+  for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
     auto LaneShadow = [&](unsigned K) -> Value * {
       Value *S = Shadows[K];
       if (!S)
         return nullptr;
       Type *Ty = Call.getArgOperand(K)->getType();
       if (R.Args[K].Kind == ArgKind::Scalar && ByPointer)
-        return B.CreateLoad(Class.Spelling.Element, L.extract(B, S, Ty, Lane));
-      return L.extract(B, S, Ty, Lane);
+        return B.CreateLoad(Class.Spelling.Element,
+                            Batch.extract(B, S, Ty, Lane));
+      return Batch.extract(B, S, Ty, Lane);
     };
     ForwardBufferCall Site(B, Call, Class, LaneShadow);
     Results.push_back(R.Tangent ? R.Tangent(Site) : Site.linearTangent());
   }
   if (R.ReturnsScalar && hasShadow(&Call))
-    setShadow(&Call, L.pack(B, Call.getType(), Results));
+    setShadow(&Call, Batch.pack(B, Call.getType(), Results));
 }
 
 } // namespace gpuad

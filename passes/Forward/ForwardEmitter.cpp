@@ -75,7 +75,7 @@ void ForwardEmitter::emitComplex(CallBase &Call, const DerivativeRule &Rule) {
       [&] { return &Call; }, Ctx.target());
   setShadow(&Call,
             CC->jvp(
-                B, L,
+                B, Batch,
                 [&](unsigned Arg) { return shadowOf(Call.getArgOperand(Arg)); },
                 [&](unsigned Z) { return Rule.ComplexPartials[Z](R); }));
 }
@@ -103,7 +103,7 @@ void ForwardEmitter::emitElementwise(Instruction &I,
     if (!T || !P.Fn)
       continue;
     RuleContext R(B, Ty, Operand, [&] { return &I; }, Ctx.target());
-    Sum = L.add(B, Sum, L.scale(B, P.Fn(R), T, Ty), Ty);
+    Sum = Batch.add(B, Sum, Batch.scale(B, P.Fn(R), T, Ty), Ty);
   }
   setShadow(&I, Sum);
 }
@@ -139,13 +139,13 @@ void ForwardEmitter::emitMultipleOutputs(CallBase &Call,
             return &Call;
           },
           Ctx.target());
-      T = L.scale(B, F->Partials[0].Fn(R), DX, Ty);
+      T = Batch.scale(B, F->Partials[0].Fn(R), DX, Ty);
     }
     if (Target) {
-      Value *Shadow = T ? T : L.zero(Ty);
+      Value *Shadow = T ? T : Batch.zero(Ty);
       forEachLane(accessedShadow(Target, Call),
                   [&](Value *LanePtr, unsigned Lane) {
-                    B.CreateStore(L.extract(B, Shadow, Ty, Lane), LanePtr);
+                    B.CreateStore(Batch.extract(B, Shadow, Ty, Lane), LanePtr);
                   });
     } else if (Out.Element >= 0) {
       Elements.push_back({Out.Element, T});
@@ -159,11 +159,12 @@ void ForwardEmitter::emitMultipleOutputs(CallBase &Call,
   // elements carry tangents, the others none.
   Type *AggTy = Call.getType();
   setShadow(
-      &Call, L.map(B, AggTy, {}, {}, [&](ArrayRef<Value *>, unsigned Lane) {
+      &Call, Batch.map(B, AggTy, {}, {}, [&](ArrayRef<Value *>, unsigned Lane) {
         Value *Agg = Constant::getNullValue(AggTy);
         for (auto [Index, T] : Elements)
           if (T)
-            Agg = B.CreateInsertValue(Agg, L.extract(B, T, Ty, Lane), Index);
+            Agg =
+                B.CreateInsertValue(Agg, Batch.extract(B, T, Ty, Lane), Index);
         return Agg;
       }));
 }
@@ -203,10 +204,10 @@ void ForwardEmitter::emitAtomicRMW(AtomicRMWInst &I) {
   forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
     auto *S = cast<AtomicRMWInst>(I.clone());
     S->setOperand(0, LanePtr);
-    S->setOperand(1, L.extract(B, ShadowVal, Val->getType(), Lane));
+    S->setOperand(1, Batch.extract(B, ShadowVal, Val->getType(), Lane));
     Lanes.push_back(B.Insert(S));
   });
-  setShadow(&I, L.pack(B, I.getType(), Lanes));
+  setShadow(&I, Batch.pack(B, I.getType(), Lanes));
 }
 
 void ForwardEmitter::emitShuffle(CallBase &Call, unsigned Operand) {
@@ -222,15 +223,15 @@ void ForwardEmitter::emitShuffle(CallBase &Call, unsigned Operand) {
   SmallVector<Value *, 4> Lanes;
   for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
     auto *T = cast<CallBase>(Call.clone());
-    T->setArgOperand(Operand, L.extract(B, S, V->getType(), Lane));
+    T->setArgOperand(Operand, Batch.extract(B, S, V->getType(), Lane));
     Lanes.push_back(B.Insert(T));
   }
-  setShadow(&Call, L.pack(B, Call.getType(), Lanes));
+  setShadow(&Call, Batch.pack(B, Call.getType(), Lanes));
 }
 
 void ForwardEmitter::rewriteReturns() {
   SmallVector<ReturnInst *, 4> Returns;
-  for (BasicBlock &BB : D)
+  for (BasicBlock &BB : Derivative)
     if (auto *RI = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(RI);
   for (ReturnInst *RI : Returns) {

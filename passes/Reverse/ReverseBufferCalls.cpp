@@ -59,7 +59,7 @@ public:
     if (!isBuffer(I) || !E.needsShadow(Op))
       return nullptr;
     Value *S = E.reverseShadow(Op, Call);
-    return E.L.extract(B, S, Op->getType(), Lane);
+    return E.Batch.extract(B, S, Op->getType(), Lane);
   }
 
   bool active(unsigned I) override {
@@ -99,7 +99,7 @@ public:
   Value *result() override { return E.lookup(&Call); }
 
   Value *resultAdjoint() override {
-    return DI ? E.L.extract(B, DI, Call.getType(), Lane) : nullptr;
+    return DI ? E.Batch.extract(B, DI, Call.getType(), Lane) : nullptr;
   }
 
   void addAdjoint(unsigned I, Value *Delta) override {
@@ -108,7 +108,8 @@ public:
     Value *Op = Call.getArgOperand(I);
     if (byPointer()) {
       Value *S = E.reverseShadow(Op, Call);
-      E.Ctx.target().emitAccumulate(B, E.L.extract(B, S, Op->getType(), Lane),
+      E.Ctx.target().emitAccumulate(B,
+                                    E.Batch.extract(B, S, Op->getType(), Lane),
                                     Delta, MaybeAlign(), /*Private=*/false, Op);
       return;
     }
@@ -167,7 +168,7 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
       if (!V)
         V = ConstantFP::get(Class.Spelling.Element, 0.0);
     Value *Op = Call.getArgOperand(Arg);
-    addAdjoint(Op, L.pack(B, Op->getType(), PerLane));
+    addAdjoint(Op, Batch.pack(B, Op->getType(), PerLane));
   }
 }
 

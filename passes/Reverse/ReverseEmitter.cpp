@@ -59,7 +59,7 @@ bool ReverseEmitter::run() {
   SmallVector<bool, 8> RestrictArgs = Ctx.restrictParameters(Key);
   for (unsigned I = 0; I < Key.Args.size(); ++I)
     if (RestrictArgs[I])
-      Restrict.insert(D.getArg(Sig.PrimalParam[I]));
+      Restrict.insert(Derivative.getArg(Sig.PrimalParam[I]));
   Function &PrimalFn =
       Ctx.preprocessor().normalizedForReverse(*Key.Fn, RestrictArgs);
   bool Ok = sweep(PrimalFn, Args, Key.Ret);
@@ -67,11 +67,11 @@ bool ReverseEmitter::run() {
   // pointer it reaches memory through apart from the others (shadows
   // included): what `noalias` on each parameter says.
   if (Key.Alias == AliasVersion::Restrict)
-    for (Argument &A : D.args())
+    for (Argument &A : Derivative.args())
       if (A.getType()->isPointerTy())
         A.addAttr(Attribute::NoAlias);
   if (Ok) {
-    for (BasicBlock &BB : D)
+    for (BasicBlock &BB : Derivative)
       for (Instruction &I : BB)
         if (isPrimal(&I) || AugCalls.count(&I))
           Primal.insert(&I);
@@ -176,7 +176,7 @@ bool ReverseEmitter::survivesUntilBackward(const Value *P) const {
   if (!A)
     return false;
   for (unsigned I = 0; I < Key.Args.size(); ++I)
-    if (D.getArg(Sig.PrimalParam[I]) == A)
+    if (Derivative.getArg(Sig.PrimalParam[I]) == A)
       return I < Key.Overwritten.size() && !Key.Overwritten[I];
   return false;
 }
@@ -262,7 +262,7 @@ bool ReverseEmitter::mayBeWrittenAfter(const Instruction &From,
                                        const Value *P) const {
   const MemoryClasses &MC = Act->classes();
   int PC = classOf(P);
-  for (const BasicBlock &BB : D)
+  for (const BasicBlock &BB : Derivative)
     for (const Instruction &I : BB) {
       if (!isPrimal(&I) && !AugCalls.count(&I))
         continue;
@@ -292,9 +292,9 @@ bool ReverseEmitter::mayBeWrittenAfter(const Instruction &From,
 }
 
 void ReverseEmitter::buildReverse() {
-  FS = std::make_unique<ForwardStructure>(D);
+  FS = std::make_unique<ForwardStructure>(Derivative);
   Adj = std::make_unique<Adjoints>(
-      D, L, [this](Value *V) -> Type * { return floatView(V); });
+      Derivative, Batch, [this](Value *V) -> Type * { return floatView(V); });
   if (Ctx.target().isGPU())
     Privacy = std::make_unique<ThreadPrivacy>(
         Primal.getArrayRef(),
@@ -304,17 +304,17 @@ void ReverseEmitter::buildReverse() {
         },
         [this](const Value *A, const Value *B) { return mayOverlap(A, B); },
         [this](const Value *P) { return needsShadow(P); }, Ctx.target(),
-        D.getParent()->getDataLayout());
+        Derivative.getParent()->getDataLayout());
   TheTape = std::make_unique<Tape>(
-      D, *FS, Ctx.target(), Ctx.calls(),
+      Derivative, *FS, Ctx.target(), Ctx.calls(),
       [this](const LoadInst &LI) { return isReadOnlyLoad(LI); });
   TheTape->setLastIterationCache(Ctx.options().LastIterationCache);
   TheTape->setPersistent(Split);
   TheTape->setPlacementChoice(Ctx.options().TapePlacement);
-  LLVMContext &C = D.getContext();
-  Exit = BasicBlock::Create(C, "reverse.exit", &D);
+  LLVMContext &C = Derivative.getContext();
+  Exit = BasicBlock::Create(C, "reverse.exit", &Derivative);
   for (BasicBlock *FB : FS->blocks())
-    Rev[FB] = BasicBlock::Create(C, FB->getName() + ".rev", &D);
+    Rev[FB] = BasicBlock::Create(C, FB->getName() + ".rev", &Derivative);
   if (!FS->returnBlock()) {
     // The function never returns: nothing to reverse.
     IRBuilder<> EB(Exit);
@@ -342,7 +342,7 @@ void ReverseEmitter::copyLoopHints() {
       Hinted.push_back({Rev[L->getHeader()], ID});
   if (Hinted.empty())
     return;
-  DominatorTree DT(D);
+  DominatorTree DT(Derivative);
   LoopInfo RLI(DT);
   for (auto [Header, ID] : Hinted) {
     Loop *RL = RLI.getLoopFor(Header);
@@ -351,7 +351,7 @@ void ReverseEmitter::copyLoopHints() {
     SmallVector<Metadata *, 4> Ops = {nullptr};
     for (const MDOperand &Op : drop_begin(ID->operands()))
       Ops.push_back(Op.get());
-    MDNode *New = MDNode::getDistinct(D.getContext(), Ops);
+    MDNode *New = MDNode::getDistinct(Derivative.getContext(), Ops);
     New->replaceOperandWith(0, New);
     RL->setLoopID(New);
   }
@@ -364,7 +364,7 @@ void ReverseEmitter::reportTape() {
         << Key.suffix() << "):\n";
     TheTape->print(*OS);
   }
-  OptimizationRemarkEmitter ORE(&D);
+  OptimizationRemarkEmitter ORE(&Derivative);
   // The summary goes where the primal starts (the first located
   // instruction of the function's own file, if any: not an inlined header
   // helper such as threadIdx's).
@@ -403,7 +403,7 @@ void ReverseEmitter::warnAboutTapePlace(const Instruction *Where) {
                                   TheTape->regionPlace() == TapePlace::Heap));
   if (!UsesPool)
     return;
-  if (!programDeclaresTapePool(*D.getParent())) {
+  if (!programDeclaresTapePool(*Derivative.getParent())) {
     SmallVector<std::string, 2> What;
     if (TheTape->regionBytes() && TheTape->regionPlace() == TapePlace::Pool)
       What.push_back(std::to_string(TheTape->regionBytes()) +
@@ -425,7 +425,7 @@ void ReverseEmitter::warnAboutTapePlace(const Instruction *Where) {
     return;
   }
   // What happens when the pool is too small.
-  StringRef Else = usesHeapFallback(*D.getParent(), Target)
+  StringRef Else = usesHeapFallback(*Derivative.getParent(), Target)
                        ? "else in the device heap"
                        : "or the kernel traps";
   for (const Loop *L : TheTape->heapLoops())
@@ -488,8 +488,9 @@ void ReverseEmitter::reverseBlock(BasicBlock *FB) {
 }
 
 BasicBlock *ReverseEmitter::edge(BasicBlock *FB, BasicBlock *Pred) {
-  BasicBlock *E = BasicBlock::Create(
-      D.getContext(), FB->getName() + ".from." + Pred->getName(), &D);
+  BasicBlock *E = BasicBlock::Create(Derivative.getContext(),
+                                     FB->getName() + ".from." + Pred->getName(),
+                                     &Derivative);
   IRBuilderBase::InsertPointGuard Guard(B);
   B.SetInsertPoint(E);
   // PHIs: the adjoint goes to the value that came in on this edge.
@@ -558,7 +559,7 @@ void ReverseEmitter::finishReturn() {
     // of them and floats is data here: only where its pointers are
     // shadowed does it have a shadow).
     ReturnShadowValue = needsShadow(RV) || !isData(RV) ? shadowPointer(RV, *Ret)
-                                                       : L.splat(B, RV);
+                                                       : Batch.splat(B, RV);
   }
   if (RV && DerivativeSignature::seedsReturn(Key) && isActive(RV)) {
     // Combined: the seed is 1.  Split: the backward half's seed parameter,
@@ -567,8 +568,8 @@ void ReverseEmitter::finishReturn() {
     if (Split)
       B.SetInsertPoint(ReverseEntry, ReverseEntry->getFirstInsertionPt());
     Adj->add(B, RV,
-             Split ? static_cast<Value *>(D.getArg(Sig.SeedParam))
-                   : L.splat(B, ConstantFP::get(RV->getType(), 1.0)));
+             Split ? static_cast<Value *>(Derivative.getArg(Sig.SeedParam))
+                   : Batch.splat(B, ConstantFP::get(RV->getType(), 1.0)));
   }
   ForwardEnd = B.CreateBr(ReverseEntry);
   Primal.remove(Ret);
@@ -581,9 +582,10 @@ void ReverseEmitter::finishReturn() {
   freeScratchShadows(B, [&](Value *V) { return lookup(V); });
   SmallVector<Value *, 4> Adjoints;
   for (unsigned ArgNo : Sig.AdjointArgs) {
-    Argument *A = D.getArg(Sig.PrimalParam[ArgNo]);
+    Argument *A = Derivative.getArg(Sig.PrimalParam[ArgNo]);
     // + 0.0 turns an empty sum's -0.0 into the +0.0 a caller expects.
-    Adjoints.push_back(addAdjoints(B, Adj->take(B, A), L.zero(A->getType())));
+    Adjoints.push_back(
+        addAdjoints(B, Adj->take(B, A), Batch.zero(A->getType())));
   }
   Value *Result = Sig.packAdjoints(B, RV, Adjoints);
   if (Result)

@@ -125,10 +125,10 @@ static FunctionCallee plainDeallocation(Module &M, const CallTable &Calls,
 }
 
 ReverseEmitter::ShadowList &ReverseEmitter::newList(FunctionCallee Dealloc) {
-  BasicBlock &Entry = D.getEntryBlock();
+  BasicBlock &Entry = Derivative.getEntryBlock();
   IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
-  unsigned AS = D.getParent()->getDataLayout().getAllocaAddrSpace();
-  auto *PtrTy = PointerType::get(D.getContext(), 0);
+  unsigned AS = Derivative.getParent()->getDataLayout().getAllocaAddrSpace();
+  auto *PtrTy = PointerType::get(Derivative.getContext(), 0);
   Type *I64 = EB.getInt64Ty();
   // Generic pointers: the list helpers take them (AMDGPU's stack is
   // private memory).
@@ -153,7 +153,7 @@ void ReverseEmitter::planShadowFrees() {
   // allocation may be emitted before the reverse of its free.  A free and
   // the allocations it may release share a list; so do, transitively, all
   // frees of those allocations.
-  Module &M = *D.getParent();
+  Module &M = *Derivative.getParent();
   EquivalenceClasses<const Value *> Groups;
   for (Instruction *I : Primal) {
     auto *Call = dyn_cast<CallBase>(I);
@@ -208,9 +208,9 @@ void ReverseEmitter::planShadowFrees() {
     // Freed when the reverse sweep ends.
     ShadowList *&List = EndLists[Dealloc.str()];
     if (!List)
-      List = &newList(
-          M.getOrInsertFunction(Dealloc, Type::getVoidTy(D.getContext()),
-                                PointerType::get(D.getContext(), 0)));
+      List = &newList(M.getOrInsertFunction(
+          Dealloc, Type::getVoidTy(Derivative.getContext()),
+          PointerType::get(Derivative.getContext(), 0)));
     FreeList[Call] = List;
   }
   for (auto It = Groups.begin(); It != Groups.end(); ++It) {
@@ -243,9 +243,9 @@ ReverseEmitter::ShadowList *ReverseEmitter::deferredList(StringRef Dealloc,
   ShadowList *&Known = DeferredLists[Dealloc.str()];
   if (Known)
     return Known;
-  Module &M = *D.getParent();
-  auto *PtrTy = PointerType::get(D.getContext(), 0);
-  Type *I64 = Type::getInt64Ty(D.getContext());
+  Module &M = *Derivative.getParent();
+  auto *PtrTy = PointerType::get(Derivative.getContext(), 0);
+  Type *I64 = Type::getInt64Ty(Derivative.getContext());
   std::string Prefix = ("gpuad.deferred." + Dealloc).str();
   auto Global = [&](StringRef Suffix, Type *Ty) -> GlobalVariable * {
     std::string Name = Prefix + Suffix.str();
@@ -282,7 +282,8 @@ void ReverseEmitter::deferShadowFree(CallBase &Free, Value *S) {
   ShadowList *List = FreeList.lookup(&Free);
   if (!List)
     return; // a null free, or a shadow kept (see planShadowFrees)
-  Type *PtrTy = PointerType::get(D.getContext(), 0), *I64 = B.getInt64Ty();
+  Type *PtrTy = PointerType::get(Derivative.getContext(), 0),
+       *I64 = B.getInt64Ty();
   forEachLane(S, [&](Value *LanePtr, unsigned) {
     Value *Len = B.CreateLoad(I64, List->Length);
     Value *Data = B.CreateCall(
@@ -377,10 +378,11 @@ void ReverseEmitter::releaseAllocation(CallBase &Alloc) {
     return;
   // Free this allocation's shadow if a free left it pending (deallocating
   // null does nothing).
-  Type *PtrTy = PointerType::get(D.getContext(), 0);
+  Type *PtrTy = PointerType::get(Derivative.getContext(), 0);
   forEachLane(lookup(shadowOf(&Alloc)), [&](Value *Mine, unsigned) {
-    Value *Taken = B.CreateCall(
-        takeFunction(D), {B.CreateLoad(PtrTy, List->Data), List->Length, Mine});
+    Value *Taken =
+        B.CreateCall(takeFunction(Derivative),
+                     {B.CreateLoad(PtrTy, List->Data), List->Length, Mine});
     deallocate(B, Ctx.target(), Ctx.calls(), Alloc, Taken,
                [&](Value *V) { return lookup(V); });
   });
@@ -392,7 +394,8 @@ void ReverseEmitter::freeListedShadows() {
   if (!Split)
     for (StringRef Dealloc : {"free", "_ZdlPv", "_ZdaPv"})
       deferredList(Dealloc, /*Create=*/false);
-  Type *PtrTy = PointerType::get(D.getContext(), 0), *I64 = B.getInt64Ty();
+  Type *PtrTy = PointerType::get(Derivative.getContext(), 0),
+       *I64 = B.getInt64Ty();
   for (const std::unique_ptr<ShadowList> &List : Lists) {
     // Split-form callees leave the module's list alone.
     if (Split && isa<GlobalVariable>(List->Data))
@@ -400,10 +403,10 @@ void ReverseEmitter::freeListedShadows() {
     Value *Data = B.CreateLoad(PtrTy, List->Data);
     Value *Len = B.CreateLoad(I64, List->Length);
     BasicBlock *Pre = B.GetInsertBlock();
-    BasicBlock *Body =
-        BasicBlock::Create(D.getContext(), "shadow.list.free", &D);
-    BasicBlock *Done =
-        BasicBlock::Create(D.getContext(), "shadow.list.done", &D);
+    BasicBlock *Body = BasicBlock::Create(Derivative.getContext(),
+                                          "shadow.list.free", &Derivative);
+    BasicBlock *Done = BasicBlock::Create(Derivative.getContext(),
+                                          "shadow.list.done", &Derivative);
     B.CreateCondBr(B.CreateICmpEQ(Len, B.getInt64(0)), Done, Body);
     B.SetInsertPoint(Body);
     PHINode *K = B.CreatePHI(I64, 2, "k");
@@ -415,7 +418,8 @@ void ReverseEmitter::freeListedShadows() {
     B.CreateCondBr(B.CreateICmpEQ(Next, Len), Done, Body);
     B.SetInsertPoint(Done);
     // The list grew as a tape array does (in the tape pool's arena on GPUs).
-    emitTapeFree(B, Data, D, Ctx.target(), Ctx.options().TapePlacement);
+    emitTapeFree(B, Data, Derivative, Ctx.target(),
+                 Ctx.options().TapePlacement);
     if (isa<GlobalVariable>(List->Data)) {
       B.CreateStore(ConstantPointerNull::get(cast<PointerType>(PtrTy)),
                     List->Data);
@@ -452,7 +456,7 @@ void ReverseEmitter::emitShadowRealloc(CallBase &Call) {
       B.CreateMemCpy(New, MaybeAlign(), OldLane, MaybeAlign(), Copied);
     Lanes.push_back(New);
   });
-  setShadow(&Call, L.pack(B, Call.getType(), Lanes));
+  setShadow(&Call, Batch.pack(B, Call.getType(), Lanes));
   ReallocCopied[&Call] = Copied;
 }
 
@@ -466,7 +470,8 @@ void ReverseEmitter::reverseRealloc(CallBase &Realloc) {
   ConcreteType T = TI->memoryAt(orig(&Realloc), 0);
   if (T.kind() == ConcreteType::Float) {
     // Heap blocks are aligned for any scalar.
-    Align Elt = D.getParent()->getDataLayout().getABITypeAlign(T.floatType());
+    Align Elt =
+        Derivative.getParent()->getDataLayout().getABITypeAlign(T.floatType());
     moveAdjoints(NewS, OldS, lookup(ReallocCopied.lookup(&Realloc)),
                  T.floatType(), Elt, Elt, threadPrivate(OldP));
   } else if (T.kind() != ConcreteType::Integer &&

@@ -105,8 +105,8 @@ void ReverseEmitter::reverseElementwise(Instruction &I,
     if (!isa<Constant>(X) && isActive(X)) {
       Value *XV = lookup(X);
       addAdjoint(X, Ctx.target().isGPU()
-                        ? L.scale(B, XV, L.add(B, DI, DI, Ty), Ty)
-                        : L.scale(B, B.CreateFAdd(XV, XV), DI, Ty));
+                        ? Batch.scale(B, XV, Batch.add(B, DI, DI, Ty), Ty)
+                        : Batch.scale(B, B.CreateFAdd(XV, XV), DI, Ty));
     }
     First = 2;
   }
@@ -119,7 +119,7 @@ void ReverseEmitter::reverseElementwise(Instruction &I,
     RuleContext R(
         B, Ty, [&](unsigned J) { return lookup(Operand(J)); },
         [&]() { return lookup(&I); }, Ctx.target());
-    Value *Contribution = L.scale(B, P.Fn(R), DI, Ty);
+    Value *Contribution = Batch.scale(B, P.Fn(R), DI, Ty);
     // A conversion's operand has its own type (fpext: float adjoint).
     addAdjoint(Op, Contribution);
   }
@@ -153,15 +153,16 @@ bool ReverseEmitter::reverseDivBySqrt(Instruction &I, Value *DI) {
   };
   // Only b's adjoint (a constant numerator: masses, charges): the division
   // comes last, -a DI / 2 computed beside the square root.
-  if (!NeedA && NeedX && L.width() == 1) {
-    addAdjoint(X, B.CreateFDiv(L.scale(B, MinusHalfA(), DI, Ty), SqrtTimesB));
+  if (!NeedA && NeedX && Batch.width() == 1) {
+    addAdjoint(X,
+               B.CreateFDiv(Batch.scale(B, MinusHalfA(), DI, Ty), SqrtTimesB));
     return true;
   }
   Value *T = B.CreateFDiv(ConstantFP::get(Ty, 1.0), SqrtTimesB);
   if (NeedA)
-    addAdjoint(A, L.scale(B, B.CreateFMul(lookup(X), T), DI, Ty));
+    addAdjoint(A, Batch.scale(B, B.CreateFMul(lookup(X), T), DI, Ty));
   if (NeedX)
-    addAdjoint(X, L.scale(B, B.CreateFMul(MinusHalfA(), T), DI, Ty));
+    addAdjoint(X, Batch.scale(B, B.CreateFMul(MinusHalfA(), T), DI, Ty));
   return true;
 }
 
@@ -216,21 +217,22 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
     case Instruction::FPExt:
     case Instruction::FPTrunc:
     case Instruction::BitCast:
-      return addAdjoint(I.getOperand(0), castBack(B, L, *Cast, DI));
+      return addAdjoint(I.getOperand(0), castBack(B, Batch, *Cast, DI));
     default:
       return fail(I, "no derivative rule for '" + describe(I) + "'");
     }
   }
   if (auto *Sel = dyn_cast<SelectInst>(&I)) {
     Value *Cond = reverseCondition(*Sel);
-    Value *Z = L.zero(Ty);
-    if (L.width() == 1 || (L.isSimd(Ty) && !Cond->getType()->isVectorTy())) {
+    Value *Z = Batch.zero(Ty);
+    if (Batch.width() == 1 ||
+        (Batch.isSimd(Ty) && !Cond->getType()->isVectorTy())) {
       addAdjoint(Sel->getTrueValue(), B.CreateSelect(Cond, DI, Z));
       addAdjoint(Sel->getFalseValue(), B.CreateSelect(Cond, Z, DI));
       return;
     }
     auto PerLane = [&](bool True) {
-      return L.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+      return Batch.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
         return True ? B.CreateSelect(Cond, S[0], Zero(Ty))
                     : B.CreateSelect(Cond, Zero(Ty), S[0]);
       });
@@ -243,18 +245,19 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
     Type *AggTy = EV->getAggregateOperand()->getType();
     return addAdjoint(
         EV->getAggregateOperand(),
-        L.map(B, AggTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+        Batch.map(B, AggTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
           return B.CreateInsertValue(Zero(AggTy), S[0], EV->getIndices());
         }));
   }
   if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
     Type *EltTy = IV->getInsertedValueOperand()->getType();
-    addAdjoint(IV->getInsertedValueOperand(),
-               L.map(B, EltTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
-                 return B.CreateExtractValue(S[0], IV->getIndices());
-               }));
+    addAdjoint(
+        IV->getInsertedValueOperand(),
+        Batch.map(B, EltTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+          return B.CreateExtractValue(S[0], IV->getIndices());
+        }));
     addAdjoint(IV->getAggregateOperand(),
-               L.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+               Batch.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
                  return B.CreateInsertValue(S[0], Zero(EltTy),
                                             IV->getIndices());
                }));
@@ -265,19 +268,20 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
     Value *Idx = lookup(EE->getIndexOperand());
     return addAdjoint(
         EE->getVectorOperand(),
-        L.map(B, VecTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+        Batch.map(B, VecTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
           return B.CreateInsertElement(Zero(VecTy), S[0], Idx);
         }));
   }
   if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
     Type *EltTy = IE->getOperand(1)->getType();
     Value *Idx = lookup(IE->getOperand(2));
-    addAdjoint(IE->getOperand(1),
-               L.map(B, EltTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
-                 return B.CreateExtractElement(S[0], Idx);
-               }));
+    addAdjoint(
+        IE->getOperand(1),
+        Batch.map(B, EltTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+          return B.CreateExtractElement(S[0], Idx);
+        }));
     addAdjoint(IE->getOperand(0),
-               L.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+               Batch.map(B, Ty, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
                  return B.CreateInsertElement(S[0], Zero(EltTy), Idx);
                }));
     return;
@@ -309,7 +313,7 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
     unsigned N = MoveTy->getNumElements();
     for (unsigned Which = 0; Which < 2; ++Which) {
       Value *Sum =
-          L.map(B, OpTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
+          Batch.map(B, OpTy, {DI}, {Ty}, [&](ArrayRef<Value *> S, unsigned) {
             Value *D = ViewRes ? B.CreateBitCast(S[0], ViewRes) : S[0];
             Value *Acc = Zero(MoveTy);
             for (unsigned K = 0; K < Mask.size(); ++K) {
@@ -357,7 +361,7 @@ void ReverseEmitter::reverseLoad(LoadInst &I, Value *DI) {
   Type *Ty = I.getType();
   Type *View = floatView(&I);
   forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
-    Value *Delta = L.extract(B, DI, Ty, Lane);
+    Value *Delta = Batch.extract(B, DI, Ty, Lane);
     Ctx.target().emitAccumulate(B, LanePtr,
                                 View ? B.CreateBitCast(Delta, View) : Delta,
                                 I.getAlign(), Private, Ptr);
@@ -439,7 +443,7 @@ void ReverseEmitter::reverseStore(StoreInst &I) {
     Lanes.push_back(Old);
   });
   if (Adjoint)
-    addAdjoint(Val, L.pack(B, Ty, Lanes));
+    addAdjoint(Val, Batch.pack(B, Ty, Lanes));
 }
 
 void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
@@ -471,7 +475,7 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
         Lanes.push_back(
             I.getOperation() == AtomicRMWInst::FSub ? B.CreateFNeg(A) : A);
       });
-      addAdjoint(Val, L.pack(B, Ty, Lanes));
+      addAdjoint(Val, Batch.pack(B, Ty, Lanes));
     }
     break;
   }
@@ -481,7 +485,7 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
       Lanes.push_back(B.CreateAlignedLoad(Ty, LanePtr, I.getAlign()));
       B.CreateAlignedStore(Constant::getNullValue(Ty), LanePtr, I.getAlign());
     });
-    addAdjoint(Val, L.pack(B, Ty, Lanes));
+    addAdjoint(Val, Batch.pack(B, Ty, Lanes));
     break;
   }
   default:
@@ -489,7 +493,7 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
   }
   if (DI)
     forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
-      Ctx.target().emitAccumulate(B, LanePtr, L.extract(B, DI, Ty, Lane),
+      Ctx.target().emitAccumulate(B, LanePtr, Batch.extract(B, DI, Ty, Lane),
                                   I.getAlign(), Private, Ptr);
     });
 }
@@ -516,11 +520,11 @@ void ReverseEmitter::reverseMultipleOutputs(CallBase &Call,
         Lanes.push_back(B.CreateLoad(Ty, LanePtr));
         B.CreateStore(Constant::getNullValue(Ty), LanePtr);
       });
-      DOut = L.pack(B, Ty, Lanes);
+      DOut = Batch.pack(B, Ty, Lanes);
     } else if (DI) {
       DOut = Out.Element < 0
                  ? DI
-                 : L.map(
+                 : Batch.map(
                        B, Ty, {DI}, {Call.getType()},
                        [&](ArrayRef<Value *> S, unsigned) {
                          return B.CreateExtractValue(S[0], Out.Element);
@@ -536,7 +540,7 @@ void ReverseEmitter::reverseMultipleOutputs(CallBase &Call,
                                   : Res;
         },
         Ctx.target());
-    addAdjoint(X, L.scale(B, F->Partials[0].Fn(R), DOut, Ty));
+    addAdjoint(X, Batch.scale(B, F->Partials[0].Fn(R), DOut, Ty));
   }
 }
 
@@ -558,7 +562,7 @@ void ReverseEmitter::reverseComplex(CallBase &Call, const DerivativeRule &Rule,
     Value *Op = Call.getArgOperand(Arg);
     return !isa<Constant>(Op) && isActive(Op);
   };
-  for (auto [Arg, Adjoint] : CC->vjp(B, L, DI, Wanted, [&](unsigned Z) {
+  for (auto [Arg, Adjoint] : CC->vjp(B, Batch, DI, Wanted, [&](unsigned Z) {
          return Rule.ComplexPartials[Z](R);
        }))
     addAdjoint(Call.getArgOperand(Arg), Adjoint);
@@ -574,8 +578,8 @@ void ReverseEmitter::reverseShuffle(CallBase &Call, unsigned Operand,
   for (unsigned Lane = 0; Lane < Key.Width; ++Lane)
     Lanes.push_back(Ctx.target().emitShuffleTranspose(
         B, Call, [&](unsigned K) { return lookup(Call.getArgOperand(K)); },
-        L.extract(B, DI, Ty, Lane)));
-  addAdjoint(X, L.pack(B, Ty, Lanes));
+        Batch.extract(B, DI, Ty, Lane)));
+  addAdjoint(X, Batch.pack(B, Ty, Lanes));
 }
 
 void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {

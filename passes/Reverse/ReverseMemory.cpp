@@ -56,7 +56,7 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
   Value *Dst = I.getRawDest(), *Src = I.getRawSource();
   if (!needsShadow(Dst))
     return;
-  const DataLayout &DL = D.getParent()->getDataLayout();
+  const DataLayout &DL = Derivative.getParent()->getDataLayout();
   CopyLayout Layout = copyLayout(orig(Dst), orig(Src), *TI, DL);
   const CopiedFloats &F = Layout.Floats;
   auto *ConstLen = dyn_cast<ConstantInt>(I.getLength());
@@ -123,8 +123,10 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
 
 void ReverseEmitter::stopBeyond(MemTransferInst &I, Value *Len,
                                 uint64_t Known) {
-  BasicBlock *Stop = BasicBlock::Create(D.getContext(), "adj.copy.stop", &D);
-  BasicBlock *Go = BasicBlock::Create(D.getContext(), "adj.copy", &D);
+  BasicBlock *Stop =
+      BasicBlock::Create(Derivative.getContext(), "adj.copy.stop", &Derivative);
+  BasicBlock *Go =
+      BasicBlock::Create(Derivative.getContext(), "adj.copy", &Derivative);
   B.CreateCondBr(B.CreateICmpUGT(Len, B.getInt64(Known)), Stop, Go);
   B.SetInsertPoint(Stop);
   Ctx.target().emitTrap(B, "gpuad: the copy '" + describe(I) +
@@ -137,13 +139,14 @@ void ReverseEmitter::stopBeyond(MemTransferInst &I, Value *Len,
 void ReverseEmitter::moveAdjoint(const RecordCopy &Copy, Type *Elt,
                                  Align DstAlign, Align SrcAlign,
                                  function_ref<Value *(Value *)> At) {
-  Type *PtrTy = PointerType::get(D.getContext(), 0);
-  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
-    Value *DstK = At(L.extract(B, Copy.DstS, PtrTy, Lane));
+  Type *PtrTy = PointerType::get(Derivative.getContext(), 0);
+  for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
+    Value *DstK = At(Batch.extract(B, Copy.DstS, PtrTy, Lane));
     Value *D0 = B.CreateAlignedLoad(Elt, DstK, DstAlign);
     B.CreateAlignedStore(Constant::getNullValue(Elt), DstK, DstAlign);
     if (Copy.SrcS)
-      Ctx.target().emitAccumulate(B, At(L.extract(B, Copy.SrcS, PtrTy, Lane)),
+      Ctx.target().emitAccumulate(B,
+                                  At(Batch.extract(B, Copy.SrcS, PtrTy, Lane)),
                                   D0, SrcAlign, Copy.SrcPrivate, Copy.Src);
   }
 }
@@ -151,8 +154,10 @@ void ReverseEmitter::moveAdjoint(const RecordCopy &Copy, Type *Elt,
 void ReverseEmitter::emitCountedLoop(Value *Count, const Twine &Name,
                                      function_ref<void(Value *)> Body) {
   BasicBlock *Pre = B.GetInsertBlock();
-  BasicBlock *Loop = BasicBlock::Create(D.getContext(), Name, &D);
-  BasicBlock *After = BasicBlock::Create(D.getContext(), Name + ".done", &D);
+  BasicBlock *Loop =
+      BasicBlock::Create(Derivative.getContext(), Name, &Derivative);
+  BasicBlock *After =
+      BasicBlock::Create(Derivative.getContext(), Name + ".done", &Derivative);
   B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Loop);
   B.SetInsertPoint(Loop);
   PHINode *K = B.CreatePHI(B.getInt64Ty(), 2, "k");
@@ -169,7 +174,7 @@ void ReverseEmitter::moveRecordAdjoints(const RecordCopy &Copy,
                                         ArrayRef<std::pair<int, Type *>> Fields,
                                         Value *At, uint64_t AtMultipleOf,
                                         Value *Avail) {
-  const DataLayout &DL = D.getParent()->getDataLayout();
+  const DataLayout &DL = Derivative.getParent()->getDataLayout();
   for (auto [Offset, Elt] : Fields) {
     uint64_t End = Offset + DL.getTypeStoreSize(Elt);
     // The field is moved where the copy covers it whole.
@@ -179,8 +184,10 @@ void ReverseEmitter::moveRecordAdjoints(const RecordCopy &Copy,
       if (C->isZero())
         continue;
     } else {
-      BasicBlock *Move = BasicBlock::Create(D.getContext(), "adj.field", &D);
-      After = BasicBlock::Create(D.getContext(), "adj.field.done", &D);
+      BasicBlock *Move =
+          BasicBlock::Create(Derivative.getContext(), "adj.field", &Derivative);
+      After = BasicBlock::Create(Derivative.getContext(), "adj.field.done",
+                                 &Derivative);
       B.CreateCondBr(Covered, Move, After);
       B.SetInsertPoint(Move);
     }
@@ -219,7 +226,7 @@ void ReverseEmitter::moveRecordArrayAdjoints(
 void ReverseEmitter::moveAdjoints(Value *DstS, Value *SrcS, Value *Bytes,
                                   Type *Elt, Align DstAlign, Align SrcAlign,
                                   bool SrcPrivate) {
-  uint64_t Size = D.getParent()->getDataLayout().getTypeAllocSize(Elt);
+  uint64_t Size = Derivative.getParent()->getDataLayout().getTypeAllocSize(Elt);
   // Element k of an array that starts at the copy's address.
   RecordCopy Copy{DstS, SrcS, DstAlign, SrcAlign, SrcPrivate, nullptr};
   Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()),
@@ -255,7 +262,7 @@ void ReverseEmitter::reverseMemSet(MemSetInst &I) {
     return;
   }
   llvm::sort(Pointers);
-  uint64_t PtrBytes = D.getParent()->getDataLayout().getPointerSize();
+  uint64_t PtrBytes = Derivative.getParent()->getDataLayout().getPointerSize();
   Align DstAlign = I.getDestAlign().valueOrOne();
   forEachLane(DstS, [&](Value *LanePtr, unsigned) {
     auto Zero = [&](uint64_t From, uint64_t To) {

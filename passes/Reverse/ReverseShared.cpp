@@ -85,13 +85,13 @@ static CallBase *blockBarrierFor(Function &D, TargetHooks &Target,
 
 void ReverseEmitter::zeroSharedShadows() {
   SetVector<GlobalVariable *> Shadows =
-      collectSharedShadows(D, SharedShadows.getArrayRef(), Ctx);
+      collectSharedShadows(Derivative, SharedShadows.getArrayRef(), Ctx);
   if (Shadows.empty())
     return;
   TargetHooks &Target = Ctx.target();
   StringRef Var = Shadows.front()->getName();
   Var = Var.take_front(Var.find(".gpuad."));
-  Instruction &Start = *D.getEntryBlock().getFirstNonPHIOrDbg();
+  Instruction &Start = *Derivative.getEntryBlock().getFirstNonPHIOrDbg();
   // The user's split halves zero them at the start of the augmented half
   // (the entry, before the forward code, goes there): both halves run in
   // the same launch, by the whole block, or shared memory would not hold
@@ -99,10 +99,10 @@ void ReverseEmitter::zeroSharedShadows() {
   bool Requested = Ctx.isRequested(Key) || (Split && Ctx.isSplitRequested(Key));
   if (!Requested) {
     // A derivative called from another: the requested one zeroes them.
-    Ctx.noteSharedShadows(&D, Shadows.getArrayRef());
+    Ctx.noteSharedShadows(&Derivative, Shadows.getArrayRef());
     return;
   }
-  CallBase *Barrier = blockBarrierFor(D, Target, Ctx);
+  CallBase *Barrier = blockBarrierFor(Derivative, Target, Ctx);
   if (!Barrier)
     return fail(Start, "__shared__ variable '" + Var +
                            "' carries derivatives, but the function has no "
@@ -113,7 +113,7 @@ void ReverseEmitter::zeroSharedShadows() {
   // The allocas are gathered at the top first (adjoint slots come with the
   // store of their initial value): allocas left below the split would not
   // be promoted to registers.
-  BasicBlock *Entry = &D.getEntryBlock();
+  BasicBlock *Entry = &Derivative.getEntryBlock();
   Instruction *Top = &*Entry->getFirstNonPHIOrDbg();
   for (Instruction &I : make_early_inc_range(*Entry))
     if (auto *AI = dyn_cast<AllocaInst>(&I);
@@ -125,7 +125,7 @@ void ReverseEmitter::zeroSharedShadows() {
   IRBuilder<> ZB(Entry);
   Value *Tid = Target.emitLinearThreadId(ZB);
   Value *Threads = Target.emitBlockThreadCount(ZB);
-  const DataLayout &DL = D.getParent()->getDataLayout();
+  const DataLayout &DL = Derivative.getParent()->getDataLayout();
   for (GlobalVariable *S : Shadows) {
     uint64_t Bytes = DL.getTypeAllocSize(S->getValueType());
     Type *Word = Bytes % 8 == 0   ? ZB.getInt64Ty()
@@ -139,10 +139,10 @@ void ReverseEmitter::zeroSharedShadows() {
     }
     // for (w = tid; w < Words; w += threads) ((Word *)S)[w] = 0;
     BasicBlock *Pre = ZB.GetInsertBlock();
-    BasicBlock *Loop =
-        BasicBlock::Create(D.getContext(), "gpuad.zero", &D, Rest);
-    BasicBlock *Done =
-        BasicBlock::Create(D.getContext(), "gpuad.zero.done", &D, Rest);
+    BasicBlock *Loop = BasicBlock::Create(Derivative.getContext(), "gpuad.zero",
+                                          &Derivative, Rest);
+    BasicBlock *Done = BasicBlock::Create(Derivative.getContext(),
+                                          "gpuad.zero.done", &Derivative, Rest);
     ZB.CreateCondBr(ZB.CreateICmpULT(Tid, Words), Loop, Done);
     ZB.SetInsertPoint(Loop);
     PHINode *W = ZB.CreatePHI(ZB.getInt32Ty(), 2);

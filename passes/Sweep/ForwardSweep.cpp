@@ -43,7 +43,7 @@ SweepPlanner::~SweepPlanner() = default;
 
 ForwardSweep::ForwardSweep(SweepPlanner &Ctx, const DerivativeKey &Key,
                            Function &Generated)
-    : Ctx(Ctx), Key(Key), D(Generated), L(Key.Width),
+    : Ctx(Ctx), Key(Key), Derivative(Generated), Batch(Key.Width),
       B(Generated.getContext()) {}
 
 ForwardSweep::~ForwardSweep() = default;
@@ -58,23 +58,23 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
       Args[I].Shadow->setName(Primal.getArg(I)->getName() + ".d");
   }
   SmallVector<ReturnInst *, 4> Returns;
-  CallingConv::ID Conv = D.getCallingConv();
-  CloneFunctionInto(&D, &Primal, VMap,
+  CallingConv::ID Conv = Derivative.getCallingConv();
+  CloneFunctionInto(&Derivative, &Primal, VMap,
                     CloneFunctionChangeType::LocalChangesOnly, Returns);
   // CloneFunctionInto copies the primal's attributes and calling convention;
   // start over. The derivative keeps the convention it was declared with:
   // its calls (recursive ones among them) were built with that one, and a
   // call whose convention differs from its callee's is undefined behaviour
   // that the cleanup would fold into 'unreachable'.
-  D.setCallingConv(Conv);
-  D.setAttributes(AttributeList());
-  copyFunctionAttributes(Primal, D);
+  Derivative.setCallingConv(Conv);
+  Derivative.setAttributes(AttributeList());
+  copyFunctionAttributes(Primal, Derivative);
   for (unsigned I = 0; I < Primal.arg_size(); ++I)
     for (const Attribute &A : Primal.getAttributes().getParamAttrs(I))
       if (A.isEnumAttribute() && (A.getKindAsEnum() == Attribute::NoUndef ||
                                   A.getKindAsEnum() == Attribute::NonNull))
         Args[I].Primal->addAttr(A);
-  removeUnreachableBlocks(D);
+  removeUnreachableBlocks(Derivative);
 
   SmallVector<std::pair<const Argument *, ArgActivity>, 8> Activities;
   for (const SweepArg &A : Args)
@@ -83,9 +83,10 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   ArrayRef<TypeTree> FromCallers = Ctx.argumentTypes(*Key.Fn);
   for (unsigned I = 0; I < FromCallers.size() && I < Args.size(); ++I)
     Known[Args[I].Primal] = FromCallers[I];
-  TI = std::make_unique<TypeInfo>(D, Ctx.calls(), Known, &Ctx.typeSummaries());
+  TI = std::make_unique<TypeInfo>(Derivative, Ctx.calls(), Known,
+                                  &Ctx.typeSummaries());
   Act = std::make_unique<ActivityAnalysis>(
-      D, Activities, Ret, *TI, Ctx.calls(),
+      Derivative, Activities, Ret, *TI, Ctx.calls(),
       [this](const GlobalVariable &GV) { return Ctx.carriesDerivatives(GV); },
       [this](const CallBase &C) { return Ctx.reachesCarryingGlobals(C); });
   for (const SweepArg &A : Args)
@@ -107,7 +108,7 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
 
   createPhiShadows();
   SmallVector<Instruction *, 64> Work;
-  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&D))
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&Derivative))
     for (Instruction &I : *BB)
       Work.push_back(&I);
   PrimalSet.insert(Work.begin(), Work.end());
@@ -155,10 +156,11 @@ SmallVector<SweepArg, 8>
 ForwardSweep::sweepArguments(const DerivativeSignature &Sig) const {
   SmallVector<SweepArg, 8> Args;
   for (unsigned I = 0; I < Key.Args.size(); ++I)
-    Args.push_back(
-        {D.getArg(Sig.PrimalParam[I]),
-         Sig.ShadowParam[I] >= 0 ? D.getArg(Sig.ShadowParam[I]) : nullptr,
-         Key.Args[I]});
+    Args.push_back({Derivative.getArg(Sig.PrimalParam[I]),
+                    Sig.ShadowParam[I] >= 0
+                        ? Derivative.getArg(Sig.ShadowParam[I])
+                        : nullptr,
+                    Key.Args[I]});
   return Args;
 }
 
@@ -176,7 +178,7 @@ ForwardSweep::matchComplex(CallBase &Call, const DerivativeRule &Rule) {
 bool ForwardSweep::verifyGenerated(StringRef ModeName) {
   std::string Broken;
   raw_string_ostream OS(Broken);
-  if (!verifyFunction(D, &OS))
+  if (!verifyFunction(Derivative, &OS))
     return true;
   Ctx.diags().error(*Key.Fn, DebugLoc(),
                     "internal error: the " + ModeName + " derivative of '" +
@@ -227,13 +229,13 @@ Value *ForwardSweep::shadowOf(Value *V) const {
 Value *ForwardSweep::shadowOrZero(Value *V) const {
   if (Value *S = shadowOf(V))
     return S;
-  return L.zero(V->getType());
+  return Batch.zero(V->getType());
 }
 
 Value *ForwardSweep::shadowOperand(Value *V, Instruction &At) {
   if (isData(V))
     return shadowOrZero(V);
-  return needsShadow(V) ? shadowPointer(V, At) : L.splat(B, V);
+  return needsShadow(V) ? shadowPointer(V, At) : Batch.splat(B, V);
 }
 
 void ForwardSweep::visitInstruction(Instruction &I) {
@@ -273,18 +275,20 @@ Value *ForwardSweep::replay(Instruction &I, ArrayRef<unsigned> DataOps) {
       C->setOperand(DataOps[K], LaneVals[K]);
     return B.Insert(C, I.hasName() ? I.getName() + ".d" : "");
   };
-  if (L.width() == 1)
+  if (Batch.width() == 1)
     return Build(Sh);
   // Whole-vector forms of casts and scalar-condition selects.
   if (auto *Cast = dyn_cast<CastInst>(&I);
-      Cast && L.isSimd(I.getType()) && L.isSimd(Tys[0]))
-    return B.CreateCast(Cast->getOpcode(), Sh[0], L.shadowType(I.getType()));
+      Cast && Batch.isSimd(I.getType()) && Batch.isSimd(Tys[0]))
+    return B.CreateCast(Cast->getOpcode(), Sh[0],
+                        Batch.shadowType(I.getType()));
   if (auto *Sel = dyn_cast<SelectInst>(&I);
-      Sel && L.isSimd(I.getType()) &&
+      Sel && Batch.isSimd(I.getType()) &&
       !Sel->getCondition()->getType()->isVectorTy())
     return B.CreateSelect(Sel->getCondition(), Sh[0], Sh[1]);
-  return L.map(B, I.getType(), Sh, Tys,
-               [&](ArrayRef<Value *> Lane, unsigned) { return Build(Lane); });
+  return Batch.map(
+      B, I.getType(), Sh, Tys,
+      [&](ArrayRef<Value *> Lane, unsigned) { return Build(Lane); });
 }
 
 void ForwardSweep::visitCastInst(CastInst &I) {
@@ -355,13 +359,13 @@ void ForwardSweep::visitGetElementPtrInst(GetElementPtrInst &I) {
 }
 
 void ForwardSweep::createPhiShadows() {
-  for (BasicBlock &BB : D)
+  for (BasicBlock &BB : Derivative)
     for (PHINode &PN : BB.phis()) {
       if (!hasShadow(&PN))
         continue;
       PHINode *S =
-          PHINode::Create(L.shadowType(PN.getType()), PN.getNumIncomingValues(),
-                          PN.getName() + ".d");
+          PHINode::Create(Batch.shadowType(PN.getType()),
+                          PN.getNumIncomingValues(), PN.getName() + ".d");
       S->insertBefore(BB.getFirstNonPHIIt());
       S->setDebugLoc(PN.getDebugLoc());
       PhiShadows.push_back({&PN, S});

@@ -222,8 +222,10 @@ protected:
 
   SweepPlanner &Ctx;
   const DerivativeKey &Key;
-  llvm::Function &D;
-  Lanes L;
+  /// The function being generated.
+  llvm::Function &Derivative;
+  /// How the derivative's N directions travel in one value (width N).
+  Lanes Batch;
   /// The block-shared shadows this derivative uses (the reverse sweep
   /// zeroes them before it accumulates).
   llvm::SetVector<llvm::GlobalVariable *> SharedShadows;

@@ -45,52 +45,52 @@ namespace gpuad {
 void ForwardSweep::forEachLane(Value *ShadowPtr,
                                function_ref<void(Value *, unsigned)> Emit) {
   Type *PtrTy = ShadowPtr->getType();
-  if (L.width() > 1)
+  if (Batch.width() > 1)
     PtrTy = cast<ArrayType>(PtrTy)->getElementType();
-  for (unsigned Lane = 0; Lane < L.width(); ++Lane)
-    Emit(L.extract(B, ShadowPtr, PtrTy, Lane), Lane);
+  for (unsigned Lane = 0; Lane < Batch.width(); ++Lane)
+    Emit(Batch.extract(B, ShadowPtr, PtrTy, Lane), Lane);
 }
 
 Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
   Type *Ty = C->getType();
   if (isa<ConstantPointerNull>(C))
-    return L.zero(Ty);
+    return Batch.zero(Ty);
   if (isa<UndefValue>(C))
-    return PoisonValue::get(L.shadowType(Ty));
+    return PoisonValue::get(Batch.shadowType(Ty));
   // A function is its own shadow: calls through it dispatch on the primal.
   if (isa<Function>(C))
-    return L.splat(B, C);
+    return Batch.splat(B, C);
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {
     if (GV->isConstant()) {
       SmallVector<Value *, 4> Lanes;
-      for (unsigned Lane = 0; Lane < L.width(); ++Lane)
+      for (unsigned Lane = 0; Lane < Batch.width(); ++Lane)
         Lanes.push_back(Ctx.constantShadowOf(*GV, Lane));
-      return L.pack(B, Ty, Lanes);
+      return Batch.pack(B, Ty, Lanes);
     }
     if (Ctx.target().isBlockShared(*GV)) {
       const DataLayout &DL = GV->getParent()->getDataLayout();
       if ((GV->isDeclaration() ||
            DL.getTypeAllocSize(GV->getValueType()) == 0) &&
-          L.width() > 1) {
+          Batch.width() > 1) {
         fail(At, "dynamic (extern) __shared__ memory '" + GV->getName() +
-                     "' carries derivatives at width " + Twine(L.width()) +
+                     "' carries derivatives at width " + Twine(Batch.width()) +
                      ": not supported (its shadow is the second half of "
                      "the launch's dynamic shared memory, one lane only)");
-        return PoisonValue::get(L.shadowType(Ty));
+        return PoisonValue::get(Batch.shadowType(Ty));
       }
       SmallVector<Value *, 4> Lanes;
-      for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+      for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
         GlobalVariable *S = Ctx.sharedShadowOf(*GV, Lane);
         SharedShadows.insert(S);
         Lanes.push_back(S);
       }
-      return L.pack(B, Ty, Lanes);
+      return Batch.pack(B, Ty, Lanes);
     }
     // A byte holds no float (C++'s empty classes: std::placeholders::_1,
     // merged with a bound call's data): it is its own shadow.
     if (GV->getParent()->getDataLayout().getTypeAllocSize(GV->getValueType()) <=
         1)
-      return L.splat(B, GV);
+      return Batch.splat(B, GV);
     if (!Ctx.target().isGPU()) {
       // Every function agrees on a global that carries derivatives in the
       // module; any other one is shadowed only where no callee can see it.
@@ -102,30 +102,30 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
                      "' may read or write globals: a callee cannot see "
                      "which globals carry derivatives; pass its data as an "
                      "argument instead");
-        return PoisonValue::get(L.shadowType(Ty));
+        return PoisonValue::get(Batch.shadowType(Ty));
       }
       SmallVector<Value *, 4> Lanes;
-      for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+      for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
         GlobalVariable *S = Ctx.globalShadowOf(*GV, Lane);
         // An inactive global merged with differentiated memory: its
         // derivative is 0 on every entry, whatever the twin held before.
         if (GV->hasMetadata("enzyme_inactive") &&
             ZeroedInactiveShadows.insert(S).second) {
-          IRBuilder<> EB(&D.getEntryBlock(),
-                         D.getEntryBlock().getFirstInsertionPt());
-          const DataLayout &DL = D.getParent()->getDataLayout();
+          IRBuilder<> EB(&Derivative.getEntryBlock(),
+                         Derivative.getEntryBlock().getFirstInsertionPt());
+          const DataLayout &DL = Derivative.getParent()->getDataLayout();
           EB.CreateMemSet(S, EB.getInt8(0),
                           DL.getTypeAllocSize(S->getValueType()),
                           S->getAlign());
         }
         Lanes.push_back(S);
       }
-      return L.pack(B, Ty, Lanes);
+      return Batch.pack(B, Ty, Lanes);
     }
     fail(At, "device global variable '" + GV->getName() +
                  "' would need a shadow to carry derivatives, and device "
                  "globals have none; pass its data as an argument instead");
-    return PoisonValue::get(L.shadowType(Ty));
+    return PoisonValue::get(Batch.shadowType(Ty));
   }
   if (auto *CE = dyn_cast<ConstantExpr>(C)) {
     // Rebuild the expression, lane by lane, on the shadows of its pointer
@@ -136,24 +136,24 @@ Value *ForwardSweep::constantShadow(Constant *C, Instruction &At) {
                               ? constantShadow(cast<Constant>(Op), At)
                               : nullptr);
     SmallVector<Value *, 4> Lanes;
-    for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
       SmallVector<Constant *, 4> Ops;
       for (unsigned K = 0; K < CE->getNumOperands(); ++K) {
         Value *S = OpShadows[K];
-        if (S && L.width() > 1 && isa<Constant>(S))
+        if (S && Batch.width() > 1 && isa<Constant>(S))
           S = cast<Constant>(S)->getAggregateElement(Lane);
         if (S && !isa<Constant>(S)) {
           fail(At, "no constant shadow for '" + describe(*C) + "'");
-          return PoisonValue::get(L.shadowType(Ty));
+          return PoisonValue::get(Batch.shadowType(Ty));
         }
         Ops.push_back(cast<Constant>(S ? S : CE->getOperand(K)));
       }
       Lanes.push_back(CE->getWithOperands(Ops));
     }
-    return L.pack(B, Ty, Lanes);
+    return Batch.pack(B, Ty, Lanes);
   }
   fail(At, "no shadow for constant '" + describe(*C) + "'");
-  return PoisonValue::get(L.shadowType(Ty));
+  return PoisonValue::get(Batch.shadowType(Ty));
 }
 
 /// Whether \p V is a function or a select or PHI of functions.
@@ -180,22 +180,22 @@ Value *ForwardSweep::shadowPointer(Value *V, Instruction &At) {
     return constantShadow(C, At);
   // A choice between functions is its own shadow, as a function is.
   if (isFunctionChoice(V))
-    return L.splat(B, V);
+    return Batch.splat(B, V);
   if (auto *A = dyn_cast<Argument>(V))
     fail(At, "argument '" + A->getName() +
                  "' is passed as enzyme_const but may point to memory that "
                  "carries derivatives; pass it with enzyme_dup and a shadow");
   else
     fail(At, "no shadow for pointer '" + describe(*V) + "'");
-  return PoisonValue::get(L.shadowType(V->getType()));
+  return PoisonValue::get(Batch.shadowType(V->getType()));
 }
 
 void ForwardSweep::visitAllocaInst(AllocaInst &I) {
   if (!hasShadow(&I))
     return;
-  const DataLayout &DL = D.getParent()->getDataLayout();
+  const DataLayout &DL = Derivative.getParent()->getDataLayout();
   SmallVector<Value *, 4> Lanes;
-  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+  for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
     auto *S = cast<AllocaInst>(I.clone());
     B.Insert(S, I.getName() + ".d");
     Lanes.push_back(S);
@@ -208,7 +208,7 @@ void ForwardSweep::visitAllocaInst(AllocaInst &I) {
                        B.CreateZExtOrTrunc(I.getArraySize(), B.getInt64Ty()));
   for (Value *S : Lanes)
     B.CreateMemSet(S, B.getInt8(0), Size, I.getAlign());
-  setShadow(&I, L.pack(B, I.getType(), Lanes));
+  setShadow(&I, Batch.pack(B, I.getType(), Lanes));
 }
 
 void ForwardSweep::visitLoadInst(LoadInst &I) {
@@ -236,7 +236,7 @@ void ForwardSweep::visitLoadInst(LoadInst &I) {
     S->setMetadata(LLVMContext::MD_nonnull, nullptr);
     Lanes.push_back(B.Insert(S, I.getName() + ".d"));
   });
-  setShadow(&I, L.pack(B, I.getType(), Lanes));
+  setShadow(&I, Batch.pack(B, I.getType(), Lanes));
 }
 
 Value *ForwardSweep::accessedShadow(Value *Ptr, Instruction &At) {
@@ -293,11 +293,11 @@ void ForwardSweep::checkLoadedShadow(LoadInst &Base) {
   Value *Text = B.CreateGlobalString(Message, "gpuad.msg");
   Type *PtrTy = Base.getType();
   SmallVector<Value *, 4> Lanes;
-  for (unsigned Lane = 0; Lane < L.width(); ++Lane)
+  for (unsigned Lane = 0; Lane < Batch.width(); ++Lane)
     Lanes.push_back(
         B.CreateCall(Ctx.shadowAddressCheck(),
-                     {&Base, L.extract(B, Shadow, PtrTy, Lane), Text}));
-  Value *Checked = L.pack(B, PtrTy, Lanes);
+                     {&Base, Batch.extract(B, Shadow, PtrTy, Lane), Text}));
+  Value *Checked = Batch.pack(B, PtrTy, Lanes);
   // Every other use of the shadow, here and in the reverse sweep, takes the
   // checked one.
   SmallPtrSet<const Instruction *, 8> Made;
@@ -354,17 +354,17 @@ void ForwardSweep::visitStoreInst(StoreInst &I) {
   // value is one) stores its tangent: zero for a constant's bits.
   Value *ShadowVal = shadowOperand(Val, I);
   if (isInteger(Val))
-    ShadowVal = holdsFloatAt(Ptr, 0) ? shadowOrZero(Val) : L.splat(B, Val);
+    ShadowVal = holdsFloatAt(Ptr, 0) ? shadowOrZero(Val) : Batch.splat(B, Val);
   if (Val->getType()->isAggregateType())
-    ShadowVal = L.map(B, Val->getType(), {ShadowVal}, {Val->getType()},
-                      [&](ArrayRef<Value *> Lane, unsigned) {
-                        return withPrimalIntegers(Lane[0], Val, Ptr, {});
-                      });
+    ShadowVal = Batch.map(B, Val->getType(), {ShadowVal}, {Val->getType()},
+                          [&](ArrayRef<Value *> Lane, unsigned) {
+                            return withPrimalIntegers(Lane[0], Val, Ptr, {});
+                          });
   Value *SP = accessedShadow(Ptr, I);
   Type *ValTy = Val->getType();
   forEachLane(SP, [&](Value *LanePtr, unsigned Lane) {
     auto *S = cast<StoreInst>(I.clone());
-    S->setOperand(0, L.extract(B, ShadowVal, ValTy, Lane));
+    S->setOperand(0, Batch.extract(B, ShadowVal, ValTy, Lane));
     S->setOperand(1, LanePtr);
     S->setMetadata(LLVMContext::MD_alias_scope, nullptr);
     S->setMetadata(LLVMContext::MD_noalias, nullptr);
@@ -385,8 +385,8 @@ Value *ForwardSweep::withPrimalIntegers(Value *Shadow, Value *Primal,
     SmallVector<Value *, 4> Indices = {B.getInt32(0)};
     for (unsigned K : Path)
       Indices.push_back(B.getInt32(K));
-    int Offset =
-        D.getDataLayout().getIndexedOffsetInType(Primal->getType(), Indices);
+    int Offset = Derivative.getDataLayout().getIndexedOffsetInType(
+        Primal->getType(), Indices);
     if (holdsFloatAt(Ptr, Offset))
       return Shadow;
     return B.CreateInsertValue(Shadow, B.CreateExtractValue(Primal, Path),
@@ -407,7 +407,7 @@ bool ForwardSweep::holdsFloatAt(const Value *Ptr, int Offset) const {
 bool ForwardSweep::mayReadBack(int Class) const {
   if (Act->isUsefulMemory(Class))
     return true;
-  for (const BasicBlock &BB : D)
+  for (const BasicBlock &BB : Derivative)
     for (const Instruction &I : BB)
       if (const auto *Call = dyn_cast<CallBase>(&I)) {
         CallClass C = Ctx.calls().classify(*Call);
@@ -479,7 +479,7 @@ void ForwardSweep::emitMemTransfer(CallBase &Call) {
     if (SrcShadowed) {
       auto *S = cast<CallBase>(Call.clone());
       S->setArgOperand(0, LaneDst);
-      S->setArgOperand(1, L.extract(B, SrcShadow, PtrTy, Lane));
+      S->setArgOperand(1, Batch.extract(B, SrcShadow, PtrTy, Lane));
       B.Insert(S);
     } else {
       // Copying inactive data: its shadow is zero.
@@ -621,17 +621,17 @@ void ForwardSweep::emitStructureCall(CallBase &Call) {
   }
   followNormalEdge(Call); // the shadow call does not throw for the primal
   SmallVector<Value *, 4> Results;
-  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+  for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
     SmallVector<std::pair<unsigned, Value *>, 4> Replace;
     for (unsigned K = 0; K < Call.arg_size(); ++K)
       if (Shadows[K])
         Replace.push_back(
-            {K,
-             L.extract(B, Shadows[K], Call.getArgOperand(K)->getType(), Lane)});
+            {K, Batch.extract(B, Shadows[K], Call.getArgOperand(K)->getType(),
+                              Lane)});
     Results.push_back(cloneCall(Call, Replace));
   }
   if (Call.getType()->isPointerTy() && hasShadow(&Call))
-    setShadow(&Call, L.pack(B, Call.getType(), Results));
+    setShadow(&Call, Batch.pack(B, Call.getType(), Results));
 }
 
 DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
@@ -681,8 +681,8 @@ CallBase *ForwardSweep::emitReplacementCall(CallBase &Call, Function *Callee,
     // The results are unpacked on the normal edge, in a block of their own
     // so that they dominate every use.
     BasicBlock *Normal = Inv->getNormalDest();
-    BasicBlock *Cont = BasicBlock::Create(D.getContext(),
-                                          Normal->getName() + ".d", &D, Normal);
+    BasicBlock *Cont = BasicBlock::Create(
+        Derivative.getContext(), Normal->getName() + ".d", &Derivative, Normal);
     BranchInst::Create(Normal, Cont);
     Normal->replacePhiUsesWith(Inv->getParent(), Cont);
     New = B.CreateInvoke(Callee, Cont, Inv->getUnwindDest(), Args);
@@ -745,7 +745,7 @@ void ForwardSweep::emitShadowRealloc(CallBase &Call) {
   forEachLane(Old, [&](Value *LanePtr, unsigned) {
     Lanes.push_back(cloneCall(Call, {{0, LanePtr}}));
   });
-  setShadow(&Call, L.pack(B, Call.getType(), Lanes));
+  setShadow(&Call, Batch.pack(B, Call.getType(), Lanes));
 }
 
 void ForwardSweep::followNormalEdge(CallBase &Call) {
@@ -754,8 +754,9 @@ void ForwardSweep::followNormalEdge(CallBase &Call) {
     BasicBlock *Normal = Inv.getNormalDest();
     if (!Normal->getSinglePredecessor()) {
       // A block of its own on the normal edge.
-      BasicBlock *Cont = BasicBlock::Create(
-          D.getContext(), Normal->getName() + ".shadow", &D, Normal);
+      BasicBlock *Cont = BasicBlock::Create(Derivative.getContext(),
+                                            Normal->getName() + ".shadow",
+                                            &Derivative, Normal);
       BranchInst::Create(Normal, Cont);
       Normal->replacePhiUsesWith(Inv.getParent(), Cont);
       Inv.setNormalDest(Cont);
@@ -785,13 +786,13 @@ void ForwardSweep::emitHeapCall(CallBase &Call, HeapFn Fn) {
                                                      Call.getArgOperand(1))
                                        : Call.getArgOperand(SizeArg);
     SmallVector<Value *, 4> Lanes;
-    for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
       Value *S = cloneCall(Call, {});
       if (Fn != HeapFn::Calloc)
         B.CreateMemSet(S, B.getInt8(0), Size, MaybeAlign());
       Lanes.push_back(S);
     }
-    return setShadow(&Call, L.pack(B, Call.getType(), Lanes));
+    return setShadow(&Call, Batch.pack(B, Call.getType(), Lanes));
   }
   case HeapFn::Realloc:
     if (hasShadow(&Call))
@@ -809,7 +810,7 @@ void ForwardSweep::emitHeapCall(CallBase &Call, HeapFn Fn) {
     if (!needsShadow(Slot))
       return;
     Value *Size = Call.getArgOperand(2);
-    PointerType *PtrTy = PointerType::get(D.getContext(), 0);
+    PointerType *PtrTy = PointerType::get(Derivative.getContext(), 0);
     forEachLane(shadowPointer(Slot, Call), [&](Value *LaneSlot, unsigned) {
       cloneCall(Call, {{0, LaneSlot}});
       B.CreateMemSet(B.CreateLoad(PtrTy, LaneSlot), B.getInt8(0), Size,

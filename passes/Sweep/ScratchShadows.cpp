@@ -77,7 +77,7 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
     Failed = true;
     // Its uses need a shadow value to go on with (and say nothing more).
     setShadow(Args[I].Primal,
-              PoisonValue::get(L.shadowType(Args[I].Primal->getType())));
+              PoisonValue::get(Batch.shadowType(Args[I].Primal->getType())));
     const Argument *A = Key.Fn->getArg(I);
     std::string Name = A->hasName() ? " '" + A->getName().str() + "'" : "";
     Ctx.diags().error(
@@ -91,11 +91,12 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
             "reserve address space for them, and here it cannot (" +
             Why + "): pass it with enzyme_dup and a zeroed shadow");
   };
-  IRBuilder<> EB(&D.getEntryBlock(), D.getEntryBlock().getFirstInsertionPt());
+  IRBuilder<> EB(&Derivative.getEntryBlock(),
+                 Derivative.getEntryBlock().getFirstInsertionPt());
   SmallVector<unsigned, 2> Scratch;
   for (unsigned I : Need) {
     if (holdsIntegersAlone(TI->tree(Args[I].Primal)))
-      setShadow(Args[I].Primal, L.splat(EB, Args[I].Primal));
+      setShadow(Args[I].Primal, Batch.splat(EB, Args[I].Primal));
     else
       Scratch.push_back(I);
   }
@@ -111,7 +112,7 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
   PrimalRanges R(Ctx.preprocessor().normalizedForReverse(
                      *Key.Fn, Ctx.restrictParameters(Key)),
                  Ctx.calls());
-  Module &M = *D.getParent();
+  Module &M = *Derivative.getParent();
   Type *I64 = Type::getInt64Ty(M.getContext());
   PointerType *Ptr = PointerType::getUnqual(M.getContext());
   FunctionCallee Calloc = M.getOrInsertFunction(
@@ -136,14 +137,14 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
         EB.CreateBinaryIntrinsic(Intrinsic::smax, EB.CreateSub(Hi, Lo),
                                  EB.getInt64(1), nullptr, "scratch.bytes");
     SmallVector<Value *, 4> Lanes;
-    for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+    for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
       CallInst *Block =
           EB.CreateCall(Calloc, {Bytes, EB.getInt64(1)}, "scratch.shadow");
       ScratchBlocks.push_back({Block, /*Reserved=*/false});
       Lanes.push_back(EB.CreateGEP(EB.getInt8Ty(), Block, EB.CreateNeg(Lo),
                                    Args[I].Primal->getName() + ".scratch"));
     }
-    setShadow(Args[I].Primal, L.pack(EB, Ptr, Lanes));
+    setShadow(Args[I].Primal, Batch.pack(EB, Ptr, Lanes));
     ++NumScratchShadows;
     LLVM_DEBUG(dbgs() << "gpuad: scratch shadow for argument " << I << " of "
                       << Key.Fn->getName() << "\n");
@@ -152,14 +153,14 @@ void ForwardSweep::giveScratchShadows(ArrayRef<SweepArg> Args) {
 
 bool ForwardSweep::reserveScratchShadow(IRBuilderBase &EB, Value *Primal) {
   SmallVector<Value *, 4> Lanes;
-  for (unsigned Lane = 0; Lane < L.width(); ++Lane) {
+  for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
     auto [Block, Middle] = Ctx.target().emitReserveAround(EB);
     if (!Block)
       return false;
     ScratchBlocks.push_back({Block, /*Reserved=*/true});
     Lanes.push_back(Middle);
   }
-  setShadow(Primal, L.pack(EB, Primal->getType(), Lanes));
+  setShadow(Primal, Batch.pack(EB, Primal->getType(), Lanes));
   ++NumScratchShadows;
   return true;
 }
@@ -168,7 +169,7 @@ void ForwardSweep::freeScratchShadows(IRBuilderBase &At,
                                       function_ref<Value *(Value *)> Lookup) {
   if (ScratchBlocks.empty())
     return;
-  Module &M = *D.getParent();
+  Module &M = *Derivative.getParent();
   FunctionCallee Free = M.getOrInsertFunction(
       "free",
       FunctionType::get(Type::getVoidTy(M.getContext()),
