@@ -25,6 +25,7 @@
 
 #include "EmuAbi.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/AttributeMask.h"
@@ -43,7 +44,11 @@
 
 #include <optional>
 
+#define DEBUG_TYPE "gpuad-emulate"
+
 using namespace llvm;
+
+STATISTIC(NumLaunchers, "Kernels given a host launcher");
 
 namespace gpuad::emu {
 
@@ -307,6 +312,7 @@ void Retarget::makeLaunchers() {
         (CC != CallingConv::PTX_Kernel && CC != CallingConv::AMDGPU_KERNEL))
       continue;
     F.setCallingConv(CallingConv::C);
+    ++NumLaunchers;
     auto *Launcher = Function::Create(
         FunctionType::get(Type::getVoidTy(C), {Ptr}, false),
         GlobalValue::InternalLinkage, F.getName() + ".emu.launch", M);

@@ -13,9 +13,15 @@
 #include "Forward/ForwardEmitter.h"
 #include "Sweep/BufferCalls.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "gpuad-forward"
 
 using namespace llvm;
+
+STATISTIC(NumBufferTangents, "Buffer routine calls given a tangent");
 
 namespace gpuad {
 
@@ -73,6 +79,12 @@ private:
 
 void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
   const BufferRoutine &R = *Class.Routine;
+  ++NumBufferTangents;
+  LLVM_DEBUG(dbgs() << "gpuad-forward: tangent of " << R.Name << " ("
+                    << (R.Tangent ? "its builder"
+                                  : "linear: the call on the "
+                                    "shadows")
+                    << ") before " << Call << "\n");
   bool ByPointer = Class.Spelling.Convention == BufferSpelling::Fortran;
   // Shadows of the arguments: buffers' shadow pointers; scalars' tangents
   // (in shadow memory for Fortran's pointers).

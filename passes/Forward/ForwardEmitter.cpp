@@ -19,12 +19,15 @@
 #include "Sweep/SweepPlanner.h"
 #include "Target/TargetHooks.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 
 #define DEBUG_TYPE "gpuad-forward"
 
 using namespace llvm;
+
+STATISTIC(NumRuleCalls, "Calls differentiated by a scalar rule, forward mode");
 
 namespace gpuad {
 
@@ -53,6 +56,7 @@ void ForwardEmitter::emitData(Instruction &I) {
 }
 
 void ForwardEmitter::emitRuleCall(CallBase &Call, const DerivativeRule &Rule) {
+  ++NumRuleCalls;
   if (Rule.Kind == RuleKind::MultipleOutputs)
     return emitMultipleOutputs(Call, Rule);
   if (Rule.Kind == RuleKind::Complex)

@@ -29,7 +29,7 @@
 #include "Pass/GpuadPass.h"
 #include "Pass/Printers.h"
 #include "Support/Options.h"
-#include "Target/HipWorkItemFence.h"
+#include "Target/AMDGPU/HipWorkItemFence.h"
 
 #include "Emulate/Emulate.h"
 

@@ -28,6 +28,7 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "gpuad-tape"
 
@@ -72,12 +73,19 @@ public:
   std::pair<Value *, Value *> atCall(unsigned I) override {
     const CallArgument &Arg = Routine.Args[I];
     Value *Op = Call.getArgOperand(I);
-    if (!writtenByCall(I) && !E.overwrittenAfterCall(Call, Op))
+    if (!writtenByCall(I) && !E.overwrittenAfterCall(Call, Op)) {
+      LLVM_DEBUG(dbgs() << "gpuad-tape: " << Routine.Name << " argument " << I
+                        << " read where it is: nothing writes it later\n");
       return {E.lookup(Op), primal(Arg.Increment)};
+    }
     auto [It, New] = Saved.try_emplace(I, nullptr);
     if (New) {
       // Saved in the forward sweep, before the call.
       ++NumSavedBuffers;
+      LLVM_DEBUG(dbgs() << "gpuad-tape: " << Routine.Name << " argument " << I
+                        << " saved before the call: "
+                        << (writtenByCall(I) ? "the call" : "later code")
+                        << " may write it\n");
       Value *N = valueAt(Forward, Arg.Length);
       Value *Count = Forward.CreateSelect(
           Forward.CreateICmpSGT(N, ConstantInt::get(N->getType(), 0)), N,

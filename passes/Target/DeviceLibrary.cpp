@@ -8,6 +8,7 @@
 
 #include "Support/Diagnostics.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
@@ -15,7 +16,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 
+#define DEBUG_TYPE "gpuad"
+
 using namespace llvm;
+
+STATISTIC(NumLinkedLibraries, "Device library files linked after AD");
 
 namespace gpuad {
 
@@ -61,6 +66,7 @@ bool DeviceLibrary::linkNeeded(StringRef File, Diagnostics &Diags) {
   Lib->setTargetTriple(M.getTargetTriple());
   Lib->setDataLayout(M.getDataLayout());
   StringSet<> Linked;
+  ++NumLinkedLibraries;
   Linker::linkModules(M, std::move(Lib), Linker::LinkOnlyNeeded,
                       [&](Module &, const StringSet<> &Names) {
                         for (const auto &N : Names)

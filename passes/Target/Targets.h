@@ -45,58 +45,6 @@ emitScalarized(llvm::IRBuilderBase &B, llvm::ArrayRef<llvm::Value *> Args,
 bool calleeHasPrefix(const llvm::CallBase &Call,
                      llvm::ArrayRef<llvm::StringRef> Prefixes);
 
-/// Warp shuffles (WarpShuffles.cpp): the operand a target's shuffle copies,
-/// and its transpose for reverse mode (see TargetHooks).
-std::optional<unsigned> nvptxShuffledOperand(const llvm::CallBase &Call);
-llvm::Value *
-emitNVPTXShuffleTranspose(llvm::IRBuilderBase &B, const llvm::CallBase &Call,
-                          llvm::function_ref<llvm::Value *(unsigned)> Operand,
-                          llvm::Value *Adjoint);
-/// Rewrites CUDA's 64-bit shuffles (two 32-bit halves) in \p F as one;
-/// first inlines the headers' shuffle functions, returning true when it did
-/// (the caller cleans up and calls again).
-bool normalizeNVPTXShuffles(llvm::Function &F);
-/// The same for HIP's (ds_bpermute) shuffles.
-bool normalizeAMDGPUShuffles(llvm::Function &F);
-std::optional<unsigned> amdgpuShuffledOperand(const llvm::CallBase &Call);
-llvm::Value *
-emitAMDGPUShuffleTranspose(llvm::IRBuilderBase &B, const llvm::CallBase &Call,
-                           llvm::function_ref<llvm::Value *(unsigned)> Operand,
-                           llvm::Value *Adjoint);
-
-/// Warp aggregation (WarpShuffles.cpp): whole warp active, the sum over
-/// the whole warp, lane 0 (see TargetHooks::emitWholeWarpActive).
-llvm::Value *nvptxWholeWarpActive(llvm::IRBuilderBase &B);
-llvm::Value *nvptxWarpSum(llvm::IRBuilderBase &B, llvm::Value *V);
-llvm::Value *nvptxIsWarpLeader(llvm::IRBuilderBase &B);
-llvm::Value *nvptxWarpAllSame(llvm::IRBuilderBase &B, llvm::Value *V);
-llvm::Value *amdgpuWholeWarpActive(llvm::IRBuilderBase &B);
-llvm::Value *amdgpuWarpSum(llvm::IRBuilderBase &B, llvm::Value *V);
-llvm::Value *amdgpuIsWarpLeader(llvm::IRBuilderBase &B);
-llvm::Value *amdgpuWarpAllSame(llvm::IRBuilderBase &B, llvm::Value *V);
-
-/// Lane batching (LaneOps.cpp; the lane reads in WarpShuffles.cpp): see
-/// TargetHooks::emitLaneIndex and the hooks after it.
-bool nvptxCommunicates(const llvm::CallBase &Call);
-bool nvptxReadsThreadIndex(const llvm::CallBase &Call);
-llvm::Value *nvptxActiveLanes(llvm::IRBuilderBase &B);
-void nvptxLaneSync(llvm::IRBuilderBase &B, llvm::Value *Mask);
-llvm::Value *nvptxAnyLane(llvm::IRBuilderBase &B, llvm::Value *Pred,
-                          llvm::Value *Mask);
-llvm::Value *nvptxIsPrivate(llvm::IRBuilderBase &B, llvm::Value *P);
-llvm::Value *nvptxReadLane(llvm::IRBuilderBase &B, llvm::Value *V,
-                           llvm::Value *Lane, llvm::Value *Mask);
-bool amdgpuCommunicates(const llvm::CallBase &Call);
-bool amdgpuReadsThreadIndex(const llvm::CallBase &Call);
-llvm::Value *amdgpuLaneIndex(llvm::IRBuilderBase &B);
-llvm::Value *amdgpuActiveLanes(llvm::IRBuilderBase &B);
-void amdgpuLaneSync(llvm::IRBuilderBase &B);
-llvm::Value *amdgpuAnyLane(llvm::IRBuilderBase &B, llvm::Value *Pred,
-                           llvm::Value *Mask);
-llvm::Value *amdgpuIsPrivate(llvm::IRBuilderBase &B, llvm::Value *P);
-llvm::Value *amdgpuReadLane(llvm::IRBuilderBase &B, llvm::Value *V,
-                            llvm::Value *Lane);
-
 /// The base name of a MathFn in C libraries ("sin", "pow", ...).
 llvm::StringRef libraryBaseName(MathFn Fn);
 

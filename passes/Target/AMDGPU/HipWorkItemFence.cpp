@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Target/HipWorkItemFence.h"
+#include "Target/AMDGPU/HipWorkItemFence.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"

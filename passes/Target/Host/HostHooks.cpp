@@ -1,4 +1,4 @@
-//===- HostTarget.cpp - Target hooks for CPUs -----------------------------===//
+//===- HostHooks.cpp - Target hooks for CPUs ------------------------------===//
 //
 // Part of gpuad.
 //

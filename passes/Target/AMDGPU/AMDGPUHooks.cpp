@@ -1,4 +1,4 @@
-//===- AMDGPUTarget.cpp - Target hooks for HIP (AMDGPU) -------------------===//
+//===- AMDGPUHooks.cpp - Target hooks for HIP (AMDGPU) --------------------===//
 //
 // Part of gpuad.
 //
@@ -10,10 +10,15 @@
 /// that are undefined afterwards are linked from the matching oclc_*.bc with
 /// clang's defaults (no finite-only, no unsafe math, no denormal flushing,
 /// correctly rounded sqrt, the wavefront size and ISA of the target).
+/// Everything AMDGPU-specific is here: work-item ids and the dispatch
+/// packet, barriers, ockl's heap and printf, and, below the class,
+/// ds_bpermute shuffles and their transposes, and the lane and wavefront
+/// operations lane batching and warp aggregation ask for.
 //===----------------------------------------------------------------------===//
 
 #include "Target/DeviceLibrary.h"
 #include "Target/Targets.h"
+#include "Target/Warps.h"
 
 #include "Support/Diagnostics.h"
 #include "Support/Inlining.h"
@@ -196,16 +201,13 @@ public:
   unsigned sharedAddressSpace() const override { return 3; }
 
   bool normalize(Function &F) override {
-    return inlineGridAccessors(F) || normalizeAMDGPUShuffles(F);
+    return inlineGridAccessors(F) || normalizeShuffles64(F);
   }
-  std::optional<unsigned> shuffledOperand(const CallBase &Call) const override {
-    return amdgpuShuffledOperand(Call);
-  }
+  // Shuffles, lanes and waves: below the class.
+  std::optional<unsigned> shuffledOperand(const CallBase &Call) const override;
   Value *emitShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
                               function_ref<Value *(unsigned)> Operand,
-                              Value *Adjoint) override {
-    return emitAMDGPUShuffleTranspose(B, Call, Operand, Adjoint);
-  }
+                              Value *Adjoint) override;
 
   GridValue classifyGridValue(const Value &V) const override {
     // ockl's queries with dimension 0 (before inlining), the intrinsics, and
@@ -275,13 +277,8 @@ public:
   unsigned warpSize() const override { return 64; }
   /// 512 VGPRs per SIMD lane for 8 resident wavefronts (gfx90a).
   unsigned fullOccupancyRegisters() const override { return 64; }
-  bool communicatesAcrossThreads(const CallBase &Call) const override {
-    return amdgpuCommunicates(Call) || isBlockBarrier(Call) ||
-           shuffledOperand(Call).has_value();
-  }
-  bool readsThreadIndex(const CallBase &Call) const override {
-    return amdgpuReadsThreadIndex(Call);
-  }
+  bool communicatesAcrossThreads(const CallBase &Call) const override;
+  bool readsThreadIndex(const CallBase &Call) const override;
   DeviceCall classifyDeviceCall(const Function &F) const override {
     StringRef Name = F.getName();
     if (Name.starts_with("__ocml_"))
@@ -292,31 +289,15 @@ public:
     return Name.starts_with("__ockl_dm_") ? DeviceCall::Runtime
                                           : DeviceCall::None;
   }
-  Value *emitLaneIndex(IRBuilderBase &B) override { return amdgpuLaneIndex(B); }
-  Value *emitActiveLanes(IRBuilderBase &B) override {
-    return amdgpuActiveLanes(B);
-  }
-  Value *emitAnyLane(IRBuilderBase &B, Value *Pred, Value *Mask) override {
-    return amdgpuAnyLane(B, Pred, Mask);
-  }
-  Value *emitIsPrivate(IRBuilderBase &B, Value *P) override {
-    return amdgpuIsPrivate(B, P);
-  }
-  void emitLaneSync(IRBuilderBase &B, Value *Mask) override {
-    amdgpuLaneSync(B);
-  }
-  Value *emitWholeWarpActive(IRBuilderBase &B) override {
-    return amdgpuWholeWarpActive(B);
-  }
-  Value *emitWarpSum(IRBuilderBase &B, Value *V) override {
-    return amdgpuWarpSum(B, V);
-  }
-  Value *emitIsWarpLeader(IRBuilderBase &B) override {
-    return amdgpuIsWarpLeader(B);
-  }
-  Value *emitWarpAllSame(IRBuilderBase &B, Value *V) override {
-    return amdgpuWarpAllSame(B, V);
-  }
+  Value *emitLaneIndex(IRBuilderBase &B) override;
+  Value *emitActiveLanes(IRBuilderBase &B) override;
+  Value *emitAnyLane(IRBuilderBase &B, Value *Pred, Value *Mask) override;
+  Value *emitIsPrivate(IRBuilderBase &B, Value *P) override;
+  void emitLaneSync(IRBuilderBase &B, Value *Mask) override;
+  Value *emitWholeWarpActive(IRBuilderBase &B) override;
+  Value *emitWarpSum(IRBuilderBase &B, Value *V) override;
+  Value *emitIsWarpLeader(IRBuilderBase &B) override;
+  Value *emitWarpAllSame(IRBuilderBase &B, Value *V) override;
   StringRef deviceScope() const override { return "agent"; }
   StringRef blockScope() const override { return "workgroup"; }
 
@@ -369,11 +350,11 @@ public:
 
 protected:
   Value *emitReadLaneWord(IRBuilderBase &B, Value *V, Value *Lane,
-                          Value *Mask) override {
-    return amdgpuReadLane(B, V, Lane);
-  }
+                          Value *Mask) override;
 
 private:
+  /// 64-bit values shuffled as two 32-bit bpermutes become one.
+  bool normalizeShuffles64(Function &F);
   Value *emitScalar(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) {
     Type *Ty = Args[0]->getType();
     StringRef Suffix = Ty->isHalfTy()    ? "_f16"
@@ -433,7 +414,154 @@ private:
   DeviceLibrary Lib;
 };
 
+// ---- Shuffles, lanes, waves -------------------------------------------------
+//
+// `llvm.amdgcn.ds.bpermute`, which HIP's __shfl* use, transposes by the
+// general case over the active lanes of the wavefront: 2 x 64 permutes.
+
+/// ds_bpermute of a 32- or 64-bit value.
+Value *bpermute(IRBuilderBase &B, Value *Address, Value *V) {
+  Type *Ty = V->getType();
+  auto Word = [&](Value *W) {
+    return B.CreateIntrinsic(Intrinsic::amdgcn_ds_bpermute, {}, {Address, W});
+  };
+  if (Ty->getPrimitiveSizeInBits() == 64) {
+    Value *Bits = B.CreateBitCast(V, B.getInt64Ty());
+    Value *Lo = Word(B.CreateTrunc(Bits, B.getInt32Ty()));
+    Value *Hi = Word(B.CreateTrunc(B.CreateLShr(Bits, 32), B.getInt32Ty()));
+    return B.CreateBitCast(
+        B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
+                   B.CreateZExt(Lo, B.getInt64Ty())),
+        Ty);
+  }
+  Value *R = Word(Ty->isIntegerTy(32) ? V : B.CreateBitCast(V, B.getInt32Ty()));
+  return Ty->isIntegerTy(32) ? R : B.CreateBitCast(R, Ty);
+}
+
+Value *laneIndex(IRBuilderBase &B) {
+  return B.CreateIntrinsic(
+      Intrinsic::amdgcn_mbcnt_hi, {},
+      {B.getInt32(~0u), B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
+                                          {B.getInt32(~0u), B.getInt32(0)})});
+}
+
 } // namespace
+
+bool AMDGPUHooks::communicatesAcrossThreads(const CallBase &Call) const {
+  return isBlockBarrier(Call) || shuffledOperand(Call) ||
+         calleeHasPrefix(Call,
+                         {"llvm.amdgcn.s.barrier", "llvm.amdgcn.ds.bpermute",
+                          "llvm.amdgcn.ds.permute", "llvm.amdgcn.ds.swizzle",
+                          "llvm.amdgcn.ballot", "llvm.amdgcn.icmp",
+                          "llvm.amdgcn.fcmp", "llvm.amdgcn.readlane",
+                          "llvm.amdgcn.readfirstlane", "llvm.amdgcn.writelane",
+                          "llvm.amdgcn.mov.dpp", "llvm.amdgcn.update.dpp",
+                          "llvm.amdgcn.permlane", "llvm.amdgcn.wave.barrier",
+                          "llvm.amdgcn.wave.reduce", "llvm.amdgcn.wwm",
+                          "llvm.amdgcn.set.inactive", "llvm.read_register"});
+}
+
+bool AMDGPUHooks::readsThreadIndex(const CallBase &Call) const {
+  return calleeHasPrefix(Call,
+                         {"llvm.amdgcn.workitem.id.", "llvm.amdgcn.mbcnt.",
+                          "__ockl_get_local_id", "__ockl_get_global_id"});
+}
+
+Value *AMDGPUHooks::emitActiveLanes(IRBuilderBase &B) {
+  return B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {B.getInt64Ty()},
+                           {B.getTrue()});
+}
+
+Value *AMDGPUHooks::emitAnyLane(IRBuilderBase &B, Value *Pred, Value *Mask) {
+  Value *Votes =
+      B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {B.getInt64Ty()}, {Pred});
+  return B.CreateICmpNE(B.CreateAnd(Votes, Mask), B.getInt64(0));
+}
+
+Value *AMDGPUHooks::emitIsPrivate(IRBuilderBase &B, Value *P) {
+  return isPrivateSpace(B, P, 5, Intrinsic::amdgcn_is_private);
+}
+
+void AMDGPUHooks::emitLaneSync(IRBuilderBase &B, Value *) {
+  // A wavefront's lanes run in step; what they need is each other's memory
+  // operations in order (HIP's __syncwarp).
+  LLVMContext &C = B.getContext();
+  SyncScope::ID Wave = C.getOrInsertSyncScopeID("wavefront");
+  B.CreateFence(AtomicOrdering::Release, Wave);
+  B.CreateIntrinsic(Intrinsic::amdgcn_wave_barrier, {});
+  B.CreateFence(AtomicOrdering::Acquire, Wave);
+}
+
+std::optional<unsigned>
+AMDGPUHooks::shuffledOperand(const CallBase &Call) const {
+  const auto *II = dyn_cast<IntrinsicInst>(&Call);
+  const Function *Callee = Call.getCalledFunction();
+  if ((II && II->getIntrinsicID() == Intrinsic::amdgcn_ds_bpermute) ||
+      (Callee && Callee->getName() == "gpuad.amdgcn.ds.bpermute.f64"))
+    return 1; // (byte address of the source lane, value)
+  return std::nullopt;
+}
+
+Value *
+AMDGPUHooks::emitShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
+                                  function_ref<Value *(unsigned)> Operand,
+                                  Value *Adjoint) {
+  // The active lanes are the exec mask: a ballot of true.
+  Value *Active = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {B.getInt64Ty()},
+                                    {B.getTrue()});
+  Value *Lane = B.CreateIntrinsic(
+      Intrinsic::amdgcn_mbcnt_hi, {},
+      {B.getInt32(~0u), B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
+                                          {B.getInt32(~0u), B.getInt32(0)})});
+  Value *Source = B.CreateAnd(B.CreateLShr(Operand(0), 2), 63);
+  return sumAddressedAdjoints(
+      B, Adjoint, Source, Lane, Active, 64,
+      [&](Value *V, unsigned K) { return bpermute(B, B.getInt32(4 * K), V); });
+}
+
+Value *AMDGPUHooks::emitWholeWarpActive(IRBuilderBase &B) {
+  Value *Exec = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {B.getInt64Ty()},
+                                  {B.getTrue()});
+  return B.CreateICmpEQ(Exec, B.getInt64(~uint64_t(0)));
+}
+
+Value *AMDGPUHooks::emitWarpSum(IRBuilderBase &B, Value *V) {
+  Value *Lane = laneIndex(B);
+  for (unsigned Offset = 32; Offset > 0; Offset /= 2)
+    V = addAdjoints(B, V,
+                    bpermute(B, B.CreateShl(B.CreateXor(Lane, Offset), 2), V));
+  return V;
+}
+
+Value *AMDGPUHooks::emitWarpAllSame(IRBuilderBase &B, Value *V) {
+  Value *First = bpermute(B, B.getInt32(0), V);
+  Value *Same = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {B.getInt64Ty()},
+                                  {B.CreateICmpEQ(V, First)});
+  return B.CreateICmpEQ(Same, B.getInt64(~uint64_t(0)));
+}
+
+Value *AMDGPUHooks::emitIsWarpLeader(IRBuilderBase &B) {
+  return B.CreateICmpEQ(laneIndex(B), B.getInt32(0));
+}
+
+Value *AMDGPUHooks::emitLaneIndex(IRBuilderBase &B) { return laneIndex(B); }
+
+Value *AMDGPUHooks::emitReadLaneWord(IRBuilderBase &B, Value *V, Value *Lane,
+                                     Value *) {
+  return bpermute(B, B.CreateShl(Lane, 2), V);
+}
+
+bool AMDGPUHooks::normalizeShuffles64(Function &F) {
+  auto Helper = [](Module &M, const CallBase &Half) {
+    return makeShuffle64Helper(M, "gpuad.amdgcn.ds.bpermute.f64", Half, 1,
+                               [](IRBuilderBase &B, Function &H) {
+                                 return bpermute(B, H.getArg(0), H.getArg(1));
+                               });
+  };
+  return normalizeShuffles(
+      F, {[this](const CallBase &C) { return shuffledOperand(C).has_value(); },
+          1, Helper});
+}
 
 std::unique_ptr<TargetHooks>
 makeAMDGPUHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags) {

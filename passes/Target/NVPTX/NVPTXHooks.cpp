@@ -1,4 +1,4 @@
-//===- NVPTXTarget.cpp - Target hooks for CUDA (NVPTX) --------------------===//
+//===- NVPTXHooks.cpp - Target hooks for CUDA (NVPTX) ---------------------===//
 //
 // Part of gpuad.
 //
@@ -7,11 +7,15 @@
 /// CUDA device code gets its math from libdevice (`__nv_*`).  NVPTX cannot
 /// select most LLVM math intrinsics (`llvm.cos.f64` does not lower), so the
 /// functions rules need are libdevice calls, linked from libdevice.10.bc
-/// when the module does not have them.
+/// when the module does not have them.  Everything NVPTX-specific is here:
+/// the special registers, barriers, printf, the NVVM math intrinsics' rows,
+/// and, below the class, warp shuffles and their transposes, and the lane
+/// and warp operations lane batching and warp aggregation ask for.
 //===----------------------------------------------------------------------===//
 
 #include "Target/DeviceLibrary.h"
 #include "Target/Targets.h"
+#include "Target/Warps.h"
 
 #include "Support/Options.h"
 
@@ -27,6 +31,8 @@ using namespace llvm;
 namespace gpuad {
 
 namespace {
+
+enum class NVPTXShuffle { Bfly, Down, Up, Idx };
 
 std::string findLibDevice(const GpuadOptions &Options) {
   SmallVector<std::string, 6> Candidates = {Options.LibDevice};
@@ -215,15 +221,12 @@ public:
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
 
-  bool normalize(Function &F) override { return normalizeNVPTXShuffles(F); }
-  std::optional<unsigned> shuffledOperand(const CallBase &Call) const override {
-    return nvptxShuffledOperand(Call);
-  }
+  // Shuffles, lanes and warps: below the class.
+  bool normalize(Function &F) override;
+  std::optional<unsigned> shuffledOperand(const CallBase &Call) const override;
   Value *emitShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
                               function_ref<Value *(unsigned)> Operand,
-                              Value *Adjoint) override {
-    return emitNVPTXShuffleTranspose(B, Call, Operand, Adjoint);
-  }
+                              Value *Adjoint) override;
 
   GridValue classifyGridValue(const Value &V) const override {
     const auto *Call = dyn_cast<CallBase>(&V);
@@ -254,13 +257,8 @@ public:
   unsigned warpSize() const override { return 32; }
   /// 64K registers for 2048 resident threads (sm_70 to sm_90).
   unsigned fullOccupancyRegisters() const override { return 32; }
-  bool communicatesAcrossThreads(const CallBase &Call) const override {
-    return nvptxCommunicates(Call) || isBlockBarrier(Call) ||
-           shuffledOperand(Call).has_value();
-  }
-  bool readsThreadIndex(const CallBase &Call) const override {
-    return nvptxReadsThreadIndex(Call);
-  }
+  bool communicatesAcrossThreads(const CallBase &Call) const override;
+  bool readsThreadIndex(const CallBase &Call) const override;
   DeviceCall classifyDeviceCall(const Function &F) const override {
     if (F.getName().starts_with("__nv_"))
       return DeviceCall::Math;
@@ -269,38 +267,20 @@ public:
   Value *emitLaneIndex(IRBuilderBase &B) override {
     return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
   }
-  Value *emitActiveLanes(IRBuilderBase &B) override {
-    return nvptxActiveLanes(B);
-  }
-  Value *emitAnyLane(IRBuilderBase &B, Value *Pred, Value *Mask) override {
-    return nvptxAnyLane(B, Pred, Mask);
-  }
-  Value *emitIsPrivate(IRBuilderBase &B, Value *P) override {
-    return nvptxIsPrivate(B, P);
-  }
-  void emitLaneSync(IRBuilderBase &B, Value *Mask) override {
-    nvptxLaneSync(B, Mask);
-  }
-  Value *emitWholeWarpActive(IRBuilderBase &B) override {
-    return nvptxWholeWarpActive(B);
-  }
-  Value *emitWarpSum(IRBuilderBase &B, Value *V) override {
-    return nvptxWarpSum(B, V);
-  }
-  Value *emitIsWarpLeader(IRBuilderBase &B) override {
-    return nvptxIsWarpLeader(B);
-  }
-  Value *emitWarpAllSame(IRBuilderBase &B, Value *V) override {
-    return nvptxWarpAllSame(B, V);
-  }
+  Value *emitActiveLanes(IRBuilderBase &B) override;
+  Value *emitAnyLane(IRBuilderBase &B, Value *Pred, Value *Mask) override;
+  Value *emitIsPrivate(IRBuilderBase &B, Value *P) override;
+  void emitLaneSync(IRBuilderBase &B, Value *Mask) override;
+  Value *emitWholeWarpActive(IRBuilderBase &B) override;
+  Value *emitWarpSum(IRBuilderBase &B, Value *V) override;
+  Value *emitIsWarpLeader(IRBuilderBase &B) override;
+  Value *emitWarpAllSame(IRBuilderBase &B, Value *V) override;
   StringRef deviceScope() const override { return "device"; }
   StringRef blockScope() const override { return "block"; }
 
 protected:
   Value *emitReadLaneWord(IRBuilderBase &B, Value *V, Value *Lane,
-                          Value *Mask) override {
-    return nvptxReadLane(B, V, Lane, Mask);
-  }
+                          Value *Mask) override;
 
 private:
   Value *emitScalar(IRBuilderBase &B, MathFn Fn, ArrayRef<Value *> Args) {
@@ -325,7 +305,238 @@ private:
   DeviceLibrary Lib;
 };
 
+// ---- Shuffles, lanes, warps -------------------------------------------------
+//
+// `llvm.nvvm.shfl.sync.{bfly,down,up,idx}` transpose as:
+//   - bfly (xor) is its own inverse: the same shuffle of the adjoint;
+//   - down(d) is undone by up(d) within the segment, and up(d) by down(d).
+//     A lane whose source was out of range kept its own value, and so keeps
+//     its own adjoint too;
+//   - idx (any source lane, e.g. a broadcast) is the general case. Every
+//     lane of the mask offers its adjoint and its source lane, and each lane
+//     sums the adjoints addressed to it: 2 x 32 shuffles.
+
+/// The kind of an NVPTX shfl.sync call, if it is one.
+std::optional<NVPTXShuffle> nvptxShuffleKind(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return std::nullopt;
+  StringRef Name = Callee->getName();
+  // The intrinsics, and gpuad's 64-bit shuffles (NVPTXHooks::normalize).
+  if (!Name.consume_front("llvm.nvvm.shfl.sync.") &&
+      !Name.consume_front("gpuad.nvptx.shfl.sync."))
+    return std::nullopt;
+  if (Name.starts_with("bfly."))
+    return NVPTXShuffle::Bfly;
+  if (Name.starts_with("down."))
+    return NVPTXShuffle::Down;
+  if (Name.starts_with("up."))
+    return NVPTXShuffle::Up;
+  if (Name.starts_with("idx."))
+    return NVPTXShuffle::Idx;
+  return std::nullopt;
+}
+
+/// shfl.sync.<Kind>.p of a 32- or 64-bit value: {value, in range}.  f32
+/// and i32 shuffle as themselves, other 32-bit types through i32, 64-bit
+/// ones as two halves.
+std::pair<Value *, Value *> nvptxShuffle(IRBuilderBase &B, NVPTXShuffle Kind,
+                                         Value *Mask, Value *V, Value *Lane,
+                                         Value *C);
+
+std::pair<Value *, Value *> nvptxShuffle64(IRBuilderBase &B, NVPTXShuffle Kind,
+                                           Value *Mask, Value *V, Value *Lane,
+                                           Value *C) {
+  Type *Ty = V->getType();
+  Value *Bits = B.CreateBitCast(V, B.getInt64Ty());
+  auto [Lo, InRange] =
+      nvptxShuffle(B, Kind, Mask, B.CreateTrunc(Bits, B.getInt32Ty()), Lane, C);
+  Value *Hi =
+      nvptxShuffle(B, Kind, Mask,
+                   B.CreateTrunc(B.CreateLShr(Bits, 32), B.getInt32Ty()), Lane,
+                   C)
+          .first;
+  Value *Joined = B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
+                             B.CreateZExt(Lo, B.getInt64Ty()));
+  return {B.CreateBitCast(Joined, Ty), InRange};
+}
+
+std::pair<Value *, Value *> nvptxShuffle(IRBuilderBase &B, NVPTXShuffle Kind,
+                                         Value *Mask, Value *V, Value *Lane,
+                                         Value *C) {
+  if (V->getType()->getPrimitiveSizeInBits() == 64)
+    return nvptxShuffle64(B, Kind, Mask, V, Lane, C);
+  static const Intrinsic::ID F32[] = {
+      Intrinsic::nvvm_shfl_sync_bfly_f32p, Intrinsic::nvvm_shfl_sync_down_f32p,
+      Intrinsic::nvvm_shfl_sync_up_f32p, Intrinsic::nvvm_shfl_sync_idx_f32p};
+  static const Intrinsic::ID I32[] = {
+      Intrinsic::nvvm_shfl_sync_bfly_i32p, Intrinsic::nvvm_shfl_sync_down_i32p,
+      Intrinsic::nvvm_shfl_sync_up_i32p, Intrinsic::nvvm_shfl_sync_idx_i32p};
+  Type *Ty = V->getType();
+  bool IsFloat = Ty->isFloatTy();
+  Value *Word = IsFloat ? V : B.CreateBitCast(V, B.getInt32Ty());
+  Value *R = B.CreateIntrinsic((IsFloat ? F32 : I32)[unsigned(Kind)], {},
+                               {Mask, Word, Lane, C});
+  Value *Out = B.CreateExtractValue(R, 0);
+  return {IsFloat ? Out : B.CreateBitCast(Out, Ty), B.CreateExtractValue(R, 1)};
+}
+
+/// The source lane of this lane in shfl.sync.idx(b, c), or the lane itself
+/// when the source is out of its segment (PTX's rule).
+Value *nvptxIdxSource(IRBuilderBase &B, Value *Lane, Value *Bop, Value *C) {
+  Value *SegMask = B.CreateAnd(B.CreateLShr(C, 8), 0x1f);
+  Value *Clamp = B.CreateAnd(C, 0x1f);
+  Value *MinLane = B.CreateAnd(Lane, SegMask);
+  Value *NotSeg = B.CreateNot(SegMask);
+  Value *MaxLane = B.CreateOr(MinLane, B.CreateAnd(Clamp, NotSeg));
+  Value *J = B.CreateOr(MinLane, B.CreateAnd(B.CreateAnd(Bop, NotSeg), 31));
+  return B.CreateSelect(B.CreateICmpULE(J, MaxLane), J, Lane);
+}
+
 } // namespace
+
+bool NVPTXHooks::communicatesAcrossThreads(const CallBase &Call) const {
+  return isBlockBarrier(Call) || shuffledOperand(Call) ||
+         calleeHasPrefix(Call, {"llvm.nvvm.shfl.", "llvm.nvvm.vote.",
+                                "llvm.nvvm.activemask", "llvm.nvvm.bar.",
+                                "llvm.nvvm.barrier", "llvm.nvvm.match.",
+                                "llvm.nvvm.redux.", "llvm.nvvm.mbarrier.",
+                                "llvm.nvvm.cp.async", "llvm.nvvm.elect."});
+}
+
+bool NVPTXHooks::readsThreadIndex(const CallBase &Call) const {
+  return calleeHasPrefix(Call, {"llvm.nvvm.read.ptx.sreg.tid.",
+                                "llvm.nvvm.read.ptx.sreg.laneid",
+                                "llvm.nvvm.read.ptx.sreg.lanemask",
+                                "llvm.nvvm.read.ptx.sreg.warpid"});
+}
+
+Value *NVPTXHooks::emitActiveLanes(IRBuilderBase &B) {
+  return B.CreateZExt(B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}),
+                      B.getInt64Ty());
+}
+
+void NVPTXHooks::emitLaneSync(IRBuilderBase &B, Value *Mask) {
+  B.CreateIntrinsic(Intrinsic::nvvm_bar_warp_sync, {},
+                    {B.CreateTrunc(Mask, B.getInt32Ty())});
+}
+
+Value *NVPTXHooks::emitAnyLane(IRBuilderBase &B, Value *Pred, Value *Mask) {
+  return B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {},
+                           {B.CreateTrunc(Mask, B.getInt32Ty()), Pred});
+}
+
+Value *NVPTXHooks::emitIsPrivate(IRBuilderBase &B, Value *P) {
+  return isPrivateSpace(B, P, 5, Intrinsic::nvvm_isspacep_local);
+}
+
+std::optional<unsigned>
+NVPTXHooks::shuffledOperand(const CallBase &Call) const {
+  if (!nvptxShuffleKind(Call))
+    return std::nullopt;
+  return 1; // (mask, value, lane or delta, c)
+}
+
+Value *NVPTXHooks::emitShuffleTranspose(IRBuilderBase &B, const CallBase &Call,
+                                        function_ref<Value *(unsigned)> Operand,
+                                        Value *Adjoint) {
+  NVPTXShuffle Kind = *nvptxShuffleKind(Call);
+  Value *Mask = Operand(0), *Bop = Operand(2), *C = Operand(3);
+  Type *Ty = Adjoint->getType();
+  Value *Zero = Constant::getNullValue(Ty);
+  switch (Kind) {
+  case NVPTXShuffle::Bfly:
+    return nvptxShuffle(B, Kind, Mask, Adjoint, Bop, C).first;
+  case NVPTXShuffle::Down:
+  case NVPTXShuffle::Up: {
+    // Back the other way (its clamp: the segment's first lane for up, its
+    // last for down), then this lane's own adjoint if its read was out of
+    // range.
+    bool Down = Kind == NVPTXShuffle::Down;
+    Value *Segment = B.CreateAnd(C, 0x1f00);
+    Value *BackC = Down ? Segment : B.CreateOr(Segment, 0x1f);
+    auto [Back, BackValid] =
+        nvptxShuffle(B, Down ? NVPTXShuffle::Up : NVPTXShuffle::Down, Mask,
+                     Adjoint, Bop, BackC);
+    Value *ReadOwn =
+        B.CreateNot(nvptxShuffle(B, Kind, Mask, Adjoint, Bop, C).second);
+    return addAdjoints(B, B.CreateSelect(BackValid, Back, Zero),
+                       B.CreateSelect(ReadOwn, Adjoint, Zero));
+  }
+  case NVPTXShuffle::Idx: {
+    Value *Lane = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+    Value *Source = nvptxIdxSource(B, Lane, Bop, C);
+    return sumAddressedAdjoints(
+        B, Adjoint, Source, Lane, Mask, 32, [&](Value *V, unsigned K) {
+          return nvptxShuffle(B, NVPTXShuffle::Idx, Mask, V, B.getInt32(K),
+                              B.getInt32(0x1f))
+              .first;
+        });
+  }
+  }
+  llvm_unreachable("unknown shuffle");
+}
+
+bool NVPTXHooks::normalize(Function &F) {
+  auto Helper = [](Module &M, const CallBase &Half) {
+    StringRef Kind = Half.getCalledFunction()
+                         ->getName()
+                         .drop_front(strlen("llvm.nvvm.shfl.sync."))
+                         .split('.')
+                         .first;
+    NVPTXShuffle K = StringSwitch<NVPTXShuffle>(Kind)
+                         .Case("bfly", NVPTXShuffle::Bfly)
+                         .Case("down", NVPTXShuffle::Down)
+                         .Case("up", NVPTXShuffle::Up)
+                         .Default(NVPTXShuffle::Idx);
+    return makeShuffle64Helper(
+        M, ("gpuad.nvptx.shfl.sync." + Kind + ".f64").str(), Half, 1,
+        [&](IRBuilderBase &B, Function &H) {
+          return nvptxShuffle(B, K, H.getArg(0), H.getArg(1), H.getArg(2),
+                              H.getArg(3))
+              .first;
+        });
+  };
+  return normalizeShuffles(
+      F, {[](const CallBase &C) { return nvptxShuffleKind(C).has_value(); }, 1,
+          Helper});
+}
+
+Value *NVPTXHooks::emitWholeWarpActive(IRBuilderBase &B) {
+  return B.CreateICmpEQ(B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}),
+                        B.getInt32(~0u));
+}
+
+Value *NVPTXHooks::emitWarpSum(IRBuilderBase &B, Value *V) {
+  // A butterfly over the whole warp: every lane ends with the sum.
+  for (unsigned Offset = 16; Offset > 0; Offset /= 2)
+    V = addAdjoints(B, V,
+                    nvptxShuffle(B, NVPTXShuffle::Bfly, B.getInt32(~0u), V,
+                                 B.getInt32(Offset), B.getInt32(0x1f))
+                        .first);
+  return V;
+}
+
+Value *NVPTXHooks::emitWarpAllSame(IRBuilderBase &B, Value *V) {
+  Value *First = nvptxShuffle(B, NVPTXShuffle::Idx, B.getInt32(~0u), V,
+                              B.getInt32(0), B.getInt32(0x1f))
+                     .first;
+  return B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {},
+                           {B.getInt32(~0u), B.CreateICmpEQ(V, First)});
+}
+
+Value *NVPTXHooks::emitIsWarpLeader(IRBuilderBase &B) {
+  return B.CreateICmpEQ(
+      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}),
+      B.getInt32(0));
+}
+
+Value *NVPTXHooks::emitReadLaneWord(IRBuilderBase &B, Value *V, Value *Lane,
+                                    Value *Mask) {
+  return nvptxShuffle(B, NVPTXShuffle::Idx, B.CreateTrunc(Mask, B.getInt32Ty()),
+                      V, Lane, B.getInt32(0x1f))
+      .first;
+}
 
 std::unique_ptr<TargetHooks>
 makeNVPTXHooks(Module &M, const GpuadOptions &Options, Diagnostics &Diags) {

@@ -14,8 +14,8 @@
 /// order at the AMDGPU sync scope of the requested OpenCL memory scope.
 //===----------------------------------------------------------------------===//
 
-#ifndef GPUAD_TARGET_HIPWORKITEMFENCE_H
-#define GPUAD_TARGET_HIPWORKITEMFENCE_H
+#ifndef GPUAD_TARGET_AMDGPU_HIPWORKITEMFENCE_H
+#define GPUAD_TARGET_AMDGPU_HIPWORKITEMFENCE_H
 
 #include "llvm/IR/PassManager.h"
 
@@ -30,4 +30,4 @@ public:
 
 } // namespace gpuad
 
-#endif // GPUAD_TARGET_HIPWORKITEMFENCE_H
+#endif // GPUAD_TARGET_AMDGPU_HIPWORKITEMFENCE_H
