@@ -150,9 +150,9 @@ Value *nrm2Tangent(BufferCallSite &S) {
   Value *DX = S.shadow(X);
   if (!DX)
     return S.constant(0.0);
-  Value *R = S.call("nrm2", {S.primal(N), S.primal(X), S.primal(IncX)});
   Value *Dot = S.call(
       "dot", {S.primal(N), S.primal(X), S.primal(IncX), DX, S.primal(IncX)});
+  Value *R = S.call("nrm2", {S.primal(N), S.primal(X), S.primal(IncX)});
   return quotientOrZero(S, Dot, R);
 }
 
