@@ -139,7 +139,7 @@ const ParameterWrites &ArgumentWrites::ofFunction(const Function &F,
     if (const auto *A = dyn_cast<Argument>(U)) {
       W.Any[A->getArgNo()] = true;
       W.Data[A->getArgNo()] = W.Data[A->getArgNo()] || Data;
-    } else if (!isa<AllocaInst>(U) && !Calls.isHeapCall(U)) {
+    } else if (!isa<AllocaInst>(U) && !Calls.heapCall(U).has_value()) {
       Everything = true; // a loaded pointer, a global, ...
     }
   };
@@ -202,7 +202,8 @@ const GlobalWrites &ArgumentWrites::globalsOf(const Function &F,
     if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
       if (!GV->isConstant())
         W.Globals.insert(GV);
-    } else if (!isa<Argument, AllocaInst>(U) && !Calls.isHeapCall(U)) {
+    } else if (!isa<Argument, AllocaInst>(U) &&
+               !Calls.heapCall(U).has_value()) {
       W.Any = true; // an address loaded from memory, ...
     }
   };

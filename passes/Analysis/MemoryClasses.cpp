@@ -287,9 +287,7 @@ void MemoryClasses::build(Function &F) {
         unite(contentOf(D), contentOf(S));
     } else if (auto *Call = dyn_cast<CallBase>(&I)) {
       CallClass Class = Calls.classify(*Call);
-      std::optional<HeapFn> Heap;
-      if (Class.isHeap())
-        Heap = Class.Heap;
+      std::optional<HeapFn> Heap = Class.heap();
       if (Heap == HeapFn::PosixMemalign) {
         int P = classOrMake(Call->getArgOperand(0));
         if (P != -1)

@@ -68,6 +68,12 @@ static bool isMutableGlobalAddress(const Value *V) {
 
 /// Whether \p F (or what it calls, \p Depth calls deep at most) may access
 /// a mutable global: names one, or calls code gpuad cannot see.
+/// A call that reads nothing a derivative depends on, or a scalar rule's:
+/// it hands no global's memory to code that could keep derivatives there.
+static bool isInactiveOrRule(const CallClass &C) {
+  return C.inactive() || C.Scalar;
+}
+
 static bool mayAccessGlobals(const Function &F, const CallTable &Calls,
                              unsigned Depth,
                              SmallPtrSetImpl<const Function *> &Seen) {
@@ -202,8 +208,7 @@ tablesWrittenThrough(const Module &M,
       } else if (const auto *Call = dyn_cast<CallBase>(&I);
                  Call && Call->getCalledFunction() &&
                  !Call->getCalledFunction()->isDeclaration() &&
-                 !Calls.classify(*Call).inactive() &&
-                 !Calls.classify(*Call).Scalar) {
+                 !isInactiveOrRule(Calls.classify(*Call))) {
         // Code gpuad can see (library code a derivative calls has a rule,
         // is inactive, or is an error of its own): `std::cerr`'s facets
         // handed to libstdc++ carry nothing.
@@ -251,8 +256,7 @@ DerivativeContext::carryingGlobals() {
       } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
         Note(RMW->getPointerOperand());
       } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
-        if (CallClass C = Calls.classify(*Call);
-            isa<IntrinsicInst>(Call) || C.inactive() || C.Scalar)
+        if (isa<IntrinsicInst>(Call) || isInactiveOrRule(Calls.classify(*Call)))
           continue;
         for (const Use &A : Call->args())
           if (A->getType()->isPointerTy())

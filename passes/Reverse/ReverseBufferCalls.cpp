@@ -38,20 +38,31 @@ STATISTIC(NumSavedBuffers, "Buffers a BLAS adjoint reads, saved at the call");
 
 namespace gpuad {
 
+/// What every lane's adjoint reads of one call as it was when the call ran,
+/// made once for all lanes: Fortran's by-pointer values, read in the forward
+/// sweep before the call, and the buffers saved there.
+struct CallValues {
+  explicit CallValues(CallBase &Call) : Forward(&Call) {}
+  /// Inserts before the primal call, in the forward sweep.
+  IRBuilder<> Forward;
+  /// Argument -> its value at the call, in the forward sweep.
+  DenseMap<unsigned, Value *> ForwardValues;
+  /// Argument -> that value, and the buffer saved for it, in the reverse
+  /// sweep.
+  DenseMap<unsigned, Value *> Primals, Saved;
+};
+
 /// One lane of a call's adjoint.
 class ReverseBufferCall final : public BufferCallEmitter {
 public:
   ReverseBufferCall(ReverseEmitter &E, CallBase &Call, const CallClass &Class,
-                    unsigned Lane, Value *DI)
-      : BufferCallEmitter(E.B, Call, Class), E(E), Lane(Lane), DI(DI),
-        Forward(&Call) {}
+                    CallValues &At, unsigned Lane, Value *DI)
+      : BufferCallEmitter(E.B, Call, Class), E(E), At(At), Lane(Lane), DI(DI) {}
 
   Value *primal(unsigned I) override {
-    if (!byPointer() || isBuffer(I))
-      return E.lookup(Call.getArgOperand(I));
-    auto [It, New] = AtCall.try_emplace(I, nullptr);
+    auto [It, New] = At.Primals.try_emplace(I, nullptr);
     if (New)
-      It->second = E.lookup(valueAt(Forward, I));
+      It->second = E.lookup(forwardValue(I));
     return It->second;
   }
 
@@ -78,7 +89,7 @@ public:
                         << " read where it is: nothing writes it later\n");
       return {E.lookup(Op), primal(Arg.Increment)};
     }
-    auto [It, New] = Saved.try_emplace(I, nullptr);
+    auto [It, New] = At.Saved.try_emplace(I, nullptr);
     if (New) {
       // Saved in the forward sweep, before the call.
       ++NumSavedBuffers;
@@ -86,7 +97,8 @@ public:
                         << " saved before the call: "
                         << (writtenByCall(I) ? "the call" : "later code")
                         << " may write it\n");
-      Value *N = valueAt(Forward, Arg.Length);
+      IRBuilderBase &Forward = At.Forward;
+      Value *N = forwardValue(Arg.Length);
       Value *Count = Forward.CreateSelect(
           Forward.CreateICmpSGT(N, ConstantInt::get(N->getType(), 0)), N,
           ConstantInt::get(N->getType(), 0));
@@ -96,10 +108,9 @@ public:
                             Forward.getInt64(DL.getTypeAllocSize(Element)));
       Value *Copy = E.Ctx.target().emitAlloc(Forward, Bytes);
       emitCall(Forward, "copy",
-               {N, Op, valueAt(Forward, Arg.Increment), Copy,
+               {N, Op, forwardValue(Arg.Increment), Copy,
                 ConstantInt::get(IntTy, 1)});
       It->second = E.lookup(Copy);
-      Frees.push_back(It->second);
     }
     return {It->second, ConstantInt::get(IntTy, 1)};
   }
@@ -135,23 +146,22 @@ public:
     return false;
   }
 
-  /// After the builder: the saved copies go.
-  void release() {
-    for (Value *P : Frees)
-      E.Ctx.target().emitFree(B, P);
-  }
-
   /// Scalar arguments' adjoints, this lane's.
   DenseMap<unsigned, SmallVector<Value *, 2>> ScalarAdjoints;
 
 private:
+  /// Argument \p I as the call got it, in the forward sweep.
+  Value *forwardValue(unsigned I) {
+    auto [It, New] = At.ForwardValues.try_emplace(I, nullptr);
+    if (New)
+      It->second = valueAt(At.Forward, I);
+    return It->second;
+  }
+
   ReverseEmitter &E;
+  CallValues &At;
   unsigned Lane;
   Value *DI;
-  /// Inserts before the primal call, in the forward sweep.
-  IRBuilder<> Forward;
-  DenseMap<unsigned, Value *> AtCall, Saved;
-  SmallVector<Value *, 2> Frees;
 };
 
 void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
@@ -159,10 +169,10 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
   const BufferRoutine &R = *Class.Routine;
   // Per scalar argument, each lane's adjoint.
   DenseMap<unsigned, SmallVector<Value *, 4>> Scalars;
+  CallValues At(Call);
   for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
-    ReverseBufferCall Site(*this, Call, Class, Lane, DI);
+    ReverseBufferCall Site(*this, Call, Class, At, Lane, DI);
     R.Adjoint(Site);
-    Site.release();
     for (auto &[Arg, Deltas] : Site.ScalarAdjoints) {
       Value *Sum = nullptr;
       for (Value *D : Deltas)
@@ -171,6 +181,9 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
       Scalars[Arg][Lane] = Sum;
     }
   }
+  // The saved copies go once every lane has read them.
+  for (auto &Entry : At.Saved)
+    Ctx.target().emitFree(B, Entry.second);
   for (auto &[Arg, PerLane] : Scalars) {
     for (Value *&V : PerLane)
       if (!V)

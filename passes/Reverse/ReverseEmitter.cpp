@@ -194,7 +194,7 @@ bool ReverseEmitter::overwrittenAfterCall(const CallBase &Call,
     bool Known =
         isa<Argument>(U) || isa<AllocaInst>(U) ||
         (isa<GlobalVariable>(U) && cast<GlobalVariable>(U)->isConstant());
-    Known |= Ctx.calls().isHeapCall(U);
+    Known |= Ctx.calls().heapCall(U).has_value();
     if (!Known)
       return true;
   }

@@ -47,18 +47,9 @@ using namespace llvm;
 
 namespace gpuad {
 
-/// The heap function \p V calls, if it is a call of one.
-static std::optional<HeapFn> heapCall(const CallTable &Calls, const Value *V) {
-  const auto *Call = dyn_cast<CallBase>(V);
-  if (!Call)
-    return std::nullopt;
-  CallClass Class = Calls.classify(*Call);
-  return Class.isHeap() ? std::optional<HeapFn>(Class.Heap) : std::nullopt;
-}
-
 /// Whether \p V is a call that allocates a heap block.
 static bool isAllocation(const CallTable &Calls, const Value *V) {
-  std::optional<HeapFn> Heap = heapCall(Calls, V);
+  std::optional<HeapFn> Heap = Calls.heapCall(V);
   return Heap && (*Heap == HeapFn::Malloc || *Heap == HeapFn::Calloc ||
                   *Heap == HeapFn::AlignedAlloc || *Heap == HeapFn::Realloc ||
                   *Heap == HeapFn::UserAlloc);
@@ -115,7 +106,7 @@ static FunctionCallee plainDeallocation(Module &M, const CallTable &Calls,
                                         const CallBase &Alloc) {
   Type *Void = Type::getVoidTy(M.getContext());
   Type *Ptr = PointerType::get(M.getContext(), 0);
-  if (heapCall(Calls, &Alloc) == HeapFn::UserAlloc) {
+  if (Calls.heapCall(&Alloc) == HeapFn::UserAlloc) {
     Function *Dealloc = userDeallocator(*Alloc.getCalledFunction());
     return Dealloc && Dealloc->arg_size() == 1 ? FunctionCallee(Dealloc)
                                                : keepShadow(M);
@@ -157,7 +148,7 @@ void ReverseEmitter::planShadowFrees() {
   EquivalenceClasses<const Value *> Groups;
   for (Instruction *I : Primal) {
     auto *Call = dyn_cast<CallBase>(I);
-    std::optional<HeapFn> Heap = heapCall(Ctx.calls(), I);
+    std::optional<HeapFn> Heap = Ctx.calls().heapCall(I);
     if (!isRelease(Heap) || !needsShadow(releasedPointer(*Call)))
       continue;
     SmallVector<Value *, 4> Sources = pointerSources(releasedPointer(*Call));
@@ -229,7 +220,7 @@ void ReverseEmitter::planShadowFrees() {
     for (auto Mem = Groups.member_begin(**It); Mem != Groups.member_end();
          ++Mem) {
       const auto *Call = cast<CallBase>(*Mem);
-      if (isRelease(heapCall(Ctx.calls(), Call)))
+      if (isRelease(Ctx.calls().heapCall(Call)))
         FreeList[Call] = List;
     }
   }
@@ -339,7 +330,7 @@ static Function *takeFunction(Function &User) {
 static void deallocate(IRBuilderBase &B, TargetHooks &Target,
                        const CallTable &Calls, CallBase &Alloc, Value *P,
                        function_ref<Value *(Value *)> Lookup) {
-  if (heapCall(Calls, &Alloc) == HeapFn::UserAlloc) {
+  if (Calls.heapCall(&Alloc) == HeapFn::UserAlloc) {
     // The user's deallocator, given what the allocation was given.
     Function &Fn = *Alloc.getCalledFunction();
     Function *Dealloc = userDeallocator(Fn);
@@ -368,7 +359,7 @@ void ReverseEmitter::releaseShadow(Instruction &I) {
   // and releasing the old block.
   auto *Call = dyn_cast<CallBase>(&I);
   if (Call && isAllocation(Ctx.calls(), Call) &&
-      heapCall(Ctx.calls(), Call) != HeapFn::Realloc)
+      Ctx.calls().heapCall(Call) != HeapFn::Realloc)
     releaseAllocation(*Call);
 }
 

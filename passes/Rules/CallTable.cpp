@@ -238,10 +238,10 @@ bool CallTable::keepsNoPointer(const Function &F) const {
          (noncapturingNames().contains(F.getName()) || bufferRoutine(F));
 }
 
-bool CallTable::isHeapCall(const Value *V) const {
+std::optional<HeapFn> CallTable::heapCall(const Value *V) const {
   const auto *Call = dyn_cast<CallBase>(V);
   const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  return Callee && heapFunction(*Callee);
+  return Callee ? heapFunction(*Callee) : std::nullopt;
 }
 
 std::optional<HeapFn> CallTable::heapFunction(const Function &F) const {

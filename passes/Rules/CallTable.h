@@ -63,6 +63,10 @@ struct CallClass {
            Effect == CallEffect::Deallocator ||
            Effect == CallEffect::Reallocator;
   }
+  /// The heap function, where the call is one.
+  std::optional<HeapFn> heap() const {
+    return isHeap() ? std::optional<HeapFn>(Heap) : std::nullopt;
+  }
   /// A row gpuad knows without a body: a scalar rule, a heap function, a
   /// buffer routine, or an inactive call.
   bool known() const { return inactive() || isHeap() || Scalar || Routine; }
@@ -92,8 +96,9 @@ public:
   /// Whether library function \p F reads or writes through its pointer
   /// arguments and keeps none of them.
   bool keepsNoPointer(const llvm::Function &F) const;
-  /// Whether \p V is a call of a heap function (an allocation, a free).
-  bool isHeapCall(const llvm::Value *V) const;
+  /// The heap function \p V calls, where it is such a call (an allocation,
+  /// a free).
+  std::optional<HeapFn> heapCall(const llvm::Value *V) const;
   /// The heap function \p F is, by its spelling or attributes.
   std::optional<HeapFn> heapFunction(const llvm::Function &F) const;
   /// How blocks that library heap function \p F allocates or frees are
