@@ -96,9 +96,11 @@ ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
   CallClass Class = Calls.classify(Call);
   if (Class.Effect == CallEffect::Buffer) {
     // The buffers its row says it writes, with floats.
-    for (auto [K, Arg] : enumerate(Class.Routine->Args))
-      W.Any[K] = W.Data[K] =
-          Arg.Kind == ArgKind::Buffer && (Arg.Access & Writes);
+    const BufferRoutine &R = *Class.Routine;
+    for (auto [K, Arg] : enumerate(R.Args))
+      if (Arg.isBuffer() && (Arg.Access & Writes))
+        W.Any[*R.operand(K, Class.Spelling.Convention)] =
+            W.Data[*R.operand(K, Class.Spelling.Convention)] = true;
     return W;
   }
   const Function *Callee = Call.getCalledFunction();

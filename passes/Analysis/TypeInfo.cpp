@@ -751,9 +751,12 @@ void TypeInfo::visitBufferCall(CallBase &Call, const BufferRoutine &R,
   ConcreteType Int(ConcreteType::Integer);
   bool ByPointer = S.Convention == BufferSpelling::Fortran;
   for (auto [K, Arg] : enumerate(R.Args)) {
-    Value *Op = Call.getArgOperand(K);
-    bool IsFloat = Arg.Kind == ArgKind::Buffer || Arg.Kind == ArgKind::Scalar;
-    if (Arg.Kind == ArgKind::Buffer)
+    std::optional<unsigned> I = R.operand(K, S.Convention);
+    if (!I)
+      continue;
+    Value *Op = Call.getArgOperand(*I);
+    bool IsFloat = Arg.isBuffer() || Arg.Kind == ArgKind::Scalar;
+    if (Arg.isBuffer())
       update(Op, {-1}, Float);
     else if (ByPointer)
       update(Op, {0}, IsFloat ? Float : Int);

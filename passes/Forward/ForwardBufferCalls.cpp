@@ -12,6 +12,7 @@
 
 #include "Forward/ForwardEmitter.h"
 #include "Sweep/BufferCalls.h"
+#include "Sweep/SweepPlanner.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
@@ -32,8 +33,9 @@ namespace {
 class ForwardBufferCall final : public BufferCallEmitter {
 public:
   ForwardBufferCall(IRBuilderBase &B, CallBase &Call, const CallClass &Class,
+                    TargetHooks &Target,
                     function_ref<Value *(unsigned)> LaneShadow)
-      : BufferCallEmitter(B, Call, Class), LaneShadow(LaneShadow) {}
+      : BufferCallEmitter(B, Call, Class, Target), LaneShadow(LaneShadow) {}
 
   Value *primal(unsigned I) override { return valueAt(B, I); }
   Value *shadow(unsigned I) override { return LaneShadow(I); }
@@ -53,7 +55,7 @@ public:
 
   /// The linear routine's tangent: the call with each buffer replaced by
   /// its shadow.  (A linear row reads one buffer: where it has no shadow,
-  /// the written shadows are zero.)
+  /// the written shadows -- vectors -- are zero.)
   Value *linearTangent() {
     SmallVector<Value *, 8> Args;
     bool InputActive = false;
@@ -67,7 +69,7 @@ public:
     for (auto [K, Arg] : enumerate(Routine.Args))
       if (isBuffer(K) && (Arg.Access & Writes))
         if (Value *S = shadow(K))
-          zero(primal(Arg.Length), S, primal(Arg.Increment));
+          zero(length(K), S, primal(Arg.Increment));
     return nullptr;
   }
 
@@ -91,9 +93,11 @@ void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
   // (A written buffer without one is memory no derivative is read from.)
   SmallVector<Value *, 8> Shadows(R.Args.size());
   for (auto [K, Arg] : enumerate(R.Args)) {
-    Value *Op = Call.getArgOperand(K);
-    if (Arg.Kind == ArgKind::Buffer ||
-        (ByPointer && Arg.Kind == ArgKind::Scalar))
+    std::optional<unsigned> I = R.operand(K, Class.Spelling.Convention);
+    if (!I)
+      continue;
+    Value *Op = Call.getArgOperand(*I);
+    if (Arg.isBuffer() || (ByPointer && Arg.Kind == ArgKind::Scalar))
       Shadows[K] = needsShadow(Op) ? shadowPointer(Op, Call) : nullptr;
     else if (Arg.Kind == ArgKind::Scalar)
       Shadows[K] = shadowOf(Op);
@@ -106,14 +110,16 @@ void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
       Value *S = Shadows[K];
       if (!S)
         return nullptr;
-      Type *Ty = Call.getArgOperand(K)->getType();
+      Type *Ty = Call.getArgOperand(*R.operand(K, Class.Spelling.Convention))
+                     ->getType();
       if (R.Args[K].Kind == ArgKind::Scalar && ByPointer)
         return B.CreateLoad(Class.Spelling.Element,
                             Batch.extract(B, S, Ty, Lane));
       return Batch.extract(B, S, Ty, Lane);
     };
-    ForwardBufferCall Site(B, Call, Class, LaneShadow);
+    ForwardBufferCall Site(B, Call, Class, Ctx.target(), LaneShadow);
     Results.push_back(R.Tangent ? R.Tangent(Site) : Site.linearTangent());
+    Site.releaseTemporaries();
   }
   if (R.ReturnsScalar && hasShadow(&Call))
     setShadow(&Call, Batch.pack(B, Call.getType(), Results));

@@ -57,7 +57,8 @@ class ReverseBufferCall final : public BufferCallEmitter {
 public:
   ReverseBufferCall(ReverseEmitter &E, CallBase &Call, const CallClass &Class,
                     CallValues &At, unsigned Lane, Value *DI)
-      : BufferCallEmitter(E.B, Call, Class), E(E), At(At), Lane(Lane), DI(DI) {}
+      : BufferCallEmitter(E.B, Call, Class, E.Ctx.target()), E(E), At(At),
+        Lane(Lane), DI(DI) {}
 
   Value *primal(unsigned I) override {
     auto [It, New] = At.Primals.try_emplace(I, nullptr);
@@ -67,7 +68,7 @@ public:
   }
 
   Value *shadow(unsigned I) override {
-    Value *Op = Call.getArgOperand(I);
+    Value *Op = operand(I);
     if (!isBuffer(I) || !E.needsShadow(Op))
       return nullptr;
     Value *S = E.reverseShadow(Op, Call);
@@ -75,7 +76,9 @@ public:
   }
 
   bool active(unsigned I) override {
-    Value *Op = Call.getArgOperand(I);
+    Value *Op = operand(I);
+    if (!Op)
+      return false;
     if (isBuffer(I) || (byPointer() && Routine.Args[I].Kind == ArgKind::Scalar))
       return E.needsShadow(Op);
     return !isa<Constant>(Op) && E.isActive(Op);
@@ -83,7 +86,7 @@ public:
 
   std::pair<Value *, Value *> atCall(unsigned I) override {
     const CallArgument &Arg = Routine.Args[I];
-    Value *Op = Call.getArgOperand(I);
+    Value *Op = operand(I);
     if (!writtenByCall(I) && !E.overwrittenAfterCall(Call, Op)) {
       LLVM_DEBUG(dbgs() << "gpuad-tape: " << Routine.Name << " argument " << I
                         << " read where it is: nothing writes it later\n");
@@ -97,22 +100,25 @@ public:
                         << " saved before the call: "
                         << (writtenByCall(I) ? "the call" : "later code")
                         << " may write it\n");
+      // A vector is copied to consecutive elements; a matrix from its first
+      // element to its last, keeping its leading dimension.
       IRBuilderBase &Forward = At.Forward;
-      Value *N = forwardValue(Arg.Length);
-      Value *Count = Forward.CreateSelect(
-          Forward.CreateICmpSGT(N, ConstantInt::get(N->getType(), 0)), N,
-          ConstantInt::get(N->getType(), 0));
+      Value *Count =
+          span(Forward, I, [&](unsigned K) { return forwardValue(K); });
       const DataLayout &DL = Call.getModule()->getDataLayout();
       Value *Bytes =
           Forward.CreateMul(Forward.CreateZExt(Count, Forward.getInt64Ty()),
                             Forward.getInt64(DL.getTypeAllocSize(Element)));
       Value *Copy = E.Ctx.target().emitAlloc(Forward, Bytes);
-      emitCall(Forward, "copy",
-               {N, Op, forwardValue(Arg.Increment), Copy,
-                ConstantInt::get(IntTy, 1)});
+      Value *One = ConstantInt::get(IntTy, 1);
+      bool IsVector = Arg.Kind == ArgKind::Vector;
+      emitCall(
+          Forward, "copy",
+          {Count, Op, IsVector ? forwardValue(Arg.Increment) : One, Copy, One});
       It->second = E.lookup(Copy);
     }
-    return {It->second, ConstantInt::get(IntTy, 1)};
+    return {It->second, Arg.Kind == ArgKind::Vector ? ConstantInt::get(IntTy, 1)
+                                                    : primal(Arg.Increment)};
   }
 
   Value *result() override { return E.lookup(&Call); }
@@ -124,7 +130,7 @@ public:
   void addAdjoint(unsigned I, Value *Delta) override {
     if (!active(I))
       return;
-    Value *Op = Call.getArgOperand(I);
+    Value *Op = operand(I);
     if (byPointer()) {
       Value *S = E.reverseShadow(Op, Call);
       E.Ctx.target().emitAccumulate(B,
@@ -136,12 +142,13 @@ public:
   }
 
   /// Whether the call itself may write buffer \p I: it is written, or
-  /// another written buffer may overlap it (axpy(n, a, x, 1, x, 1)).
+  /// another written buffer may overlap it (axpy(n, a, x, 1, x, 1)) where
+  /// the routine allows it.
   bool writtenByCall(unsigned I) {
     for (auto [K, Arg] : enumerate(Routine.Args))
       if (isBuffer(K) && (Arg.Access & Writes) &&
-          (K == I ||
-           E.mayOverlap(Call.getArgOperand(I), Call.getArgOperand(K))))
+          (K == I || (Routine.outputsMayOverlap() &&
+                      E.mayOverlap(operand(I), operand(K)))))
         return true;
     return false;
   }
@@ -173,6 +180,7 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
   for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
     ReverseBufferCall Site(*this, Call, Class, At, Lane, DI);
     R.Adjoint(Site);
+    Site.releaseTemporaries();
     for (auto &[Arg, Deltas] : Site.ScalarAdjoints) {
       Value *Sum = nullptr;
       for (Value *D : Deltas)
@@ -188,7 +196,7 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
     for (Value *&V : PerLane)
       if (!V)
         V = ConstantFP::get(Class.Spelling.Element, 0.0);
-    Value *Op = Call.getArgOperand(Arg);
+    Value *Op = Call.getArgOperand(*R.operand(Arg, Class.Spelling.Convention));
     addAdjoint(Op, Batch.pack(B, Op->getType(), PerLane));
   }
 }

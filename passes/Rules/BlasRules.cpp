@@ -8,14 +8,11 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
 
 namespace gpuad {
-
-Value *BufferCallSite::constant(double X) const {
-  return ConstantFP::get(Element, X);
-}
 
 namespace blas {
 
@@ -35,6 +32,15 @@ enum { N, X, IncX };
 namespace copy {
 enum { N, X, IncX, Y, IncY };
 } // namespace copy
+namespace gemv {
+enum { Layout, Trans, M, N, Alpha, A, Lda, X, IncX, Beta, Y, IncY };
+} // namespace gemv
+namespace ger {
+enum { Layout, M, N, Alpha, X, IncX, Y, IncY, A, Lda };
+} // namespace ger
+namespace gemm {
+enum { Layout, TransA, TransB, M, N, K, Alpha, A, Lda, B, Ldb, Beta, C, Ldc };
+} // namespace gemm
 
 static Value *sum(BufferCallSite &S, Value *A, Value *B) {
   return A ? S.B.CreateFAdd(A, B) : B;
@@ -178,6 +184,237 @@ void copyAdjoint(BufferCallSite &S) {
     S.call("axpy", {S.primal(N), S.constant(1.0), DY, S.primal(IncY), DX,
                     S.primal(IncX)});
   S.zero(S.primal(N), DY, S.primal(IncY));
+}
+
+/// \p Len where the m x n matrix \p M, \p N has elements, else 0: gemv
+/// and ger return at once on an empty matrix, without scaling y.
+static Value *ifNonEmpty(BufferCallSite &S, Value *Len, Value *M, Value *N) {
+  Value *Zero = ConstantInt::get(Len->getType(), 0);
+  Value *NonEmpty =
+      S.B.CreateAnd(S.B.CreateICmpSGT(M, Zero), S.B.CreateICmpSGT(N, Zero));
+  return S.B.CreateSelect(NonEmpty, Len, Zero);
+}
+
+/// The flag that says the opposite of flag argument \p I.
+static Value *flipped(BufferCallSite &S, unsigned I) {
+  return S.transposeFlag(S.B.CreateNot(S.transposed(I)));
+}
+
+/// A or B as \p Cond says, for two calls that differ in their operands.
+static Value *pick(BufferCallSite &S, Value *Cond, Value *A, Value *B) {
+  return S.B.CreateSelect(Cond, A, B);
+}
+
+Value *gemvTangent(BufferCallSite &S) {
+  using namespace gemv;
+  // dy = beta dy + alpha op(A) dx + alpha op(dA) x + dalpha op(A) x
+  //      + dbeta y, before the call overwrites y.  The first gemv term
+  // scales dy by beta; without one, scal does.
+  Value *DY = S.shadow(Y);
+  if (!DY)
+    return nullptr;
+  Value *Scale = S.primal(Beta);
+  auto Term = [&](Value *Alpha, Value *Mat, Value *Vec) {
+    S.call("gemv", {S.primal(Layout), S.primal(Trans), S.primal(M), S.primal(N),
+                    Alpha, Mat, S.primal(Lda), Vec, S.primal(IncX),
+                    Scale ? Scale : S.constant(1.0), DY, S.primal(IncY)});
+    Scale = nullptr;
+  };
+  if (Value *DX = S.shadow(X))
+    Term(S.primal(Alpha), S.primal(A), DX);
+  if (Value *DA = S.shadow(A))
+    Term(S.primal(Alpha), DA, S.primal(X));
+  if (Value *DAlpha = S.shadow(Alpha))
+    Term(DAlpha, S.primal(A), S.primal(X));
+  Value *YLen = ifNonEmpty(S, S.length(Y), S.primal(M), S.primal(N));
+  if (Scale)
+    S.call("scal", {YLen, Scale, DY, S.magnitude(S.primal(IncY))});
+  if (Value *DBeta = S.shadow(Beta))
+    S.call("axpy",
+           {YLen, DBeta, S.primal(Y), S.primal(IncY), DY, S.primal(IncY)});
+  return nullptr;
+}
+
+void gemvAdjoint(BufferCallSite &S) {
+  using namespace gemv;
+  Value *DY = S.shadow(Y);
+  if (!DY)
+    return;
+  Value *DYInc = S.primal(IncY);
+  Value *YLen = ifNonEmpty(S, S.length(Y), S.primal(M), S.primal(N));
+  Value *Transposed = S.transposed(Trans);
+  // A_bar += alpha y_bar x^T (alpha x y_bar^T where op(A) = A^T).
+  if (Value *DA = S.shadow(A)) {
+    auto [XAt, IncXAt] = S.atCall(X);
+    S.call("ger",
+           {S.primal(Layout), S.primal(M), S.primal(N), S.primal(Alpha),
+            pick(S, Transposed, XAt, DY), pick(S, Transposed, IncXAt, DYInc),
+            pick(S, Transposed, DY, XAt), pick(S, Transposed, DYInc, IncXAt),
+            DA, S.primal(Lda)});
+  }
+  // x_bar += alpha op(A)^T y_bar.
+  if (Value *DX = S.shadow(X)) {
+    auto [AAt, LdaAt] = S.atCall(A);
+    S.call("gemv", {S.primal(Layout), flipped(S, Trans), S.primal(M),
+                    S.primal(N), S.primal(Alpha), AAt, LdaAt, DY, DYInc,
+                    S.constant(1.0), DX, S.primal(IncX)});
+  }
+  // alpha_bar += y_bar . op(A) x.
+  if (S.active(Alpha)) {
+    auto [AAt, LdaAt] = S.atCall(A);
+    auto [XAt, IncXAt] = S.atCall(X);
+    Value *Product = S.temporary(YLen);
+    Value *One = ConstantInt::get(YLen->getType(), 1);
+    S.call("gemv", {S.primal(Layout), S.primal(Trans), S.primal(M), S.primal(N),
+                    S.constant(1.0), AAt, LdaAt, XAt, IncXAt, S.constant(0.0),
+                    Product, One});
+    S.addAdjoint(Alpha, S.call("dot", {YLen, Product, One, DY, DYInc}));
+  }
+  // beta_bar += y_bar . y (before the call); then y_bar = beta y_bar.
+  if (S.active(Beta)) {
+    auto [YAt, IncYAt] = S.atCall(Y);
+    S.addAdjoint(Beta, S.call("dot", {YLen, YAt, IncYAt, DY, DYInc}));
+  }
+  S.call("scal", {YLen, S.primal(Beta), DY, S.magnitude(DYInc)});
+}
+
+Value *gerTangent(BufferCallSite &S) {
+  using namespace ger;
+  // dA += alpha dx y^T + alpha x dy^T + dalpha x y^T.
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return nullptr;
+  auto Term = [&](Value *Alpha, Value *U, Value *V) {
+    S.call("ger", {S.primal(Layout), S.primal(M), S.primal(N), Alpha, U,
+                   S.primal(IncX), V, S.primal(IncY), DA, S.primal(Lda)});
+  };
+  if (Value *DX = S.shadow(X))
+    Term(S.primal(Alpha), DX, S.primal(Y));
+  if (Value *DY = S.shadow(Y))
+    Term(S.primal(Alpha), S.primal(X), DY);
+  if (Value *DAlpha = S.shadow(Alpha))
+    Term(DAlpha, S.primal(X), S.primal(Y));
+  return nullptr;
+}
+
+void gerAdjoint(BufferCallSite &S) {
+  using namespace ger;
+  // x_bar += alpha A_bar y, y_bar += alpha A_bar^T x,
+  // alpha_bar += x . A_bar y; A_bar passes through.
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return;
+  auto Gemv = [&](bool Transposed, Value *Alpha, Value *Vec, Value *Inc,
+                  Value *Beta, Value *Out, Value *IncOut) {
+    S.call("gemv", {S.primal(Layout), S.transposeFlag(Transposed), S.primal(M),
+                    S.primal(N), Alpha, DA, S.primal(Lda), Vec, Inc, Beta, Out,
+                    IncOut});
+  };
+  if (Value *DX = S.shadow(X)) {
+    auto [YAt, IncYAt] = S.atCall(Y);
+    Gemv(false, S.primal(Alpha), YAt, IncYAt, S.constant(1.0), DX,
+         S.primal(IncX));
+  }
+  if (Value *DY = S.shadow(Y)) {
+    auto [XAt, IncXAt] = S.atCall(X);
+    Gemv(true, S.primal(Alpha), XAt, IncXAt, S.constant(1.0), DY,
+         S.primal(IncY));
+  }
+  if (S.active(Alpha)) {
+    auto [XAt, IncXAt] = S.atCall(X);
+    auto [YAt, IncYAt] = S.atCall(Y);
+    Value *MLen = ifNonEmpty(S, S.primal(M), S.primal(M), S.primal(N));
+    Value *Product = S.temporary(MLen);
+    Value *One = ConstantInt::get(MLen->getType(), 1);
+    Gemv(false, S.constant(1.0), YAt, IncYAt, S.constant(0.0), Product, One);
+    S.addAdjoint(Alpha, S.call("dot", {MLen, Product, One, XAt, IncXAt}));
+  }
+}
+
+Value *gemmTangent(BufferCallSite &S) {
+  using namespace gemm;
+  // dC = beta dC + alpha op(dA) op(B) + alpha op(A) op(dB)
+  //      + dalpha op(A) op(B) + dbeta C, before the call overwrites C.
+  Value *DC = S.shadow(C);
+  if (!DC)
+    return nullptr;
+  Value *Scale = S.primal(Beta);
+  auto Term = [&](Value *Alpha, Value *AV, Value *BV) {
+    S.call("gemm",
+           {S.primal(Layout), S.primal(TransA), S.primal(TransB), S.primal(M),
+            S.primal(N), S.primal(K), Alpha, AV, S.primal(Lda), BV,
+            S.primal(Ldb), Scale ? Scale : S.constant(1.0), DC, S.primal(Ldc)});
+    Scale = nullptr;
+  };
+  // (The dB term first: the order of Enzyme's tangent, which its tests
+  // check call by call.)
+  if (Value *DB = S.shadow(B))
+    Term(S.primal(Alpha), S.primal(A), DB);
+  if (Value *DA = S.shadow(A))
+    Term(S.primal(Alpha), DA, S.primal(B));
+  if (Value *DAlpha = S.shadow(Alpha))
+    Term(DAlpha, S.primal(A), S.primal(B));
+  if (Scale)
+    S.eachColumn("scal", S.primal(Layout), S.primal(M), S.primal(N),
+                 {Scale, DC, S.primal(Ldc)});
+  if (Value *DBeta = S.shadow(Beta))
+    S.eachColumn("axpy", S.primal(Layout), S.primal(M), S.primal(N),
+                 {DBeta, S.primal(C), S.primal(Ldc), DC, S.primal(Ldc)});
+  return nullptr;
+}
+
+void gemmAdjoint(BufferCallSite &S) {
+  using namespace gemm;
+  Value *DC = S.shadow(C);
+  if (!DC)
+    return;
+  Value *Layout = S.primal(gemm::Layout), *Ldc = S.primal(gemm::Ldc);
+  Value *M = S.primal(gemm::M), *N = S.primal(gemm::N);
+  Value *K = S.primal(gemm::K), *Alpha = S.primal(gemm::Alpha);
+  Value *TA = S.transposed(TransA), *TB = S.transposed(TransB);
+  Value *One = S.constant(1.0);
+  // op(A)_bar = alpha C_bar op(B)^T: A_bar += alpha C_bar op(B)^T (m x k),
+  // or alpha op(B) C_bar^T (k x m) where op(A) = A^T.
+  if (Value *DA = S.shadow(A)) {
+    auto [BAt, LdbAt] = S.atCall(B);
+    S.call("gemm",
+           {Layout, pick(S, TA, S.primal(TransB), S.transposeFlag(false)),
+            pick(S, TA, S.transposeFlag(true), flipped(S, TransB)),
+            pick(S, TA, K, M), pick(S, TA, M, K), N, Alpha,
+            pick(S, TA, BAt, DC), pick(S, TA, LdbAt, Ldc), pick(S, TA, DC, BAt),
+            pick(S, TA, Ldc, LdbAt), One, DA, S.primal(Lda)});
+  }
+  // op(B)_bar = alpha op(A)^T C_bar: B_bar += alpha op(A)^T C_bar (k x n),
+  // or alpha C_bar^T op(A) (n x k) where op(B) = B^T.
+  if (Value *DB = S.shadow(B)) {
+    auto [AAt, LdaAt] = S.atCall(A);
+    S.call("gemm",
+           {Layout, pick(S, TB, S.transposeFlag(true), flipped(S, TransA)),
+            pick(S, TB, S.primal(TransA), S.transposeFlag(false)),
+            pick(S, TB, N, K), pick(S, TB, K, N), M, Alpha,
+            pick(S, TB, DC, AAt), pick(S, TB, Ldc, LdaAt), pick(S, TB, AAt, DC),
+            pick(S, TB, LdaAt, Ldc), One, DB, S.primal(Ldb)});
+  }
+  // alpha_bar += <C_bar, op(A) op(B)>, the product in a scratch matrix.
+  if (S.active(gemm::Alpha)) {
+    auto [AAt, LdaAt] = S.atCall(A);
+    auto [BAt, LdbAt] = S.atCall(B);
+    Value *Product = S.temporary(S.B.CreateMul(M, N));
+    Value *Unit = ConstantInt::get(M->getType(), 1);
+    Value *Ld = S.B.CreateBinaryIntrinsic(
+        Intrinsic::smax, pick(S, S.rowMajor(gemm::Layout), N, M), Unit);
+    S.call("gemm", {Layout, S.primal(TransA), S.primal(TransB), M, N, K, One,
+                    AAt, LdaAt, BAt, LdbAt, S.constant(0.0), Product, Ld});
+    S.addAdjoint(gemm::Alpha,
+                 S.eachColumn("dot", Layout, M, N, {Product, Ld, DC, Ldc}));
+  }
+  // beta_bar += <C_bar, C> (C before the call); then C_bar = beta C_bar.
+  if (S.active(Beta)) {
+    auto [CAt, LdcAt] = S.atCall(C);
+    S.addAdjoint(Beta,
+                 S.eachColumn("dot", Layout, M, N, {CAt, LdcAt, DC, Ldc}));
+  }
+  S.eachColumn("scal", Layout, M, N, {S.primal(Beta), DC, Ldc});
 }
 
 } // namespace blas

@@ -33,6 +33,15 @@ llvm::Value *nrm2Tangent(BufferCallSite &S);
 void nrm2Adjoint(BufferCallSite &S);
 /// y = x (linear: its tangent is the call on the shadows)
 void copyAdjoint(BufferCallSite &S);
+/// y = alpha op(A) x + beta y
+llvm::Value *gemvTangent(BufferCallSite &S);
+void gemvAdjoint(BufferCallSite &S);
+/// A = alpha x y^T + A
+llvm::Value *gerTangent(BufferCallSite &S);
+void gerAdjoint(BufferCallSite &S);
+/// C = alpha op(A) op(B) + beta C
+llvm::Value *gemmTangent(BufferCallSite &S);
+void gemmAdjoint(BufferCallSite &S);
 
 } // namespace gpuad::blas
 

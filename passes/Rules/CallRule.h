@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace llvm {
 class IRBuilderBase;
@@ -65,10 +66,14 @@ enum class CallEffect : uint8_t {
 
 /// How a buffer routine's argument is used.
 enum class ArgKind : uint8_t {
-  Length,    ///< n: elements of the buffers it sizes
-  Increment, ///< inc: the stride of a buffer (negative: from the end)
+  Length,           ///< n, m, k: a dimension of the buffers
+  Increment,        ///< inc: a vector's stride (negative: from its end)
+  LeadingDimension, ///< ld: the stride between a matrix's columns (rows)
+  Layout,    ///< CBLAS's order (row or column major); no Fortran argument
+  Transpose, ///< op(A): CBLAS's enum, Fortran's character 'N', 'T', 'C'
   Scalar,    ///< a floating-point operand (alpha)
-  Buffer,    ///< floating-point elements in memory
+  Vector,    ///< floating-point elements at a stride
+  Matrix,    ///< floating-point elements in columns (rows) at a stride
 };
 
 enum ArgAccess : uint8_t {
@@ -81,21 +86,39 @@ enum ArgAccess : uint8_t {
 struct CallArgument {
   ArgKind Kind;
   uint8_t Access = Reads;
-  /// Buffer: the arguments giving its length and its increment.
+  /// The arguments that size a buffer.  A vector has `Length` elements at
+  /// stride `Increment`; a matrix is `Length` x `Width` (rows x columns)
+  /// with leading dimension `Increment`.  Where `Transpose` names a flag
+  /// argument that says "transposed", a vector has `Width` elements and a
+  /// matrix is `Width` x `Length` (gemv's x, gemm's A).
   int8_t Length = -1;
   int8_t Increment = -1;
+  int8_t Width = -1;
+  int8_t Transpose = -1;
+
+  bool isBuffer() const {
+    return Kind == ArgKind::Vector || Kind == ArgKind::Matrix;
+  }
 };
+
+/// The BLAS encodings of layouts and transposes.
+namespace blas_flag {
+constexpr int RowMajor = 101, ColumnMajor = 102;
+constexpr int NoTrans = 111, Trans = 112;
+} // namespace blas_flag
 
 /// How one spelling of a buffer routine passes its arguments.
 struct BufferSpelling {
   enum Form : uint8_t {
     C,       ///< CBLAS: integers and scalars by value (`cblas_ddot`)
-    Fortran, ///< every argument by pointer (`ddot_`)
+    Fortran, ///< every argument by pointer (`ddot_`), no layout
   };
   Form Convention = C;
   /// The precision: float or double.
   llvm::Type *Element = nullptr;
 };
+
+struct BufferRoutine;
 
 /// What a buffer routine's builders see of one call, for one lane.  Values
 /// are the call's: in reverse mode, as they were when the call ran.
@@ -130,11 +153,47 @@ public:
                             llvm::ArrayRef<llvm::Value *> Args) = 0;
   /// Sets \p N elements of \p Buffer at stride \p Inc to zero.
   virtual void zero(llvm::Value *N, llvm::Value *Buffer, llvm::Value *Inc) = 0;
+  /// Calls level-1 routine \p Name on each column (row, in row-major
+  /// \p Layout) of \p Rows x \p Columns matrices: \p Args are the
+  /// routine's without its length, a matrix and its leading dimension in
+  /// place of each vector and its increment.  A routine returning a scalar
+  /// returns the sum over the columns (a matrix dot product).
+  virtual llvm::Value *eachColumn(llvm::StringRef Name, llvm::Value *Layout,
+                                  llvm::Value *Rows, llvm::Value *Columns,
+                                  llvm::ArrayRef<llvm::Value *> Args) = 0;
+  /// A scratch buffer of \p Count elements, freed once this call's
+  /// derivative is done with it.
+  virtual llvm::Value *temporary(llvm::Value *Count) = 0;
+
+  /// Whether \p Flag, a transpose flag passed as spelling form \p Form
+  /// passes it, says "transposed"; whether \p Layout says row major.
+  static llvm::Value *saysTransposed(llvm::IRBuilderBase &B, llvm::Value *Flag,
+                                     BufferSpelling::Form Form);
+  static llvm::Value *saysRowMajor(llvm::IRBuilderBase &B, llvm::Value *Layout,
+                                   BufferSpelling::Form Form);
+  /// Whether flag argument \p I says "transposed" (an i1).
+  llvm::Value *transposed(unsigned I);
+  /// The flag that says \p Transposed (an i1), in this spelling.
+  llvm::Value *transposeFlag(llvm::Value *Transposed);
+  llvm::Value *transposeFlag(bool Transposed);
+  /// Whether layout argument \p I says row major (an i1; Fortran's
+  /// matrices are column major).
+  llvm::Value *rowMajor(unsigned I);
+  /// How many elements vector argument \p I has.
+  llvm::Value *length(unsigned I);
   llvm::Value *constant(double X) const;
+  /// The absolute value of increment \p Inc: the same elements, walked
+  /// from the start (for routines that do nothing at a negative increment,
+  /// scal, where the order does not matter).
+  llvm::Value *magnitude(llvm::Value *Inc);
 
 protected:
-  BufferCallSite(llvm::IRBuilderBase &B, llvm::Type *Element)
-      : B(B), Element(Element) {}
+  BufferCallSite(llvm::IRBuilderBase &B, llvm::Type *Element,
+                 const BufferRoutine &Routine, BufferSpelling Spelling)
+      : B(B), Element(Element), Routine(Routine), Spelling(Spelling) {}
+
+  const BufferRoutine &Routine;
+  BufferSpelling Spelling;
 };
 
 /// Forward mode: emits the tangent of the call (its written buffers'
@@ -158,6 +217,15 @@ struct BufferRoutine {
   /// same call on the shadows (JAX's deflinear).
   TangentBuilder Tangent;
   AdjointBuilder Adjoint;
+
+  /// Whether a buffer it writes may overlap another argument.  BLAS's
+  /// levels 2 and 3 (the routines with a matrix) forbid it: their results
+  /// are undefined where an output overlaps an input.  Level 1 works
+  /// element by element (axpy(n, a, x, 1, x, 1) is x = (1 + a) x).
+  bool outputsMayOverlap() const;
+  /// Argument \p K's operand in a call of spelling \p Form; none for the
+  /// layout in Fortran, which has no such argument.
+  std::optional<unsigned> operand(unsigned K, BufferSpelling::Form Form) const;
 };
 
 } // namespace gpuad

@@ -79,15 +79,29 @@ bool hasStructurePrefix(StringRef Name) {
 // The buffer routines' rows and their argument lists.
 constexpr CallArgument LengthArg{ArgKind::Length, Reads};
 constexpr CallArgument IncrementArg{ArgKind::Increment, Reads};
+constexpr CallArgument LeadingArg{ArgKind::LeadingDimension, Reads};
+constexpr CallArgument LayoutArg{ArgKind::Layout, Reads};
+constexpr CallArgument TransposeArg{ArgKind::Transpose, Reads};
 constexpr CallArgument ScalarArg{ArgKind::Scalar, Reads};
-constexpr CallArgument bufferArg(uint8_t Access, int8_t Length,
-                                 int8_t Increment) {
-  return {ArgKind::Buffer, Access, Length, Increment};
+constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
+                                 int8_t Width, int8_t Increment,
+                                 int8_t Transpose) {
+  return {Kind, Access, Length, Increment, Width, Transpose};
 }
 #define LENGTH LengthArg
 #define INCREMENT IncrementArg
+#define LEADING LeadingArg
+#define LAYOUT LayoutArg
+#define TRANSPOSE TransposeArg
 #define SCALAR ScalarArg
-#define BUFFER(Access, Length, Increment) bufferArg(Access, Length, Increment)
+#define VECTOR(Access, Length, Increment)                                      \
+  bufferArg(ArgKind::Vector, Access, Length, -1, Increment, -1)
+#define VECTOR_OP(Access, Length, Width, Increment, Transpose)                 \
+  bufferArg(ArgKind::Vector, Access, Length, Width, Increment, Transpose)
+#define MATRIX(Access, Rows, Columns, Leading)                                 \
+  bufferArg(ArgKind::Matrix, Access, Rows, Columns, Leading, -1)
+#define MATRIX_OP(Access, Rows, Columns, Leading, Transpose)                   \
+  bufferArg(ArgKind::Matrix, Access, Rows, Columns, Leading, Transpose)
 #define UNPAREN(...) __VA_ARGS__
 #define BUFFER_ROUTINE(Name, Precisions, ReturnsScalar, ArgList, Tangent,      \
                        Adjoint)                                                \
@@ -102,16 +116,41 @@ const BufferRoutine BufferRoutines[] = {
 };
 #undef LENGTH
 #undef INCREMENT
+#undef LEADING
+#undef LAYOUT
+#undef TRANSPOSE
 #undef SCALAR
-#undef BUFFER
+#undef VECTOR
+#undef VECTOR_OP
+#undef MATRIX
+#undef MATRIX_OP
 #undef UNPAREN
 
-/// A linear row (no tangent builder) reads one buffer it does not write:
-/// its tangent is the call on the shadows, or zero where that buffer has
-/// none (ForwardBufferCalls.cpp).
+/// A linear row (no tangent builder) reads one buffer it does not write,
+/// and writes only vectors: its tangent is the call on the shadows, or zero
+/// where that buffer has none (ForwardBufferCalls.cpp).  A buffer's sizes
+/// are the row's lengths, increments and flags.
 [[maybe_unused]] bool isWellFormed(const BufferRoutine &R) {
+  auto Is = [&](int8_t K, std::initializer_list<ArgKind> Kinds) {
+    return K >= 0 && unsigned(K) < R.Args.size() &&
+           is_contained(Kinds, R.Args[K].Kind);
+  };
+  for (const CallArgument &A : R.Args) {
+    if (!A.isBuffer())
+      continue;
+    bool Sized = Is(A.Length, {ArgKind::Length}) &&
+                 (A.Kind == ArgKind::Vector
+                      ? Is(A.Increment, {ArgKind::Increment})
+                      : Is(A.Increment, {ArgKind::LeadingDimension}) &&
+                            Is(A.Width, {ArgKind::Length})) &&
+                 (A.Transpose < 0 || (Is(A.Transpose, {ArgKind::Transpose}) &&
+                                      Is(A.Width, {ArgKind::Length})));
+    if (!Sized ||
+        (!R.Tangent && A.Kind == ArgKind::Matrix && (A.Access & Writes)))
+      return false;
+  }
   return R.Tangent || count_if(R.Args, [](const CallArgument &A) {
-                        return A.Kind == ArgKind::Buffer && A.Access == Reads;
+                        return A.isBuffer() && A.Access == Reads;
                       }) == 1;
 }
 
@@ -132,7 +171,7 @@ const StringMap<BufferName> &bufferNames() {
   static const StringMap<BufferName> Names = [] {
     StringMap<BufferName> M;
     for (const BufferRoutine &R : BufferRoutines) {
-      assert(isWellFormed(R) && "a linear buffer routine reads one buffer");
+      assert(isWellFormed(R) && "a buffer routine's row is malformed");
       for (const char *P = R.Precisions; *P; ++P)
         for (auto Form : {BufferSpelling::C, BufferSpelling::Fortran})
           M[spell(R.Name, *P, Form)] = {&R, Form, *P == 'd'};
@@ -143,17 +182,31 @@ const StringMap<BufferName> &bufferNames() {
 }
 
 /// Whether \p FT is how spelling \p N passes \p N's routine's arguments.
+/// A Fortran spelling may end in the hidden lengths of its character
+/// arguments (gfortran's convention); a derivative's own calls pass none,
+/// as C callers of the Fortran interface do.
 bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
                        Type *Element) {
   const BufferRoutine &R = *N.Routine;
-  if (FT.isVarArg() || FT.getNumParams() != R.Args.size())
+  bool ByPointer = N.Convention == BufferSpelling::Fortran;
+  unsigned Passed = 0, Flags = 0;
+  for (const CallArgument &Arg : R.Args) {
+    Passed += !ByPointer || Arg.Kind != ArgKind::Layout;
+    Flags += Arg.Kind == ArgKind::Transpose;
+  }
+  unsigned Params = FT.getNumParams();
+  if (FT.isVarArg() ||
+      (Params != Passed && !(ByPointer && Params == Passed + Flags)))
     return false;
   Type *Ret = FT.getReturnType();
   if (R.ReturnsScalar ? Ret != Element : !Ret->isVoidTy())
     return false;
-  for (auto [Arg, Param] : zip(R.Args, FT.params())) {
-    if (N.Convention == BufferSpelling::Fortran ||
-        Arg.Kind == ArgKind::Buffer) {
+  for (auto [K, Arg] : enumerate(R.Args)) {
+    std::optional<unsigned> Op = R.operand(K, N.Convention);
+    if (!Op)
+      continue;
+    Type *Param = FT.getParamType(*Op);
+    if (ByPointer || Arg.isBuffer()) {
       if (!Param->isPointerTy())
         return false;
     } else if (Arg.Kind == ArgKind::Scalar ? Param != Element
@@ -161,6 +214,9 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
       return false;
     }
   }
+  for (unsigned K = Passed; K < Params; ++K)
+    if (!FT.getParamType(K)->isIntegerTy())
+      return false;
   return true;
 }
 
@@ -177,8 +233,6 @@ CallEffect heapEffect(HeapFn Fn) {
 }
 
 } // namespace
-
-BufferCallSite::~BufferCallSite() = default;
 
 CallTable::CallTable(const Module &M, const TargetHooks *Target)
     : Target(Target) {

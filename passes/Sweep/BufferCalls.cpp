@@ -6,6 +6,8 @@
 
 #include "Sweep/BufferCalls.h"
 
+#include "Target/TargetHooks.h"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
@@ -14,9 +16,10 @@ using namespace llvm;
 namespace gpuad {
 
 BufferCallEmitter::BufferCallEmitter(IRBuilderBase &B, CallBase &Call,
-                                     const CallClass &Class)
-    : BufferCallSite(B, Class.Spelling.Element), Call(Call),
-      Routine(*Class.Routine), Spelling(Class.Spelling) {
+                                     const CallClass &Class,
+                                     TargetHooks &Target)
+    : BufferCallSite(B, Class.Spelling.Element, *Class.Routine, Class.Spelling),
+      Call(Call), Target(Target) {
   // CBLAS's integers are the call's own (int, or int64 in an ILP64
   // build); Fortran's are in memory, int (LP64, as Debian's BLAS).
   IntTy = B.getInt32Ty();
@@ -26,12 +29,69 @@ BufferCallEmitter::BufferCallEmitter(IRBuilderBase &B, CallBase &Call,
         IntTy = cast<IntegerType>(Call.getArgOperand(K)->getType());
 }
 
+Value *BufferCallEmitter::operand(unsigned I) const {
+  std::optional<unsigned> Op = Routine.operand(I, Spelling.Convention);
+  return Op ? Call.getArgOperand(*Op) : nullptr;
+}
+
+/// The type of argument \p Arg's value in a Fortran call, which passes it
+/// by pointer.
+static Type *fortranValueType(const CallArgument &Arg, Type *Element,
+                              IntegerType *IntTy) {
+  switch (Arg.Kind) {
+  case ArgKind::Scalar:
+    return Element;
+  case ArgKind::Transpose:
+    return Type::getInt8Ty(Element->getContext());
+  default:
+    return IntTy;
+  }
+}
+
 Value *BufferCallEmitter::valueAt(IRBuilderBase &At, unsigned I) {
-  Value *Op = Call.getArgOperand(I);
+  Value *Op = operand(I);
+  if (!Op)
+    return At.getInt32(blas_flag::ColumnMajor);
   if (!byPointer() || isBuffer(I))
     return Op;
-  Type *Ty = Routine.Args[I].Kind == ArgKind::Scalar ? Element : IntTy;
-  return At.CreateLoad(Ty, Op);
+  return At.CreateLoad(fortranValueType(Routine.Args[I], Element, IntTy), Op);
+}
+
+Value *BufferCallEmitter::span(IRBuilderBase &At, unsigned I,
+                               function_ref<Value *(unsigned)> ValueOf) {
+  const CallArgument &Arg = Routine.Args[I];
+  auto NonNegative = [&](Value *V) {
+    Value *Zero = ConstantInt::get(V->getType(), 0);
+    return At.CreateSelect(At.CreateICmpSGT(V, Zero), V, Zero);
+  };
+  Value *Length = ValueOf(Arg.Length);
+  Value *Transposed =
+      Arg.Transpose < 0
+          ? nullptr
+          : saysTransposed(At, ValueOf(Arg.Transpose), Spelling.Convention);
+  if (Arg.Kind == ArgKind::Vector)
+    return NonNegative(
+        Transposed ? At.CreateSelect(Transposed, ValueOf(Arg.Width), Length)
+                   : Length);
+  // A matrix stored Rows x Columns: from its first element to its last.
+  Value *Rows = Length, *Columns = ValueOf(Arg.Width);
+  if (Transposed)
+    std::tie(Rows, Columns) =
+        std::pair(At.CreateSelect(Transposed, Columns, Rows),
+                  At.CreateSelect(Transposed, Rows, Columns));
+  Value *RowMajor = At.getFalse();
+  for (auto [K, A] : enumerate(Routine.Args))
+    if (A.Kind == ArgKind::Layout)
+      RowMajor = saysRowMajor(At, ValueOf(K), Spelling.Convention);
+  Value *Inner = At.CreateSelect(RowMajor, Columns, Rows);
+  Value *Outer = At.CreateSelect(RowMajor, Rows, Columns);
+  Value *One = ConstantInt::get(Inner->getType(), 1);
+  Value *Last = At.CreateAdd(
+      At.CreateMul(At.CreateSub(Outer, One), ValueOf(Arg.Increment)), Inner);
+  Value *Zero = ConstantInt::get(Inner->getType(), 0);
+  Value *Empty =
+      At.CreateOr(At.CreateICmpSLE(Inner, Zero), At.CreateICmpSLE(Outer, Zero));
+  return At.CreateSelect(Empty, Zero, Last);
 }
 
 Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
@@ -45,11 +105,13 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
   SmallVector<Type *, 8> Params;
   SmallVector<Value *, 8> Passed;
   for (auto [Arg, V] : zip(R->Args, Args)) {
-    if (Arg.Kind == ArgKind::Buffer || !byPointer()) {
+    if (Arg.isBuffer() || !byPointer()) {
       Params.push_back(V->getType());
       Passed.push_back(V);
       continue;
     }
+    if (Arg.Kind == ArgKind::Layout)
+      continue; // Fortran's matrices are column major
     // Fortran: the value in a stack slot of the derivative's entry.
     IRBuilder<> EB(&D.getEntryBlock(), D.getEntryBlock().getFirstInsertionPt());
     AllocaInst *Slot = EB.CreateAlloca(
@@ -112,6 +174,112 @@ static Function *zeroStridedFunction(Module &M, Type *Element,
 void BufferCallEmitter::zero(Value *N, Value *Buffer, Value *Inc) {
   Module &M = *B.GetInsertBlock()->getModule();
   B.CreateCall(zeroStridedFunction(M, Element, IntTy), {N, Buffer, Inc});
+}
+
+/// `gpuad.columns.<routine>.iN(i32 layout, iN rows, iN columns, args...)`:
+/// level-1 routine \p R over each column (row, in row major) of matrices;
+/// \p Args are R's own less its length, a matrix and its leading dimension
+/// in place of each vector and increment.  Sums R's results.
+Function *BufferCallEmitter::columnsFunction(const BufferRoutine &R,
+                                             ArrayRef<Value *> Args) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  std::string Name = "gpuad.columns." + CallTable::spellingOf(R, Spelling) +
+                     ".i" + std::to_string(IntTy->getBitWidth());
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &C = M.getContext();
+  SmallVector<Type *, 8> Params = {Type::getInt32Ty(C), IntTy, IntTy};
+  for (Value *V : Args)
+    Params.push_back(V->getType());
+  Type *Ret = R.ReturnsScalar ? Element : Type::getVoidTy(C);
+  Function *F = Function::Create(FunctionType::get(Ret, Params, false),
+                                 GlobalValue::InternalLinkage, Name, M);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Loop = BasicBlock::Create(C, "loop", F);
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", F);
+  IRBuilder<> EB(Entry);
+  Value *RowMajor = saysRowMajor(EB, F->getArg(0), BufferSpelling::C);
+  Value *Inner = EB.CreateSelect(RowMajor, F->getArg(2), F->getArg(1));
+  Value *Outer = EB.CreateSExt(
+      EB.CreateSelect(RowMajor, F->getArg(1), F->getArg(2)), EB.getInt64Ty());
+  Value *Zero = ConstantInt::get(IntTy, 0);
+  EB.CreateCondBr(EB.CreateAnd(EB.CreateICmpSGT(Inner, Zero),
+                               EB.CreateICmpSGT(Outer, EB.getInt64(0))),
+                  Loop, Exit);
+  IRBuilder<> LB(Loop);
+  PHINode *J = LB.CreatePHI(LB.getInt64Ty(), 2);
+  J->addIncoming(LB.getInt64(0), Entry);
+  PHINode *Sum = R.ReturnsScalar ? LB.CreatePHI(Element, 2) : nullptr;
+  if (Sum)
+    Sum->addIncoming(ConstantFP::get(Element, 0.0), Entry);
+  // R's arguments for column J: the parameter of each argument but the
+  // length (argument K's parameter is 3 + K - 1).
+  SmallVector<Value *, 8> CallArgs;
+  for (auto [K, Arg] : enumerate(R.Args)) {
+    switch (Arg.Kind) {
+    case ArgKind::Length:
+      CallArgs.push_back(Inner);
+      break;
+    case ArgKind::Increment:
+      CallArgs.push_back(ConstantInt::get(IntTy, 1));
+      break;
+    case ArgKind::Vector: {
+      Value *Ld = LB.CreateSExt(F->getArg(2 + Arg.Increment), LB.getInt64Ty());
+      CallArgs.push_back(
+          LB.CreateGEP(Element, F->getArg(2 + K), LB.CreateMul(J, Ld)));
+      break;
+    }
+    default:
+      CallArgs.push_back(F->getArg(2 + K));
+    }
+  }
+  Value *Result = emitCall(LB, R.Name, CallArgs);
+  Value *Next = LB.CreateAdd(J, LB.getInt64(1));
+  J->addIncoming(Next, Loop);
+  Value *NextSum = Sum ? LB.CreateFAdd(Sum, Result) : nullptr;
+  if (Sum)
+    Sum->addIncoming(NextSum, Loop);
+  LB.CreateCondBr(LB.CreateICmpSLT(Next, Outer), Loop, Exit);
+  IRBuilder<> XB(Exit);
+  if (!Sum) {
+    XB.CreateRetVoid();
+    return F;
+  }
+  PHINode *Total = XB.CreatePHI(Element, 2);
+  Total->addIncoming(ConstantFP::get(Element, 0.0), Entry);
+  Total->addIncoming(NextSum, Loop);
+  XB.CreateRet(Total);
+  return F;
+}
+
+Value *BufferCallEmitter::eachColumn(StringRef Name, Value *Layout, Value *Rows,
+                                     Value *Columns, ArrayRef<Value *> Args) {
+  const BufferRoutine *R = CallTable::bufferRoutineNamed(Name);
+  assert(R && R->Args.size() == Args.size() + 1 &&
+         R->Args.front().Kind == ArgKind::Length &&
+         "eachColumn takes a level-1 routine's arguments less its length");
+  SmallVector<Value *, 8> Passed = {Layout, Rows, Columns};
+  append_range(Passed, Args);
+  return B.CreateCall(columnsFunction(*R, Args), Passed);
+}
+
+Value *BufferCallEmitter::temporary(Value *Count) {
+  Value *Zero = ConstantInt::get(Count->getType(), 0);
+  Value *Elements =
+      B.CreateSExt(B.CreateSelect(B.CreateICmpSGT(Count, Zero), Count, Zero),
+                   B.getInt64Ty());
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  Value *Bytes =
+      B.CreateMul(Elements, B.getInt64(DL.getTypeAllocSize(Element)));
+  Value *Block = Target.emitAlloc(B, Bytes);
+  Temporaries.push_back(Block);
+  return Block;
+}
+
+void BufferCallEmitter::releaseTemporaries() {
+  for (Value *Block : Temporaries)
+    Target.emitFree(B, Block);
+  Temporaries.clear();
 }
 
 } // namespace gpuad

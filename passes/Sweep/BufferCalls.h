@@ -16,6 +16,9 @@
 
 #include "Rules/CallTable.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
 namespace llvm {
 class CallBase;
 class Function;
@@ -24,35 +27,53 @@ class IntegerType;
 
 namespace gpuad {
 
+class TargetHooks;
+
 class BufferCallEmitter : public BufferCallSite {
 public:
   llvm::Value *call(llvm::StringRef Name,
                     llvm::ArrayRef<llvm::Value *> Args) override;
   void zero(llvm::Value *N, llvm::Value *Buffer, llvm::Value *Inc) override;
+  llvm::Value *eachColumn(llvm::StringRef Name, llvm::Value *Layout,
+                          llvm::Value *Rows, llvm::Value *Columns,
+                          llvm::ArrayRef<llvm::Value *> Args) override;
+  llvm::Value *temporary(llvm::Value *Count) override;
+  /// Frees the temporaries, once the derivative has read them.
+  void releaseTemporaries();
 
 protected:
   BufferCallEmitter(llvm::IRBuilderBase &B, llvm::CallBase &Call,
-                    const CallClass &Class);
+                    const CallClass &Class, TargetHooks &Target);
 
   /// Emits routine \p Name at \p At (the builders' B, or a place in the
   /// forward sweep).
   llvm::Value *emitCall(llvm::IRBuilderBase &At, llvm::StringRef Name,
                         llvm::ArrayRef<llvm::Value *> Args);
+  /// The call's operand for argument \p I; null for a layout the spelling
+  /// does not pass.
+  llvm::Value *operand(unsigned I) const;
   /// Argument \p I of the primal call as its value: read from memory, at
-  /// \p At, for the Fortran spelling's integers and scalars.
+  /// \p At, for the Fortran spelling's integers and scalars; column major
+  /// for Fortran's missing layout.
   llvm::Value *valueAt(llvm::IRBuilderBase &At, unsigned I);
-  bool isBuffer(unsigned I) const {
-    return Routine.Args[I].Kind == ArgKind::Buffer;
-  }
+  /// How many elements, from its first, buffer argument \p I spans (a
+  /// vector: its length; a matrix: up to its last element), given each
+  /// argument's value at \p At.
+  llvm::Value *span(llvm::IRBuilderBase &At, unsigned I,
+                    llvm::function_ref<llvm::Value *(unsigned)> ValueOf);
+  /// The helper eachColumn calls for routine \p R with \p Args.
+  llvm::Function *columnsFunction(const BufferRoutine &R,
+                                  llvm::ArrayRef<llvm::Value *> Args);
+  bool isBuffer(unsigned I) const { return Routine.Args[I].isBuffer(); }
   bool byPointer() const {
     return Spelling.Convention == BufferSpelling::Fortran;
   }
 
   llvm::CallBase &Call;
-  const BufferRoutine &Routine;
-  BufferSpelling Spelling;
+  TargetHooks &Target;
   /// Lengths and increments, as values.
   llvm::IntegerType *IntTy;
+  llvm::SmallVector<llvm::Value *, 2> Temporaries;
 };
 
 } // namespace gpuad

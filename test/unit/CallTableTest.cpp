@@ -109,6 +109,52 @@ define void @f(ptr %x, ptr %p) {
   }
 }
 
+TEST(CallTable, MatrixRoutinesAndTheirOperands) {
+  LLVMContext C;
+  // CBLAS passes the layout first; Fortran has none, and may end in the
+  // hidden lengths of its character flags (gfortran's convention) -- one
+  // per flag, no more.
+  auto M = parse(C, R"IR(
+declare void @cblas_dgemv(i32, i32, i32, i32, double, ptr, i32, ptr, i32, double, ptr, i32)
+declare void @sgemm_(ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64)
+declare void @dger_(ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)
+declare void @dgemv_(ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64)
+define void @f(ptr %a, ptr %p, i32 %n) {
+  call void @cblas_dgemv(i32 102, i32 111, i32 %n, i32 %n, double 1.0, ptr %a, i32 %n, ptr %a, i32 1, double 0.0, ptr %a, i32 1)
+  call void @sgemm_(ptr %p, ptr %p, ptr %p, ptr %p, ptr %p, ptr %p, ptr %a, ptr %p, ptr %a, ptr %p, ptr %p, ptr %a, ptr %p, i64 1, i64 1)
+  call void @dger_(ptr %p, ptr %p, ptr %p, ptr %a, ptr %p, ptr %a, ptr %p, ptr %a, ptr %p)
+  call void @dgemv_(ptr %p, ptr %p, ptr %p, ptr %p, ptr %a, ptr %p, ptr %a, ptr %p, ptr %p, ptr %a, ptr %p, i64 1, i64 1)
+  ret void
+}
+)IR");
+  ASSERT_TRUE(M);
+  CallTable T(*M, nullptr);
+  std::vector<CallClass> Classes = classesIn(*M, T);
+  ASSERT_EQ(Classes.size(), 4u);
+  const char *Routines[] = {"gemv", "gemm", "ger"};
+  for (unsigned I = 0; I < 3; ++I) {
+    EXPECT_EQ(Classes[I].Effect, CallEffect::Buffer) << I;
+    ASSERT_NE(Classes[I].Routine, nullptr) << I;
+    EXPECT_STREQ(Classes[I].Routine->Name, Routines[I]) << I;
+  }
+  // dgemv_ has one flag: two hidden lengths are not its spelling.
+  EXPECT_EQ(Classes[3].Effect, CallEffect::Unknown);
+
+  // Argument numbers are CBLAS's; a Fortran call's operands lack the
+  // layout.  gemm's A is argument 7 (operand 6 of sgemm_), its leading
+  // dimension names argument 8.
+  const BufferRoutine &Gemm = *Classes[1].Routine;
+  EXPECT_FALSE(Gemm.operand(0, BufferSpelling::Fortran));
+  EXPECT_EQ(Gemm.operand(7, BufferSpelling::Fortran), 6u);
+  EXPECT_EQ(Gemm.operand(7, BufferSpelling::C), 7u);
+  EXPECT_EQ(Gemm.Args[7].Kind, ArgKind::Matrix);
+  EXPECT_EQ(Gemm.Args[7].Increment, 8);
+  EXPECT_EQ(Gemm.Args[Gemm.Args[7].Transpose].Kind, ArgKind::Transpose);
+  const BufferRoutine &Gemv = *Classes[0].Routine;
+  EXPECT_EQ(Gemv.Args[10].Kind, ArgKind::Vector);
+  EXPECT_EQ(Gemv.Args[10].Access, ReadsWrites);
+}
+
 TEST(CallTable, RowsOfEachKind) {
   LLVMContext C;
   auto M = parse(C, R"IR(

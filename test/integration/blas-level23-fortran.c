@@ -1,0 +1,82 @@
+// BLAS levels 2 and 3 through the Fortran interface (OpenBLAS's dgemv_,
+// dger_, dgemm_: every argument by pointer, transposes as characters, no
+// layout: column major) called from the differentiated functions.  dgemv_
+// is declared with gfortran's hidden character lengths, the others without,
+// as C callers write them.  Covered: 'N', 'n', 'T', 't', 'C' (a real
+// matrix's conjugate transpose is its transpose), leading dimensions larger
+// than the matrix, negative increments, alpha active through a pointer to
+// the parameter and to a local overwritten after the call, beta active and
+// constant, a matrix overwritten after the call read it.
+// Each case is F: (A, B, C, a) -> (A, B, C after the call, result), with A,
+// B, C enzyme_dup buffers and a an active (enzyme_out) scalar; blascheck.h
+// checks reverse and forward mode against central differences and each
+// other (the dot-product test), with the tolerances it states.
+// REQUIRES: openblas
+// RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lopenblas -lm && %t.O0
+// RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lopenblas -lm && %t.O2
+
+#include <stddef.h>
+
+#define NBUF 3 /* z = (A, B, C, a); F(z) = (A, B, C, result) */
+#define NB 36  /* each buffer: a 6 x 6 matrix at most */
+#define BC_NAMES "ABC"
+#include <blascheck.h>
+
+extern void dgemv_(const char *trans, const int *m, const int *n,
+                   const double *alpha, const double *a, const int *lda,
+                   const double *x, const int *incx, const double *beta,
+                   double *y, const int *incy, size_t trans_len);
+extern void dger_(const int *m, const int *n, const double *alpha,
+                  const double *x, const int *incx, const double *y,
+                  const int *incy, double *a, const int *lda);
+extern void dgemm_(const char *transa, const char *transb, const int *m,
+                   const int *n, const int *k, const double *alpha,
+                   const double *a, const int *lda, const double *b,
+                   const int *ldb, const double *beta, double *c,
+                   const int *ldc);
+extern double ddot_(const int *n, const double *x, const int *incx,
+                    const double *y, const int *incy);
+
+static const int one = 1, two = 2, three = 3, four = 4, five = 5, six = 6;
+static const int minus_one = -1;
+static const double half = 0.5, zero = 0.0;
+
+/* y = a A x + 0.5 y; then x' = beta-active A^T y. */
+double f_gemv(double *A, double *B, double *C, double a) {
+  double b = a * a;
+  dgemv_("N", &four, &three, &a, A, &five, B, &two, &half, C, &one, 1);
+  dgemv_("t", &four, &three, &a, A, &five, C, &minus_one, &b, B + 10, &three,
+         1);
+  b = 0.0; /* overwritten after the call read it */
+  return ddot_(&three, B + 10, &three, C, &one);
+}
+/* A += alpha x y^T, alpha through a local; A scaled afterwards. */
+double f_ger(double *A, double *B, double *C, double a) {
+  double alpha = 0.6 * a;
+  dger_(&four, &three, &alpha, B, &one, C, &minus_one, A, &five);
+  alpha = 2.0;
+  dger_(&two, &two, &alpha, C + 5, &two, B + 5, &one, A + 20, &three);
+  return ddot_(&three, A, &five, A + 1, &five);
+}
+/* C = a op(A) op(B) + beta C: 'n'/'N', 'T'/'t' and 'C' transposes. */
+double f_gemm(double *A, double *B, double *C, double a) {
+  dgemm_("n", "N", &three, &two, &four, &a, A, &four, B, &five, &half, C,
+         &three);
+  dgemm_("T", "n", &three, &two, &four, &half, A + 16, &five, B + 12, &four,
+         &a, C + 8, &four);
+  dgemm_("N", "t", &three, &two, &four, &a, A, &three, B + 24, &two, &zero,
+         C + 18, &three);
+  dgemm_("C", "T", &three, &two, &four, &a, A + 16, &four, B + 24, &three,
+         &a, C + 26, &three);
+  return ddot_(&six, C, &one, C + 18, &one) + a * C[30];
+}
+
+int main(void) {
+  double z[NZ], w[NZ], v[NZ], zf[NZ], wf[NZ], vf[NZ], g[NZ];
+  bc_inputs(z, w, v, zf, wf, vf);
+
+  BC_RUN(double, f_gemv, z, w, v, g);
+  BC_RUN(double, f_ger, z, w, v, g);
+  BC_RUN(double, f_gemm, z, w, v, g);
+  return gradcheck_exit();
+}

@@ -1,0 +1,147 @@
+// BLAS levels 2 and 3 through CBLAS (OpenBLAS): cblas_{d,s}{gemv,ger,gemm}
+// called from the differentiated functions.  Covered: column and row major,
+// every transpose (gemv: N, T; gemm: NN, NT, TN, TT), leading dimensions
+// larger than the matrix, vector increments 2, 3 and negative, alpha and
+// beta active (functions of the enzyme_out scalar) and constant, beta = 0
+// (C's old value does not matter), an empty matrix (gemv with n = 0 leaves
+// y as it is), a matrix and a vector overwritten after the call read them
+// (the adjoint needs their values at the call), and a width-2 reverse
+// request (two seeds in one call) against two single runs, each checked
+// against central differences.
+// Each case is F: (A, B, C, a) -> (A, B, C after the call, result), with A,
+// B, C enzyme_dup buffers and a an active scalar; blascheck.h checks
+// reverse and forward mode against central differences and each other (the
+// dot-product test), with the tolerances it states.
+// REQUIRES: openblas
+// RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lopenblas -lm && %t.O0
+// RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lopenblas -lm && %t.O2
+
+#include <cblas.h>
+
+#define NBUF 3 /* z = (A, B, C, a); F(z) = (A, B, C, result) */
+#define NB 36  /* each buffer: a 6 x 6 matrix at most */
+#define BC_NAMES "ABC"
+#include <blascheck.h>
+
+enum { Col = CblasColMajor, Row = CblasRowMajor };
+enum { NoT = CblasNoTrans, T = CblasTrans };
+
+/* ---- Double cases -------------------------------------------------------- */
+
+/* y = a A x + 0.5 y, A 4 x 3 (lda 5); then x' = 1.3 A^T y + a x'. */
+double d_gemv_col(double *A, double *B, double *C, double a) {
+  cblas_dgemv(Col, NoT, 4, 3, a, A, 5, B, 2, 0.5, C, 1);
+  cblas_dgemv(Col, T, 4, 3, 1.3, A, 5, C, -1, a, B + 10, 3);
+  return cblas_ddot(3, B + 10, 3, C, 1);
+}
+/* Row major, beta = a * a, the transposed product of an A^T y. */
+double d_gemv_row(double *A, double *B, double *C, double a) {
+  cblas_dgemv(Row, NoT, 3, 4, 0.7, A, 6, B, 1, a * a, C, 2);
+  cblas_dgemv(Row, CblasConjTrans, 3, 4, a, A + 1, 6, C, 2, 0.0, B + 20, -1);
+  return a * cblas_ddot(4, B + 20, 1, B + 20, 1);
+}
+/* A and x overwritten after gemv read them; n = 0 leaves y alone. */
+double d_gemv_overwritten(double *A, double *B, double *C, double a) {
+  cblas_dgemv(Col, T, 5, 2, a, A, 5, B, 1, 1.5, C, 1);
+  cblas_dscal(10, a, A, 1);
+  cblas_dcopy(5, C + 10, 1, B, 1);
+  cblas_dgemv(Col, NoT, 4, 0, a, A, 4, B, 1, 3.0, C + 20, 1);
+  return cblas_ddot(2, C, 1, B, 1) + A[3];
+}
+/* A += a x y^T, column and row major. */
+double d_ger(double *A, double *B, double *C, double a) {
+  cblas_dger(Col, 4, 3, a, B, 1, C, 2, A, 5);
+  cblas_dger(Row, 3, 5, 0.6, C + 1, -2, B + 3, 1, A + 16, 6);
+  return a * A[7];
+}
+/* C = a op(A) op(B) + beta C: every transpose, m, n, k = 3, 2, 4. */
+double d_gemm_col(double *A, double *B, double *C, double a) {
+  cblas_dgemm(Col, NoT, NoT, 3, 2, 4, a, A, 4, B, 5, 0.5, C, 3);
+  cblas_dgemm(Col, T, NoT, 3, 2, 4, 1.1, A + 16, 5, B + 12, 4, a, C + 8, 4);
+  cblas_dgemm(Col, NoT, T, 3, 2, 4, a, A, 3, B + 24, 2, 0.0, C + 18, 3);
+  cblas_dgemm(Col, T, T, 3, 2, 4, -0.9, A + 16, 4, B + 24, 3, 1.0, C + 26, 3);
+  return cblas_ddot(6, C, 1, C + 18, 1);
+}
+/* Row major, A overwritten after the call, C read again. */
+double d_gemm_row(double *A, double *B, double *C, double a) {
+  cblas_dgemm(Row, NoT, T, 2, 3, 4, a, A, 5, B, 4, a * a, C, 4);
+  cblas_dscal(10, 0.5, A, 1);
+  cblas_dgemm(Row, T, NoT, 2, 3, 2, 0.8, A, 3, C, 4, a, C + 20, 3);
+  return cblas_ddot(6, C + 20, 1, C + 20, 1);
+}
+
+/* ---- Float cases --------------------------------------------------------- */
+
+float s_gemv(float *A, float *B, float *C, float a) {
+  cblas_sgemv(Col, T, 4, 3, a, A, 4, B, 2, a, C, 1);
+  cblas_sger(Row, 2, 3, a, C, 1, B, 1, A + 20, 4);
+  return cblas_sdot(3, C, 1, C, 1);
+}
+float s_gemm(float *A, float *B, float *C, float a) {
+  cblas_sgemm(Col, T, NoT, 3, 2, 4, a, A, 4, B, 4, 0.25f, C, 3);
+  cblas_sgemm(Row, NoT, T, 2, 2, 3, 0.5f, C, 3, A + 20, 3, a, B + 20, 2);
+  return cblas_sdot(4, B + 20, 1, B + 20, 1);
+}
+
+/* ---- Width 2 ------------------------------------------------------------- */
+
+/* alpha and beta read from memory (their adjoints come back per lane). */
+void lanes(double *A, double *B, double *C) {
+  cblas_dgemv(Row, T, 3, 4, B[0], A, 4, B + 1, 2, A[30], C, 1);
+  cblas_dgemm(Col, NoT, T, 2, 3, 2, C[1], A + 12, 2, B + 10, 3, 0.5, C + 10, 2);
+  cblas_dscal(4, 0.5, A, 1);
+}
+
+/* lanes as y = F(x) on the three buffers, for its central differences. */
+static void lanes_vec(double *x, double *y, void *ctx) {
+  (void)ctx;
+  memcpy(y, x, sizeof(double) * NBUF * NB);
+  lanes(y, y + NB, y + 2 * NB);
+}
+
+static void check_width2(void) {
+  enum { Z = NBUF * NB };
+  double z[Z], seed[2][Z], single[2 * Z], lane[2 * Z], b[NBUF][NB];
+  gc_direction(z, Z, 3);
+  gc_direction(seed[0], Z, 4);
+  gc_direction(seed[1], Z, 5);
+  for (int k = 0; k < 2; ++k) {
+    double db[NBUF][NB];
+    memcpy(b, z, sizeof b), memcpy(db, seed[k], sizeof db);
+    __enzyme_autodiff((void *)lanes, BC_DUP(b, db));
+    for (int j = 0; j < NBUF; ++j) /* lane k: buffer j at single[k][j] */
+      memcpy(single + k * Z + j * NB, db[j], sizeof db[j]);
+    gc_check_vjp(k ? "lanes seed 1" : "lanes seed 0", lanes_vec, z, Z, Z, NULL,
+                 seed[k], single + k * Z);
+  }
+  /* Shadows as lanes: buffer j's lane k at shadow[j][k]. */
+  double shadow[NBUF][2][NB];
+  memcpy(b, z, sizeof b);
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < NBUF; ++j)
+      memcpy(shadow[j][k], seed[k] + j * NB, sizeof shadow[j][k]);
+  int stride = (int)sizeof shadow[0][0];
+  __enzyme_autodiff((void *)lanes, enzyme_width, 2, enzyme_dupv, stride, b[0],
+                    shadow[0], enzyme_dupv, stride, b[1], shadow[1],
+                    enzyme_dupv, stride, b[2], shadow[2]);
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < NBUF; ++j)
+      memcpy(lane + k * Z + j * NB, shadow[j][k], sizeof shadow[j][k]);
+  gc_check_lanes("lanes rev", lane, single, Z, 2);
+}
+
+int main(void) {
+  double z[NZ], w[NZ], v[NZ], zf[NZ], wf[NZ], vf[NZ], g[NZ];
+  bc_inputs(z, w, v, zf, wf, vf);
+
+  BC_RUN(double, d_gemv_col, z, w, v, g);
+  BC_RUN(double, d_gemv_row, z, w, v, g);
+  BC_RUN(double, d_gemv_overwritten, z, w, v, g);
+  BC_RUN(double, d_ger, z, w, v, g);
+  BC_RUN(double, d_gemm_col, z, w, v, g);
+  BC_RUN(double, d_gemm_row, z, w, v, g);
+  BC_RUN(float, s_gemv, zf, wf, vf, g);
+  BC_RUN(float, s_gemm, zf, wf, vf, g);
+  check_width2();
+  return gradcheck_exit();
+}
