@@ -288,7 +288,7 @@ void MemoryClasses::build(Function &F) {
     } else if (auto *Call = dyn_cast<CallBase>(&I)) {
       CallClass Class = Calls.classify(*Call);
       std::optional<HeapFn> Heap = Class.heap();
-      if (Heap == HeapFn::PosixMemalign) {
+      if (Heap == HeapFn::PosixMemalign || Heap == HeapFn::DeviceMalloc) {
         int P = classOrMake(Call->getArgOperand(0));
         if (P != -1)
           unite(contentOf(P), make(OriginHeap, Call));

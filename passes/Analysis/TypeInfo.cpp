@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/TypeInfo.h"
+#include "Analysis/CopyLayout.h"
 
 #include "Rules/CallTable.h"
 #include "Support/DemangledTypes.h"
@@ -386,9 +387,16 @@ void TypeInfo::update(const Value *V, const TypeTree &T) {
   // V grew: everything that relates to V must be revisited.
   if (auto *I = dyn_cast<Instruction>(const_cast<Value *>(V)))
     Worklist.insert(I);
-  for (const User *U : V->users())
+  for (const User *U : V->users()) {
     if (auto *UI = dyn_cast<Instruction>(const_cast<User *>(U)))
       Worklist.insert(UI);
+    // A copy at an offset from V learns from V's elements too
+    // (floatArrayAround).
+    if (isa<GetElementPtrInst>(U))
+      for (const User *Copy : U->users())
+        if (isa<MemTransferInst>(Copy))
+          Worklist.insert(cast<Instruction>(const_cast<User *>(Copy)));
+  }
 }
 
 void TypeInfo::update(const Value *V, const TypePath &P, ConcreteType C) {
@@ -587,6 +595,25 @@ void TypeInfo::visitMemTransfer(Value *Dst, Value *Src, Value *Len) {
     Size = CI->getLimitedValue(TypeTree::MaxOffset);
   update(Dst, tree(Src).clipped(Size));
   update(Src, tree(Dst).clipped(Size));
+  // A copy at a constant offset into an array of one float type moves
+  // those floats (memcpy(b + 12, a, n) where b's elements are read in a
+  // loop: their type is known at b's start only).
+  for (auto [P, Other] : {std::pair(Dst, Src), std::pair(Src, Dst)})
+    if (Type *Float = floatArrayAround(P))
+      update(Other, {0}, ConcreteType::floatOf(Float));
+}
+
+Type *TypeInfo::floatArrayAround(Value *P) const {
+  APInt Offset(DL.getIndexTypeSizeInBits(P->getType()), 0);
+  const Value *Base = P->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  if (Base == P || !Offset.isStrictlyPositive())
+    return nullptr;
+  CopiedFloats F = copiedFloats(tree(Base));
+  if (!F.Throughout || F.OtherData || F.FirstMixed ||
+      Offset.getZExtValue() % DL.getTypeStoreSize(F.Throughout))
+    return nullptr;
+  return F.Throughout;
 }
 
 /// Byte offset of an aggregate index path.

@@ -140,6 +140,9 @@ private:
   void applyTBAA(llvm::Instruction &I, llvm::Value *Ptr, llvm::Type *AccessTy);
 
   void visitCall(llvm::CallBase &Call);
+  /// The float type of the array \p P points into at a constant positive
+  /// offset, where the array is known to hold that type only.
+  llvm::Type *floatArrayAround(llvm::Value *P) const;
   void visitBufferCall(llvm::CallBase &Call, const BufferRoutine &R,
                        const BufferSpelling &S);
   /// Applies a callee's relations between its parameters and result to

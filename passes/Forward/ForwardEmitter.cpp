@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Forward/ForwardEmitter.h"
+#include "Normalize/RuntimeMemory.h"
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/ArgumentWrites.h"
@@ -192,8 +193,9 @@ void ForwardEmitter::emitMemSet(CallBase &Call) {
   auto &MS = cast<MemSetInst>(Call);
   forEachLane(accessedShadow(MS.getRawDest(), Call),
               [&](Value *LaneDst, unsigned) {
-                B.CreateMemSet(LaneDst, B.getInt8(0), MS.getLength(),
-                               MS.getDestAlign(), MS.isVolatile());
+                tagLike(*B.CreateMemSet(LaneDst, B.getInt8(0), MS.getLength(),
+                                        MS.getDestAlign(), MS.isVolatile()),
+                        MS);
               });
 }
 

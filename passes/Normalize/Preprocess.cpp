@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Normalize/Preprocess.h"
+#include "Normalize/RuntimeMemory.h"
 
 #include "Normalize/InvariantCalls.h"
 #include "Normalize/IterationCounters.h"
@@ -272,6 +273,14 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   // the callee itself (a direct call).
   if (IndirectCallRewriter)
     IndirectCallRewriter(*Clone, F);
+  // Last, so that no optimisation sees a runtime copy as a host memcpy;
+  // then the pointers the runtime calls kept in memory (cudaMalloc's slot)
+  // are read once (EarlyCSE turns no copy into loads).
+  if (tagRuntimeMemory(*Clone, Calls)) {
+    FunctionPassManager FPM;
+    FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+    run(FPM, *Clone);
+  }
   return *Clone;
 }
 
@@ -330,6 +339,7 @@ Function *Preprocessor::original(const Function &Clone) const {
 }
 
 void Preprocessor::cleanup(Function &F) {
+  lowerRuntimeMemory(F);
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(EarlyCSEPass());

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Planner/DerivativeContext.h"
+#include "Normalize/RuntimeMemory.h"
 
 #include "Forward/ForwardEmitter.h"
 #include "Planner/CustomDerivatives.h"
@@ -401,6 +402,10 @@ static bool isDirectlyRecursive(const Function &F) {
 }
 
 bool DerivativeContext::finish() {
+  // Runtime copies first: no optimisation may see them as host memcpys.
+  for (auto &[Key, D] : Generated)
+    if (!D->isDeclaration())
+      lowerRuntimeMemory(*D);
   if (Options.Cleanup)
     for (auto &[Key, D] : Generated)
       if (!D->isDeclaration())

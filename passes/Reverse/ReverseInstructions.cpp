@@ -609,6 +609,10 @@ void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
     return reverseRealloc(Call);
   case CallEffect::Buffer:
     return reverseBufferCall(Call, Class, DI);
+  case CallEffect::RuntimeMemory:
+    // Normalization made every runtime copy a tagged intrinsic.
+    return fail(Call, "internal error: a GPU runtime copy ('" + describe(Call) +
+                          "') was not normalized");
   default:
     // Memory intrinsics, stores and calls of derivatives are reversed by
     // their own visitors; allocations release their shadows elsewhere.

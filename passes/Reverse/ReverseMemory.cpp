@@ -17,6 +17,7 @@
 #include "Analysis/CopyLayout.h"
 #include "Analysis/TypeInfo.h"
 #include "Normalize/Preprocess.h"
+#include "Normalize/RuntimeMemory.h"
 #include "Rules/CallTable.h"
 #include "Support/DerivativeSignature.h"
 #include "Support/Diagnostics.h"
@@ -25,6 +26,7 @@
 #include "Sweep/SweepPlanner.h"
 #include "Target/TargetHooks.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -96,6 +98,32 @@ void ReverseEmitter::reverseMemTransfer(MemTransferInst &I) {
   Align DstAlign = I.getDestAlign().valueOrOne(),
         SrcAlign = I.getSourceAlign().valueOrOne();
   Value *Len = B.CreateZExtOrTrunc(lookup(I.getLength()), B.getInt64Ty());
+  // A runtime copy's shadows may be device memory: the adjoints move
+  // between host copies of them, written back when they are done.
+  SmallVector<std::pair<Value *, Value *>, 4> Staged;
+  scope_exit WriteBack([&] {
+    for (auto [Shadow, Host] : Staged) {
+      tagLike(*B.CreateMemCpy(Shadow, DstAlign, Host, DstAlign, Len), I);
+      Ctx.target().emitFree(B, Host);
+    }
+  });
+  if (runtimeOf(I)) {
+    auto Stage = [&](Value *Shadow) {
+      Type *PtrTy = I.getRawDest()->getType();
+      SmallVector<Value *, 4> Hosts;
+      forEachLane(Shadow, [&](Value *LaneShadow, unsigned) {
+        Value *Host = Ctx.target().emitAlloc(B, Len);
+        tagLike(*B.CreateMemCpy(Host, DstAlign, LaneShadow, DstAlign, Len), I);
+        Staged.push_back({LaneShadow, Host});
+        Hosts.push_back(Host);
+      });
+      return Batch.pack(B, PtrTy, Hosts);
+    };
+    DstS = Stage(DstS);
+    if (SrcS)
+      SrcS = Stage(SrcS);
+    DstAlign = SrcAlign = Align(1);
+  }
   if (WithinArray && !ConstLen)
     stopBeyond(I, Len, ArrayBytes);
   if (F.Throughout)
@@ -257,7 +285,7 @@ void ReverseEmitter::reverseMemSet(MemSetInst &I) {
   if (Pointers.empty()) {
     Value *Len = lookup(I.getLength());
     forEachLane(DstS, [&](Value *LanePtr, unsigned) {
-      B.CreateMemSet(LanePtr, B.getInt8(0), Len, I.getDestAlign());
+      tagLike(*B.CreateMemSet(LanePtr, B.getInt8(0), Len, I.getDestAlign()), I);
     });
     return;
   }
@@ -267,9 +295,10 @@ void ReverseEmitter::reverseMemSet(MemSetInst &I) {
   forEachLane(DstS, [&](Value *LanePtr, unsigned) {
     auto Zero = [&](uint64_t From, uint64_t To) {
       if (To > From)
-        B.CreateMemSet(B.CreateConstGEP1_64(B.getInt8Ty(), LanePtr, From),
-                       B.getInt8(0), To - From,
-                       commonAlignment(DstAlign, From));
+        tagLike(*B.CreateMemSet(
+                    B.CreateConstGEP1_64(B.getInt8Ty(), LanePtr, From),
+                    B.getInt8(0), To - From, commonAlignment(DstAlign, From)),
+                I);
     };
     uint64_t At = 0, Len = ConstLen->getZExtValue();
     for (uint64_t P : Pointers) {

@@ -55,6 +55,9 @@ enum class CallEffect : uint8_t {
   MemorySet,
   /// A warp shuffle: one operand moves between threads.
   Shuffle,
+  /// A GPU runtime copy or fill (RuntimeCall), before normalization makes
+  /// it a tagged memory intrinsic.
+  RuntimeMemory,
   /// Not a row: the call itself decides.
   InlineAsm,
   NestedRequest, ///< an `__enzyme_*` entry point inside differentiated code
@@ -62,6 +65,28 @@ enum class CallEffect : uint8_t {
   Indirect,      ///< the callee is unknown
   Defined,       ///< a body in this module, differentiated like the caller
   Unknown,       ///< a declaration no row describes
+};
+
+/// A call of the CUDA or HIP runtime from host code (CallRules.def's
+/// RUNTIME_FUNCTION rows).  Allocations and frees are heap functions
+/// (HeapFn::DeviceMalloc, HeapFn::Free); copies and fills become tagged
+/// memory intrinsics before differentiation (Normalize/RuntimeMemory.h).
+struct RuntimeCall {
+  enum Kind : uint8_t {
+    Allocate,  ///< (void **p, size_t bytes, ...)
+    Free,      ///< (void *p[, stream])
+    Copy,      ///< (void *dst, const void *src, size_t bytes, kind)
+    CopyAsync, ///< (..., stream)
+    Set,       ///< (void *p, int value, size_t bytes)
+    SetAsync,  ///< (..., stream)
+    Inactive,  ///< devices, streams, events, errors
+  };
+  Kind K;
+  /// "cuda" or "hip".
+  const char *Api;
+
+  bool isCuda() const { return Api[0] == 'c'; }
+  bool isAsync() const { return K == CopyAsync || K == SetAsync; }
 };
 
 /// How a buffer routine's argument is used.

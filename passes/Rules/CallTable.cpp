@@ -28,12 +28,62 @@ namespace gpuad {
 
 namespace {
 
+/// The GPU runtimes whose calls are rows: `cuda<Name>` and `hip<Name>`.
+constexpr const char *RuntimeApis[] = {"cuda", "hip"};
+
+/// Every spelling of the runtime rows: cudaMemcpy -> {Copy, "cuda"}.
+const StringMap<RuntimeCall> &runtimeNames() {
+  static const StringMap<RuntimeCall> Names = [] {
+    StringMap<RuntimeCall> M;
+    for (const char *Api : RuntimeApis) {
+#define RUNTIME_FUNCTION(Name, Kind)                                           \
+  M[std::string(Api) + #Name] = {RuntimeCall::Kind, Api};
+#include "Rules/CallRules.def"
+    }
+    return M;
+  }();
+  return Names;
+}
+
 const StringSet<> &inactiveNames() {
-  static const StringSet<> Names = {
+  static const StringSet<> Names = [] {
+    StringSet<> S = {
 #define INACTIVE_FUNCTION(Spelling) Spelling,
 #include "Rules/CallRules.def"
-  };
+    };
+    for (const auto &Entry : runtimeNames())
+      if (Entry.getValue().K == RuntimeCall::Inactive)
+        S.insert(Entry.getKey());
+    return S;
+  }();
   return Names;
+}
+
+/// Whether \p FT is how the runtimes declare a call of kind \p K.
+bool fitsRuntimeCall(RuntimeCall::Kind K, const FunctionType &FT) {
+  auto Is = [&](unsigned I, auto Test) {
+    return I < FT.getNumParams() && Test(FT.getParamType(I));
+  };
+  auto Ptr = [](Type *T) { return T->isPointerTy(); };
+  auto Int = [](Type *T) { return T->isIntegerTy(); };
+  unsigned Params = FT.getNumParams();
+  switch (K) {
+  case RuntimeCall::Allocate: // (void **p, size_t bytes, ...)
+    return Params >= 2 && Is(0, Ptr) && Is(1, Int);
+  case RuntimeCall::Free: // (void *p[, stream])
+    return Params >= 1 && Is(0, Ptr);
+  case RuntimeCall::Copy: // (dst, src, bytes, kind[, stream])
+  case RuntimeCall::CopyAsync:
+    return Params == (K == RuntimeCall::Copy ? 4u : 5u) && Is(0, Ptr) &&
+           Is(1, Ptr) && Is(2, Int) && Is(3, Int);
+  case RuntimeCall::Set: // (p, value, bytes[, stream])
+  case RuntimeCall::SetAsync:
+    return Params == (K == RuntimeCall::Set ? 3u : 4u) && Is(0, Ptr) &&
+           Is(1, Int) && Is(2, Int);
+  case RuntimeCall::Inactive:
+    return true;
+  }
+  llvm_unreachable("runtime call kinds are covered");
 }
 
 bool isInactiveIntrinsic(Intrinsic::ID ID) {
@@ -288,8 +338,8 @@ const DerivativeRule *CallTable::scalarRule(const Instruction &I) const {
 }
 
 bool CallTable::keepsNoPointer(const Function &F) const {
-  return F.isDeclaration() &&
-         (noncapturingNames().contains(F.getName()) || bufferRoutine(F));
+  return F.isDeclaration() && (noncapturingNames().contains(F.getName()) ||
+                               bufferRoutine(F) || runtimeCall(F));
 }
 
 std::optional<HeapFn> CallTable::heapCall(const Value *V) const {
@@ -303,6 +353,13 @@ std::optional<HeapFn> CallTable::heapFunction(const Function &F) const {
     return HeapFn::UserAlloc;
   if (F.hasFnAttribute("gpuad-user-free"))
     return HeapFn::UserFree;
+  if (std::optional<RuntimeCall> R = runtimeCall(F)) {
+    if (R->K == RuntimeCall::Allocate)
+      return HeapFn::DeviceMalloc;
+    if (R->K == RuntimeCall::Free)
+      return HeapFn::Free;
+    return std::nullopt;
+  }
   auto It = heapNames().find(F.getName());
   if (It == heapNames().end())
     return std::nullopt;
@@ -310,8 +367,18 @@ std::optional<HeapFn> CallTable::heapFunction(const Function &F) const {
 }
 
 HeapRelease CallTable::releaseOf(const Function &F) const {
+  if (std::optional<RuntimeCall> R = runtimeCall(F))
+    return {R->isCuda() ? "cudaFree" : "hipFree", ""};
   auto It = heapNames().find(F.getName());
   return It == heapNames().end() ? HeapRelease() : It->second.Release;
+}
+
+std::optional<RuntimeCall> CallTable::runtimeCall(const Function &F) const {
+  auto It = runtimeNames().find(F.getName());
+  if (It == runtimeNames().end() || !F.isDeclaration() ||
+      !fitsRuntimeCall(It->second.K, *F.getFunctionType()))
+    return std::nullopt;
+  return It->second;
 }
 
 std::optional<std::pair<const BufferRoutine *, BufferSpelling>>
@@ -375,7 +442,10 @@ CallClass CallTable::classify(const CallBase &Call) const {
 CallClass CallTable::classifyCallee(const CallBase &Call,
                                     const Function &Callee) const {
   CallClass C;
-  if (std::optional<HeapFn> Heap = heapFunction(Callee)) {
+  if (std::optional<RuntimeCall> R = runtimeCall(Callee);
+      R && R->K != RuntimeCall::Allocate && R->K != RuntimeCall::Free) {
+    C.Effect = CallEffect::RuntimeMemory;
+  } else if (std::optional<HeapFn> Heap = heapFunction(Callee)) {
     C.Effect = heapEffect(*Heap);
     C.Heap = *Heap;
   } else if (auto Routine = bufferRoutine(Callee);

@@ -104,6 +104,8 @@ public:
   /// How blocks that library heap function \p F allocates or frees are
   /// released (empty for a user's allocator: its own metadata says).
   HeapRelease releaseOf(const llvm::Function &F) const;
+  /// The GPU runtime call \p F is (its spelling and type), if any.
+  std::optional<RuntimeCall> runtimeCall(const llvm::Function &F) const;
   /// The buffer routine \p F is (its spelling and type), if any.
   std::optional<std::pair<const BufferRoutine *, BufferSpelling>>
   bufferRoutine(const llvm::Function &F) const;

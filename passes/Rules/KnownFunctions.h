@@ -36,6 +36,9 @@ enum class HeapFn {
   Free,          ///< free(p), operator delete(p[, ...])
   PosixMemalign, ///< posix_memalign(&p, align, size)
   AlignedAlloc,  ///< aligned_alloc(align, size)
+  /// cudaMalloc(&p, size[, ...]), hipMalloc: device memory through an
+  /// out-pointer (CallTable::deviceMemory names its API).
+  DeviceMalloc,
   /// A user's allocator and deallocator (Enzyme's
   /// __enzyme_allocation_like: attribute "enzyme_allocator" = size argument,
   /// "enzyme_deallocator" = the deallocator's arguments, metadata

@@ -15,6 +15,7 @@
 /// nothing active, or a call to a defined function the mode differentiates.
 //===----------------------------------------------------------------------===//
 
+#include "Normalize/RuntimeMemory.h"
 #include "Sweep/ForwardSweep.h"
 
 #include "Analysis/ActivityAnalysis.h"
@@ -483,8 +484,9 @@ void ForwardSweep::emitMemTransfer(CallBase &Call) {
       B.Insert(S);
     } else {
       // Copying inactive data: its shadow is zero.
-      B.CreateMemSet(LaneDst, B.getInt8(0), MT.getLength(), MT.getDestAlign(),
-                     MT.isVolatile());
+      tagLike(*B.CreateMemSet(LaneDst, B.getInt8(0), MT.getLength(),
+                              MT.getDestAlign(), MT.isVolatile()),
+              MT);
     }
   });
 }
@@ -520,6 +522,10 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
     return emitShuffle(Call, Class.ShuffledOperand);
   case CallEffect::MemoryTransfer:
     return emitMemTransfer(Call);
+  case CallEffect::RuntimeMemory:
+    // Normalization made every runtime copy a tagged intrinsic.
+    return fail(Call, "internal error: a GPU runtime copy ('" + describe(Call) +
+                          "') was not normalized");
   case CallEffect::MemorySet:
     if (needsShadow(cast<MemSetInst>(Call).getRawDest()))
       emitMemSet(Call);
@@ -805,16 +811,25 @@ void ForwardSweep::emitHeapCall(CallBase &Call, HeapFn Fn) {
       emitShadowFree(Call, shadowPointer(P, Call));
     return;
   }
-  case HeapFn::PosixMemalign: {
+  case HeapFn::PosixMemalign:
+  case HeapFn::DeviceMalloc: {
+    // The block goes to *slot; so does the shadow, to the slot's shadow,
+    // zeroed (in device memory, by the runtime).
     Value *Slot = Call.getArgOperand(0);
     if (!needsShadow(Slot))
       return;
-    Value *Size = Call.getArgOperand(2);
+    bool Device = Fn == HeapFn::DeviceMalloc;
+    Value *Size = Call.getArgOperand(Device ? 1 : 2);
+    std::optional<RuntimeCall> Runtime =
+        Device ? Ctx.calls().runtimeCall(*Call.getCalledFunction())
+               : std::nullopt;
     PointerType *PtrTy = PointerType::get(Derivative.getContext(), 0);
     forEachLane(shadowPointer(Slot, Call), [&](Value *LaneSlot, unsigned) {
       cloneCall(Call, {{0, LaneSlot}});
-      B.CreateMemSet(B.CreateLoad(PtrTy, LaneSlot), B.getInt8(0), Size,
-                     MaybeAlign());
+      Instruction *Zero = B.CreateMemSet(B.CreateLoad(PtrTy, LaneSlot),
+                                         B.getInt8(0), Size, MaybeAlign());
+      if (Runtime)
+        tagRuntime(*Zero, Runtime->Api);
     });
     return;
   }

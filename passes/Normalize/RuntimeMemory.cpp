@@ -1,0 +1,128 @@
+//===- RuntimeMemory.cpp - GPU runtime copies as tagged intrinsics --------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Normalize/RuntimeMemory.h"
+
+#include "Rules/CallTable.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "gpuad-calls"
+
+using namespace llvm;
+
+STATISTIC(NumTagged, "GPU runtime copies and fills made tagged intrinsics");
+STATISTIC(NumLowered, "Tagged intrinsics made GPU runtime calls again");
+
+namespace gpuad {
+
+static constexpr const char *Tag = "gpuad.runtime";
+/// cudaMemcpyDefault, hipMemcpyDefault: the runtime tells the direction.
+static constexpr int MemcpyDefault = 4;
+
+static void setTag(Instruction &I, const char *Api, bool Async) {
+  LLVMContext &C = I.getContext();
+  SmallVector<Metadata *, 2> Ops = {MDString::get(C, Api)};
+  if (Async)
+    Ops.push_back(MDString::get(C, "async"));
+  I.setMetadata(Tag, MDNode::get(C, Ops));
+}
+
+bool tagRuntimeMemory(Function &F, const CallTable &Calls) {
+  bool Changed = false;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : make_early_inc_range(BB)) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      std::optional<RuntimeCall> R =
+          Callee ? Calls.runtimeCall(*Callee) : std::nullopt;
+      if (!R || (R->K != RuntimeCall::Copy && R->K != RuntimeCall::CopyAsync &&
+                 R->K != RuntimeCall::Set && R->K != RuntimeCall::SetAsync))
+        continue;
+      IRBuilder<> B(Call);
+      Instruction *New;
+      if (R->K == RuntimeCall::Copy || R->K == RuntimeCall::CopyAsync)
+        New = B.CreateMemCpy(Call->getArgOperand(0), MaybeAlign(),
+                             Call->getArgOperand(1), MaybeAlign(),
+                             Call->getArgOperand(2));
+      else
+        New =
+            B.CreateMemSet(Call->getArgOperand(0),
+                           B.CreateTrunc(Call->getArgOperand(1), B.getInt8Ty()),
+                           Call->getArgOperand(2), MaybeAlign());
+      New->setDebugLoc(Call->getDebugLoc());
+      setTag(*New, R->Api, R->isAsync());
+      LLVM_DEBUG(dbgs() << "gpuad-calls: " << *Call << " -> tagged " << *New
+                        << "\n");
+      if (!Call->getType()->isVoidTy())
+        Call->replaceAllUsesWith(Constant::getNullValue(Call->getType()));
+      Call->eraseFromParent();
+      ++NumTagged;
+      Changed = true;
+    }
+  return Changed;
+}
+
+std::optional<RuntimeCall> runtimeOf(const Instruction &I) {
+  const MDNode *N = I.getMetadata(Tag);
+  if (!N || !isa<MemIntrinsic>(I))
+    return std::nullopt;
+  bool Cuda = cast<MDString>(N->getOperand(0))->getString() == "cuda";
+  bool Async = N->getNumOperands() > 1;
+  bool Copy = isa<MemTransferInst>(I);
+  RuntimeCall::Kind K =
+      Copy ? (Async ? RuntimeCall::CopyAsync : RuntimeCall::Copy)
+           : (Async ? RuntimeCall::SetAsync : RuntimeCall::Set);
+  return RuntimeCall{K, Cuda ? "cuda" : "hip"};
+}
+
+void tagLike(Instruction &New, const Instruction &Like) {
+  if (MDNode *N = Like.getMetadata(Tag))
+    New.setMetadata(Tag, N);
+}
+
+void tagRuntime(Instruction &New, const char *Api) {
+  setTag(New, Api, /*Async=*/false);
+}
+
+bool lowerRuntimeMemory(Function &F) {
+  bool Changed = false;
+  Module &M = *F.getParent();
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  Type *Ptr = PointerType::getUnqual(C);
+  for (BasicBlock &BB : F)
+    for (Instruction &I : make_early_inc_range(BB)) {
+      std::optional<RuntimeCall> R = runtimeOf(I);
+      if (!R)
+        continue;
+      std::string Api = R->Api;
+      auto &MI = cast<MemIntrinsic>(I);
+      IRBuilder<> B(&I);
+      if (R->isAsync())
+        B.CreateCall(M.getOrInsertFunction(Api + "DeviceSynchronize", I32));
+      Value *Len = B.CreateZExtOrTrunc(MI.getLength(), I64);
+      if (auto *MT = dyn_cast<MemTransferInst>(&MI))
+        B.CreateCall(
+            M.getOrInsertFunction(Api + "Memcpy", I32, Ptr, Ptr, I64, I32),
+            {MT->getRawDest(), MT->getRawSource(), Len,
+             B.getInt32(MemcpyDefault)});
+      else
+        B.CreateCall(M.getOrInsertFunction(Api + "Memset", I32, Ptr, I32, I64),
+                     {MI.getRawDest(),
+                      B.CreateZExt(cast<MemSetInst>(MI).getValue(), I32), Len});
+      MI.eraseFromParent();
+      ++NumLowered;
+      Changed = true;
+    }
+  return Changed;
+}
+
+} // namespace gpuad
