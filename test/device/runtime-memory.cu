@@ -2,12 +2,13 @@
 // runtime -- cudaMalloc, host-to-device, device-to-device and
 // device-to-host cudaMemcpy, cudaMemcpyAsync on a stream, cudaMemset,
 // cudaFree -- and finishes its loss on the host, differentiated from one
-// host request: reverse mode, forward mode and a width-2 reverse request.
+// host request: reverse mode, split mode, forward mode and a width-2
+// reverse request.
 // The derivatives give every device allocation a zeroed device shadow and
 // move adjoints back through each copy in reverse.  Checked: the gradient
 // against central differences (rtol 1e-6), the forward tangent against the
-// gradient (the dot-product test, rtol 1e-12) and the two lanes against
-// single runs (rtol 1e-13).  Natively, every copy the derivatives make is
+// gradient (the dot-product test, rtol 1e-12), the split-mode gradient and
+// the two lanes against the single run (rtol 1e-13).  Natively, every copy the derivatives make is
 // a runtime call (device memory is never read as host memory):
 //
 // REQUIRES: cuda
@@ -92,6 +93,16 @@ int main() {
                (loss(p.data(), scale) - loss(m.data(), scale)) / (2 * step));
   }
 
+  // Split mode: the forward sweep's device state crosses the tape.
+  std::vector<double> gs(N, 0.0);
+  void *tape = __enzyme_augmentfwd<void *>((void *)loss, enzyme_dup, x.data(),
+                                           gs.data(), enzyme_const, scale,
+                                           enzyme_noret);
+  __enzyme_reverse<void>((void *)loss, enzyme_dup, x.data(), gs.data(),
+                         enzyme_const, scale, 1.0, tape);
+  for (int i = 0; i < N; ++i)
+    expectNear(same, "split", i, gs[i], g[i]);
+
   std::vector<double> vd = v;
   double tangent = __enzyme_fwddiff<double>(
       (void *)loss, enzyme_dup, x.data(), vd.data(), enzyme_const, scale);
@@ -109,6 +120,6 @@ int main() {
     expectNear(same, "lane 1", i, lanes[N + i], g[i]);
   }
   return finish("a host driver's Malloc, Memcpy, Memset and Free in "
-                "reverse, forward and width 2",
+                "reverse, split, forward and width 2",
                 {&fd, &dot, &same});
 }
