@@ -374,6 +374,10 @@ HeapRelease CallTable::releaseOf(const Function &F) const {
 }
 
 std::optional<RuntimeCall> CallTable::runtimeCall(const Function &F) const {
+  // Host code's: device code's own runtime (dynamic parallelism) is not
+  // these rows.
+  if (Target && Target->isGPU())
+    return std::nullopt;
   auto It = runtimeNames().find(F.getName());
   if (It == runtimeNames().end() || !F.isDeclaration() ||
       !fitsRuntimeCall(It->second.K, *F.getFunctionType()))
