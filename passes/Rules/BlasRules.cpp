@@ -32,6 +32,12 @@ enum { N, X, IncX };
 namespace copy {
 enum { N, X, IncX, Y, IncY };
 } // namespace copy
+namespace swap {
+enum { N, X, IncX, Y, IncY };
+} // namespace swap
+namespace asum {
+enum { N, X, IncX };
+} // namespace asum
 namespace gemv {
 enum { Layout, Trans, M, N, Alpha, A, Lda, X, IncX, Beta, Y, IncY };
 } // namespace gemv
@@ -106,12 +112,17 @@ void axpyAdjoint(BufferCallSite &S) {
                     S.primal(IncX)});
 }
 
-/// scal does nothing where its increment is not positive (reference BLAS
-/// and OpenBLAS alike): \p V there, zero elsewhere.
-static Value *whereScalActs(BufferCallSite &S, Value *V) {
-  Value *Inc = S.primal(scal::IncX);
+/// scal and asum do nothing where their increment (argument \p IncArg) is
+/// not positive (reference BLAS and OpenBLAS alike): \p V there, zero
+/// elsewhere.
+static Value *whereIncrementPositive(BufferCallSite &S, unsigned IncArg,
+                                     Value *V) {
+  Value *Inc = S.primal(IncArg);
   Value *Acts = S.B.CreateICmpSGT(Inc, ConstantInt::get(Inc->getType(), 0));
   return S.B.CreateSelect(Acts, V, ConstantFP::get(V->getType(), 0.0));
+}
+static Value *whereScalActs(BufferCallSite &S, Value *V) {
+  return whereIncrementPositive(S, scal::IncX, V);
 }
 
 Value *scalTangent(BufferCallSite &S) {
@@ -184,6 +195,73 @@ void copyAdjoint(BufferCallSite &S) {
     S.call("axpy", {S.primal(N), S.constant(1.0), DY, S.primal(IncY), DX,
                     S.primal(IncX)});
   S.zero(S.primal(N), DY, S.primal(IncY));
+}
+
+/// swap's tangent and adjoint alike: the shadows trade places; one without
+/// the other takes the inactive side's values, whose derivative is zero.
+static void swapShadows(BufferCallSite &S) {
+  using namespace swap;
+  Value *DX = S.shadow(X), *DY = S.shadow(Y);
+  if (DX && DY)
+    S.call("swap", {S.primal(N), DX, S.primal(IncX), DY, S.primal(IncY)});
+  else if (DX)
+    S.zero(S.primal(N), DX, S.primal(IncX));
+  else if (DY)
+    S.zero(S.primal(N), DY, S.primal(IncY));
+}
+
+Value *swapTangent(BufferCallSite &S) {
+  swapShadows(S);
+  return nullptr;
+}
+
+void swapAdjoint(BufferCallSite &S) { swapShadows(S); }
+
+/// sign(x) * V: the subgradient 0 at x = 0.
+static Value *signTimes(IRBuilderBase &B, Value *X, Value *V) {
+  Value *Zero = ConstantFP::get(X->getType(), 0.0);
+  return B.CreateSelect(B.CreateFCmpOLT(X, Zero), B.CreateFNeg(V),
+                        B.CreateSelect(B.CreateFCmpOGT(X, Zero), V, Zero));
+}
+
+Value *asumTangent(BufferCallSite &S) {
+  using namespace asum;
+  // dr = sum sign(x_i) dx_i.
+  Value *DX = S.shadow(X);
+  if (!DX)
+    return S.constant(0.0);
+  Type *Element = S.Element;
+  Value *Inc = S.primal(IncX);
+  Value *T = S.eachElement(
+      "asum.tangent", S.primal(N), {{S.primal(X), Inc}, {DX, Inc}}, {},
+      /*Sums=*/true,
+      [&](IRBuilderBase &B, ArrayRef<Value *> E, ArrayRef<Value *>) {
+        return signTimes(B, B.CreateLoad(Element, E[0]),
+                         B.CreateLoad(Element, E[1]));
+      });
+  return whereIncrementPositive(S, IncX, T);
+}
+
+void asumAdjoint(BufferCallSite &S) {
+  using namespace asum;
+  // x_bar += r_bar sign(x).
+  Value *RBar = S.resultAdjoint();
+  Value *DX = S.shadow(X);
+  if (!RBar || !DX)
+    return;
+  Type *Element = S.Element;
+  auto [XAt, IncXAt] = S.atCall(X);
+  S.eachElement(
+      "asum.adjoint", S.primal(N), {{XAt, IncXAt}, {DX, S.primal(IncX)}},
+      {whereIncrementPositive(S, IncX, RBar)}, /*Sums=*/false,
+      [&](IRBuilderBase &B, ArrayRef<Value *> E,
+          ArrayRef<Value *> Scalars) -> Value * {
+        Value *Sum =
+            B.CreateFAdd(B.CreateLoad(Element, E[1]),
+                         signTimes(B, B.CreateLoad(Element, E[0]), Scalars[0]));
+        B.CreateStore(Sum, E[1]);
+        return nullptr;
+      });
 }
 
 /// \p Len where the m x n matrix \p M, \p N has elements, else 0: gemv

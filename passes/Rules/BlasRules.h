@@ -33,6 +33,12 @@ llvm::Value *nrm2Tangent(BufferCallSite &S);
 void nrm2Adjoint(BufferCallSite &S);
 /// y = x (linear: its tangent is the call on the shadows)
 void copyAdjoint(BufferCallSite &S);
+/// x, y = y, x
+llvm::Value *swapTangent(BufferCallSite &S);
+void swapAdjoint(BufferCallSite &S);
+/// r = sum |x_i|
+llvm::Value *asumTangent(BufferCallSite &S);
+void asumAdjoint(BufferCallSite &S);
 /// y = alpha op(A) x + beta y
 llvm::Value *gemvTangent(BufferCallSite &S);
 void gemvAdjoint(BufferCallSite &S);

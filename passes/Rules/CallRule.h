@@ -18,6 +18,7 @@
 #define GPUAD_RULES_CALLRULE_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -186,6 +187,22 @@ public:
   virtual llvm::Value *eachColumn(llvm::StringRef Name, llvm::Value *Layout,
                                   llvm::Value *Rows, llvm::Value *Columns,
                                   llvm::ArrayRef<llvm::Value *> Args) = 0;
+  /// What eachElement does with element k: \p Elements are the addresses
+  /// of each vector's element k, \p Scalars the scalars passed along; the
+  /// result (a float) is summed where eachElement sums.
+  using ElementBody = llvm::function_ref<llvm::Value *(
+      llvm::IRBuilderBase &B, llvm::ArrayRef<llvm::Value *> Elements,
+      llvm::ArrayRef<llvm::Value *> Scalars)>;
+  /// Runs \p Body on element k of each of \p Vectors ((vector, increment)
+  /// pairs) for k in [0, \p N), in BLAS's order (a negative increment walks
+  /// from the vector's end), with \p Scalars; returns the sum of Body's
+  /// results where \p Sums.  The loop is a helper function made once per
+  /// module for \p Name: what no BLAS routine computes (asum's signs).
+  virtual llvm::Value *
+  eachElement(llvm::StringRef Name, llvm::Value *N,
+              llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Vectors,
+              llvm::ArrayRef<llvm::Value *> Scalars, bool Sums,
+              ElementBody Body) = 0;
   /// A scratch buffer of \p Count elements, freed once this call's
   /// derivative is done with it.
   virtual llvm::Value *temporary(llvm::Value *Count) = 0;

@@ -131,49 +131,82 @@ Value *BufferCallEmitter::call(StringRef Name, ArrayRef<Value *> Args) {
   return emitCall(B, Name, Args);
 }
 
-/// `void gpuad.zero.strided.<T>(iN n, ptr x, iN inc)`: x[k * |inc|] = 0 for
-/// k in [0, n), the elements BLAS's x with increment inc names.
-static Function *zeroStridedFunction(Module &M, Type *Element,
-                                     IntegerType *IntTy) {
-  std::string Name = "gpuad.zero.strided." +
-                     std::string(Element->isDoubleTy() ? "f64" : "f32") + ".i" +
-                     std::to_string(IntTy->getBitWidth());
-  if (Function *F = M.getFunction(Name))
-    return F;
-  LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::getUnqual(C);
-  Function *F = Function::Create(
-      FunctionType::get(Type::getVoidTy(C), {IntTy, Ptr, IntTy}, false),
-      GlobalValue::InternalLinkage, Name, M);
-  F->addFnAttr(Attribute::AlwaysInline);
-  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
-  BasicBlock *Loop = BasicBlock::Create(C, "loop", F);
-  BasicBlock *Exit = BasicBlock::Create(C, "exit", F);
-  IRBuilder<> B(Entry);
-  Value *N = F->getArg(0), *X = F->getArg(1);
-  Value *Inc = F->getArg(2);
-  Value *Step = B.CreateSExt(
-      B.CreateSelect(B.CreateICmpSLT(Inc, ConstantInt::get(IntTy, 0)),
-                     B.CreateNeg(Inc), Inc),
-      B.getInt64Ty());
-  Value *Count = B.CreateSExt(N, B.getInt64Ty());
-  B.CreateCondBr(B.CreateICmpSGT(Count, B.getInt64(0)), Loop, Exit);
-  B.SetInsertPoint(Loop);
-  PHINode *K = B.CreatePHI(B.getInt64Ty(), 2);
-  K->addIncoming(B.getInt64(0), Entry);
-  B.CreateStore(ConstantFP::get(Element, 0.0),
-                B.CreateGEP(Element, X, B.CreateMul(K, Step)));
-  Value *Next = B.CreateAdd(K, B.getInt64(1));
-  K->addIncoming(Next, Loop);
-  B.CreateCondBr(B.CreateICmpSLT(Next, Count), Loop, Exit);
-  B.SetInsertPoint(Exit);
-  B.CreateRetVoid();
-  return F;
+void BufferCallEmitter::zero(Value *N, Value *Buffer, Value *Inc) {
+  eachElement("zero", N, {{Buffer, Inc}}, {}, /*Sums=*/false,
+              [&](IRBuilderBase &LB, ArrayRef<Value *> Elements,
+                  ArrayRef<Value *>) -> Value * {
+                LB.CreateStore(ConstantFP::get(Element, 0.0), Elements[0]);
+                return nullptr;
+              });
 }
 
-void BufferCallEmitter::zero(Value *N, Value *Buffer, Value *Inc) {
+Value *BufferCallEmitter::eachElement(
+    StringRef Name, Value *N, ArrayRef<std::pair<Value *, Value *>> Vectors,
+    ArrayRef<Value *> Scalars, bool Sums, ElementBody Body) {
   Module &M = *B.GetInsertBlock()->getModule();
-  B.CreateCall(zeroStridedFunction(M, Element, IntTy), {N, Buffer, Inc});
+  LLVMContext &C = M.getContext();
+  std::string FnName =
+      ("gpuad.each." + Name + "." + (Element->isDoubleTy() ? "f64" : "f32") +
+       ".i" + Twine(IntTy->getBitWidth()))
+          .str();
+  SmallVector<Value *, 8> Args = {B.CreateSExtOrTrunc(N, IntTy)};
+  for (auto [V, Inc] : Vectors)
+    Args.append({V, B.CreateSExtOrTrunc(Inc, IntTy)});
+  append_range(Args, Scalars);
+  Function *F = M.getFunction(FnName);
+  if (!F) {
+    SmallVector<Type *, 8> Params;
+    for (Value *A : Args)
+      Params.push_back(A->getType());
+    F = Function::Create(
+        FunctionType::get(Sums ? Element : Type::getVoidTy(C), Params, false),
+        GlobalValue::InternalLinkage, FnName, M);
+    F->addFnAttr(Attribute::AlwaysInline);
+    BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+    BasicBlock *Loop = BasicBlock::Create(C, "loop", F);
+    BasicBlock *Exit = BasicBlock::Create(C, "exit", F);
+    IRBuilder<> EB(Entry);
+    Value *Count = EB.CreateSExt(F->getArg(0), EB.getInt64Ty());
+    EB.CreateCondBr(EB.CreateICmpSGT(Count, EB.getInt64(0)), Loop, Exit);
+    IRBuilder<> LB(Loop);
+    PHINode *K = LB.CreatePHI(LB.getInt64Ty(), 2);
+    K->addIncoming(LB.getInt64(0), Entry);
+    PHINode *Sum = Sums ? LB.CreatePHI(Element, 2) : nullptr;
+    if (Sum)
+      Sum->addIncoming(ConstantFP::get(Element, 0.0), Entry);
+    // Element k of a vector at increment inc: x[k inc], or, walking from
+    // the end, x[(n - 1 - k) |inc|].
+    SmallVector<Value *, 4> Elements;
+    for (unsigned V = 0; V < Vectors.size(); ++V) {
+      Value *Inc = LB.CreateSExt(F->getArg(2 + 2 * V), LB.getInt64Ty());
+      Value *Backward = LB.CreateICmpSLT(Inc, LB.getInt64(0));
+      Value *Position = LB.CreateSelect(
+          Backward, LB.CreateSub(LB.CreateSub(Count, LB.getInt64(1)), K), K);
+      Value *Step = LB.CreateSelect(Backward, LB.CreateNeg(Inc), Inc);
+      Elements.push_back(LB.CreateGEP(Element, F->getArg(1 + 2 * V),
+                                      LB.CreateMul(Position, Step)));
+    }
+    SmallVector<Value *, 2> ScalarParams;
+    for (unsigned I = 0; I < Scalars.size(); ++I)
+      ScalarParams.push_back(F->getArg(1 + 2 * Vectors.size() + I));
+    Value *Result = Body(LB, Elements, ScalarParams);
+    Value *NextSum = Sum ? LB.CreateFAdd(Sum, Result) : nullptr;
+    if (Sum)
+      Sum->addIncoming(NextSum, Loop);
+    Value *Next = LB.CreateAdd(K, LB.getInt64(1));
+    K->addIncoming(Next, Loop);
+    LB.CreateCondBr(LB.CreateICmpSLT(Next, Count), Loop, Exit);
+    IRBuilder<> XB(Exit);
+    if (Sum) {
+      PHINode *Total = XB.CreatePHI(Element, 2);
+      Total->addIncoming(ConstantFP::get(Element, 0.0), Entry);
+      Total->addIncoming(NextSum, Loop);
+      XB.CreateRet(Total);
+    } else {
+      XB.CreateRetVoid();
+    }
+  }
+  return B.CreateCall(F, Args);
 }
 
 /// `gpuad.columns.<routine>.iN(i32 layout, iN rows, iN columns, args...)`:

@@ -37,6 +37,11 @@ public:
   llvm::Value *eachColumn(llvm::StringRef Name, llvm::Value *Layout,
                           llvm::Value *Rows, llvm::Value *Columns,
                           llvm::ArrayRef<llvm::Value *> Args) override;
+  llvm::Value *
+  eachElement(llvm::StringRef Name, llvm::Value *N,
+              llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Vectors,
+              llvm::ArrayRef<llvm::Value *> Scalars, bool Sums,
+              ElementBody Body) override;
   llvm::Value *temporary(llvm::Value *Count) override;
   /// Frees the temporaries, once the derivative has read them.
   void releaseTemporaries();

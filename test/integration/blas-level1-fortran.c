@@ -1,5 +1,5 @@
 // BLAS level 1 through the Fortran interface (OpenBLAS's ddot_, daxpy_,
-// dscal_, dnrm2_, dcopy_: every argument by pointer) called from the differentiated
+// dscal_, dnrm2_, dcopy_, dswap_, dasum_: every argument by pointer) called from the differentiated
 // functions.  Covered: unit strides, strides 2 and 3, negative increments
 // (BLAS walks the vector from its end), n = 0, alpha active through a
 // pointer (to a parameter, and to a local overwritten after the call: the
@@ -29,6 +29,9 @@ extern void dscal_(const int *n, const double *alpha, double *x,
 extern double dnrm2_(const int *n, const double *x, const int *incx);
 extern void dcopy_(const int *n, const double *x, const int *incx, double *y,
                    const int *incy);
+extern void dswap_(const int *n, double *x, const int *incx, double *y,
+                   const int *incy);
+extern double dasum_(const int *n, const double *x, const int *incx);
 
 #define N 5 /* the length passed to BLAS */
 
@@ -70,6 +73,12 @@ double f_const_alias(double *x, double *y, double a) {
          ddot_(&zero, x, &one, y, &one);
 }
 
+double f_swap_asum(double *x, double *y, double a) {
+  int n = N;
+  dswap_(&n, x, &two, y, &minus_one);
+  return a * dasum_(&n, x, &one) + dasum_(&n, y, &three) * y[2];
+}
+
 int main(void) {
   double z[NZ], w[NZ], v[NZ], zf[NZ], wf[NZ], vf[NZ], g[NZ];
   bc_inputs(z, w, v, zf, wf, vf);
@@ -79,5 +88,6 @@ int main(void) {
   BC_RUN(double, f_scal_reuse, z, w, v, g);
   BC_RUN(double, f_const_alias, z, w, v, g);
   BC_RUN(double, f_nrm2, z, w, v, g);
+  BC_RUN(double, f_swap_asum, z, w, v, g);
   return gradcheck_exit();
 }

@@ -1,4 +1,5 @@
-// BLAS level 1 through CBLAS (OpenBLAS): cblas_{d,s}{dot,axpy,scal,copy,nrm2}
+// BLAS level 1 through CBLAS (OpenBLAS): cblas_{d,s}{dot,axpy,scal,copy,nrm2,
+// swap,asum}
 // called from the differentiated functions.  Covered: unit strides, strides
 // 2 and 3, negative increments (BLAS walks the vector from its end), n = 0,
 // a buffer overwritten after dot/axpy read it (the derivative needs the
@@ -68,6 +69,19 @@ double d_empty(double *x, double *y, double a) { /* n = 0: no effect */
   return cblas_ddot(0, x, 1, y, 1) + a * x[0] * y[1];
 }
 
+double d_swap(double *x, double *y, double a) { /* strides 2 and -1 */
+  double c[N] = {0.5, -0.25, 1.5, 2.0, -1.0}; /* a local: active after it */
+  cblas_dswap(N, x, 2, y, -1);
+  cblas_dswap(N, c, 1, y + 3, 3); /* y[3..15] */
+  return a * cblas_ddot(N, c, 1, x, 1) + cblas_ddot(N, y, 1, y, 1);
+}
+double d_asum(double *x, double *y, double a) { /* x scaled after asum */
+  double r = cblas_dasum(N, x, 2) + a * cblas_dasum(N, y + 1, 3) +
+             cblas_dasum(N, y, -1); /* a negative increment: 0 */
+  cblas_dscal(N, a, x, 1);
+  return r * cblas_dasum(N + 1, x, 1);
+}
+
 /* ---- Float cases --------------------------------------------------------- */
 
 float s_dot(float *x, float *y, float a) {
@@ -90,6 +104,10 @@ float s_copy_alias(float *x, float *y, float a) {
   cblas_scopy(N, x, 2, y, -3);
   cblas_sscal(N, a, y, 3);
   return s * cblas_sdot(N, y, 3, y, 3);
+}
+float s_swap_asum(float *x, float *y, float a) {
+  cblas_sswap(N, x, 1, y, 2);
+  return a * cblas_sasum(N, x, 1) + cblas_sasum(N, y, 2) * y[1];
 }
 float s_nrm2(float *x, float *y, float a) {
   float r = cblas_snrm2(N, x, 1);
@@ -121,11 +139,14 @@ int main(void) {
   BC_RUN(double, d_alias, z, w, v, g);
   BC_RUN(double, d_nrm2, z, w, v, g);
   BC_RUN(double, d_empty, z, w, v, g);
+  BC_RUN(double, d_swap, z, w, v, g);
+  BC_RUN(double, d_asum, z, w, v, g);
 
   BC_RUN(float, s_dot, zf, wf, vf, g);
   BC_RUN(float, s_axpy, zf, wf, vf, g);
   BC_RUN(float, s_scal_reuse, zf, wf, vf, g);
   BC_RUN(float, s_copy_alias, zf, wf, vf, g);
   BC_RUN(float, s_nrm2, zf, wf, vf, g);
+  BC_RUN(float, s_swap_asum, zf, wf, vf, g);
   return gradcheck_exit();
 }
