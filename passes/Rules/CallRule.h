@@ -59,6 +59,9 @@ enum class CallEffect : uint8_t {
   /// A GPU runtime copy or fill (RuntimeCall), before normalization makes
   /// it a tagged memory intrinsic.
   RuntimeMemory,
+  /// A kernel launch from host code: not differentiated yet (an error
+  /// naming the kernel where it matters to a derivative).
+  KernelLaunch,
   /// Not a row: the call itself decides.
   InlineAsm,
   NestedRequest, ///< an `__enzyme_*` entry point inside differentiated code
@@ -80,6 +83,7 @@ struct RuntimeCall {
     CopyAsync, ///< (..., stream)
     Set,       ///< (void *p, int value, size_t bytes)
     SetAsync,  ///< (..., stream)
+    Launch,    ///< (kernel, grid, block, args, shared bytes, stream)
     Inactive,  ///< devices, streams, events, errors
   };
   Kind K;

@@ -70,7 +70,8 @@ bool fitsRuntimeCall(RuntimeCall::Kind K, const FunctionType &FT) {
   switch (K) {
   case RuntimeCall::Allocate: // (void **p, size_t bytes, ...)
     return Params >= 2 && Is(0, Ptr) && Is(1, Int);
-  case RuntimeCall::Free: // (void *p[, stream])
+  case RuntimeCall::Free:   // (void *p[, stream])
+  case RuntimeCall::Launch: // (const void *kernel, ...)
     return Params >= 1 && Is(0, Ptr);
   case RuntimeCall::Copy: // (dst, src, bytes, kind[, stream])
   case RuntimeCall::CopyAsync:
@@ -338,8 +339,12 @@ const DerivativeRule *CallTable::scalarRule(const Instruction &I) const {
 }
 
 bool CallTable::keepsNoPointer(const Function &F) const {
-  return F.isDeclaration() && (noncapturingNames().contains(F.getName()) ||
-                               bufferRoutine(F) || runtimeCall(F));
+  if (!F.isDeclaration())
+    return false;
+  // (A launched kernel may keep what it is given.)
+  std::optional<RuntimeCall> R = runtimeCall(F);
+  return noncapturingNames().contains(F.getName()) || bufferRoutine(F) ||
+         (R && R->K != RuntimeCall::Launch);
 }
 
 std::optional<HeapFn> CallTable::heapCall(const Value *V) const {
@@ -448,7 +453,8 @@ CallClass CallTable::classifyCallee(const CallBase &Call,
   CallClass C;
   if (std::optional<RuntimeCall> R = runtimeCall(Callee);
       R && R->K != RuntimeCall::Allocate && R->K != RuntimeCall::Free) {
-    C.Effect = CallEffect::RuntimeMemory;
+    C.Effect = R->K == RuntimeCall::Launch ? CallEffect::KernelLaunch
+                                           : CallEffect::RuntimeMemory;
   } else if (std::optional<HeapFn> Heap = heapFunction(Callee)) {
     C.Effect = heapEffect(*Heap);
     C.Heap = *Heap;

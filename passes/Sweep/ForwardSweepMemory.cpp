@@ -565,6 +565,14 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
     return fail(Call, "cannot differentiate call to '" + Callee->getName() +
                           "': it has no derivative rule and its body is not "
                           "in this module");
+  case CallEffect::KernelLaunch: {
+    const Value *Kernel = Call.getArgOperand(0)->stripPointerCasts();
+    return fail(Call, "cannot differentiate the launch of kernel '" +
+                          demangle(Kernel->getName()) + "' ('" +
+                          Callee->getName() +
+                          "'): kernel launches from differentiated host "
+                          "code are not supported yet");
+  }
   default:
     break;
   }

@@ -9,7 +9,7 @@
 // RUN: not %gpuad-cc --cuda-host-only --cuda-gpu-arch=sm_75 -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %gpuad-cc --cuda-host-only --cuda-gpu-arch=sm_75 -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // CHECK-NOT: CallConfiguration
-// CHECK: error: gpuad: cannot differentiate call to 'cudaLaunchKernel'
+// CHECK: error: gpuad: cannot differentiate the launch of kernel '__device_stub__square(double*, double const*, int)' ('cudaLaunchKernel'): kernel launches from differentiated host code are not supported yet
 // CHECK-NOT: CallConfiguration
 
 #include <gpuad/gpuad.h>
