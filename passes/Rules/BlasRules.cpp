@@ -121,9 +121,6 @@ static Value *whereIncrementPositive(BufferCallSite &S, unsigned IncArg,
   Value *Acts = S.B.CreateICmpSGT(Inc, ConstantInt::get(Inc->getType(), 0));
   return S.B.CreateSelect(Acts, V, ConstantFP::get(V->getType(), 0.0));
 }
-static Value *whereScalActs(BufferCallSite &S, Value *V) {
-  return whereIncrementPositive(S, scal::IncX, V);
-}
 
 Value *scalTangent(BufferCallSite &S) {
   using namespace scal;
@@ -133,8 +130,8 @@ Value *scalTangent(BufferCallSite &S) {
     return nullptr;
   S.call("scal", {S.primal(N), S.primal(Alpha), DX, S.primal(IncX)});
   if (Value *DAlpha = S.shadow(Alpha))
-    S.call("axpy", {S.primal(N), whereScalActs(S, DAlpha), S.primal(X),
-                    S.primal(IncX), DX, S.primal(IncX)});
+    S.call("axpy", {S.primal(N), whereIncrementPositive(S, IncX, DAlpha),
+                    S.primal(X), S.primal(IncX), DX, S.primal(IncX)});
   return nullptr;
 }
 
@@ -147,8 +144,9 @@ void scalAdjoint(BufferCallSite &S) {
   if (S.active(Alpha)) {
     auto [XAt, IncXAt] = S.atCall(X);
     S.addAdjoint(Alpha,
-                 whereScalActs(S, S.call("dot", {S.primal(N), XAt, IncXAt, DX,
-                                                 S.primal(IncX)})));
+                 whereIncrementPositive(S, IncX,
+                                        S.call("dot", {S.primal(N), XAt, IncXAt,
+                                                       DX, S.primal(IncX)})));
   }
   S.call("scal", {S.primal(N), S.primal(Alpha), DX, S.primal(IncX)});
 }
