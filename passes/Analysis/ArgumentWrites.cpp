@@ -6,6 +6,8 @@
 
 #include "Analysis/ArgumentWrites.h"
 
+#include "Rules/KernelLaunch.h"
+
 #include "Rules/CallTable.h"
 #include "Support/EntryPoints.h"
 #include "Support/LocalSlots.h"
@@ -103,6 +105,19 @@ ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
             W.Data[*R.operand(K, Class.Spelling.Convention)] = true;
     return W;
   }
+  if (Class.Effect == CallEffect::KernelLaunch) {
+    // The kernel's pointer arguments but those to const data (not the
+    // runtime function, the handle or the stream: `readnone`), with
+    // anything.  (A runtime launch gpuad did not normalise: everything.)
+    std::optional<KernelLaunch> L =
+        KernelLaunch::match(const_cast<CallBase &>(Call));
+    unsigned First = Call.arg_size() - (L ? L->numArgs() : 0);
+    for (unsigned K = 0; K < Call.arg_size(); ++K)
+      W.Any[K] = W.Data[K] = Call.getArgOperand(K)->getType()->isPointerTy() &&
+                             !Call.paramHasAttr(K, Attribute::ReadNone) &&
+                             !(L && K >= First && L->readsOnly(K - First));
+    return W;
+  }
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || Callee->isDeclaration() || Callee->isVarArg() ||
       Class.isHeap()) {
@@ -176,7 +191,8 @@ GlobalWrites ArgumentWrites::globalsOfCall(const CallBase &Call,
       (isa<IntrinsicInst>(Call) && !isa<AnyMemIntrinsic>(Call)))
     return W;
   CallClass Class = Calls.classify(Call);
-  if (Class.inactive() || Class.Effect == CallEffect::Buffer)
+  if (Class.inactive() || Class.Effect == CallEffect::Buffer ||
+      Class.Effect == CallEffect::KernelLaunch)
     return W; // no global, or only the buffers it is given
   if (Class.isHeap())
     return W; // its own blocks, or the block it is given

@@ -298,9 +298,10 @@ void MemoryClasses::build(Function &F) {
             classOrMake(Call->getArgOperand(0)) != -1)
           C = unite(C, classOrMake(Call->getArgOperand(0)));
         assign(Call, C);
-      } else if (!Class.known()) {
+      } else if (!Class.known() && Class.Effect != CallEffect::KernelLaunch) {
         // (Rows move no pointers: a buffer routine reads and writes floats
-        // only, a rule's results are values.)
+        // only, a rule's results are values; a kernel launch is taken to
+        // store no pointer where another argument could read it.)
         int C = applyCall(*Call);
         if (PtrResult)
           assign(Call, C);

@@ -8,6 +8,7 @@
 #include "Analysis/CopyLayout.h"
 
 #include "Rules/CallTable.h"
+#include "Rules/KernelLaunch.h"
 #include "Support/DemangledTypes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -738,6 +739,8 @@ void TypeInfo::visitCall(CallBase &Call) {
         update(Arg, {}, ConcreteType(ConcreteType::Integer));
   if (Class.Effect == CallEffect::Buffer)
     return visitBufferCall(Call, *Class.Routine, Class.Spelling);
+  if (std::optional<KernelLaunch> L = KernelLaunch::match(Call))
+    return visitKernelLaunch(*L);
   Function *Callee = Call.getCalledFunction();
   // A memcpy or memmove the headers define (CUDA's is a function of its
   // own, kept out of line until gpuad makes it the intrinsic): the same
@@ -767,6 +770,21 @@ void TypeInfo::visitCall(CallBase &Call) {
   if (!Call.getType()->isVoidTy())
     update(&Call, S->Return);
   applyRelations(Call, S->Relations);
+}
+
+void TypeInfo::visitKernelLaunch(const KernelLaunch &L) {
+  // The kernel's parameters as its host stub's name declares them: what
+  // its pointers point to (a kernel reads and writes device memory as its
+  // types say).
+  Function &Stub = L.stub();
+  std::optional<SmallVector<std::string, 8>> Declared =
+      declaredArgumentTypes(Stub);
+  if (!Declared)
+    return;
+  for (unsigned K = 0; K < L.numArgs() && K < Stub.arg_size(); ++K)
+    if (TypeTree T = treeOfDeclared((*Declared)[K], *Stub.getArg(K));
+        !T.empty())
+      update(L.arg(K), T);
 }
 
 void TypeInfo::visitBufferCall(CallBase &Call, const BufferRoutine &R,

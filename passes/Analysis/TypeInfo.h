@@ -46,6 +46,8 @@ class Value;
 
 namespace gpuad {
 
+class KernelLaunch;
+
 class CallTable;
 struct BufferRoutine;
 struct BufferSpelling;
@@ -145,6 +147,7 @@ private:
   llvm::Type *floatArrayAround(llvm::Value *P) const;
   void visitBufferCall(llvm::CallBase &Call, const BufferRoutine &R,
                        const BufferSpelling &S);
+  void visitKernelLaunch(const KernelLaunch &L);
   /// Applies a callee's relations between its parameters and result to
   /// the operands and result of \p Call.
   void applyRelations(llvm::CallBase &Call, const PathRelations &Relations);

@@ -39,6 +39,9 @@ private:
   void emitData(llvm::Instruction &I) override;
   void emitRuleCall(llvm::CallBase &Call, const DerivativeRule &Rule) override;
   void emitBufferCall(llvm::CallBase &Call, const CallClass &Class) override;
+  /// The tangent kernel's launch, in place of the primal's
+  /// (ForwardLaunches.cpp).
+  void emitKernelLaunch(KernelLaunch &L) override;
   void emitDerivativeCall(llvm::CallBase &Call) override;
   void emitMemSet(llvm::CallBase &Call) override;
   void emitAtomicRMW(llvm::AtomicRMWInst &I) override;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Normalize/Preprocess.h"
+#include "Normalize/KernelLaunches.h"
 #include "Normalize/RuntimeMemory.h"
 
 #include "Normalize/InvariantCalls.h"
@@ -275,9 +276,15 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     IndirectCallRewriter(*Clone, F);
   // Last, so that no optimisation sees a runtime copy as a host memcpy;
   // then the pointers the runtime calls kept in memory (cudaMalloc's slot)
-  // are read once (EarlyCSE turns no copy into loads).
-  if (tagRuntimeMemory(*Clone, Calls)) {
+  // are read once, and a launch's arguments are the values stored for it
+  // (EarlyCSE turns no copy into loads).
+  bool Runtime = tagRuntimeMemory(*Clone, Calls);
+  bool Launches = normalizeKernelLaunches(*Clone, Calls);
+  if (Runtime || Launches) {
     FunctionPassManager FPM;
+    // A launch's argument array and the slots it pointed to are gone.
+    if (Launches)
+      FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
     FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
     run(FPM, *Clone);
   }
@@ -340,6 +347,7 @@ Function *Preprocessor::original(const Function &Clone) const {
 
 void Preprocessor::cleanup(Function &F) {
   lowerRuntimeMemory(F);
+  lowerKernelLaunches(F);
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(EarlyCSEPass());

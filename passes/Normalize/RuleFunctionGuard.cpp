@@ -53,7 +53,7 @@ static bool hideBodyFromCalls(Function &F) {
 
 PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
-  if (findEntryCalls(M).empty())
+  if (findEntryCalls(M).empty() && !(AlsoWhen && AlsoWhen(M)))
     return PreservedAnalyses::all();
   // The table without a target: what this module's calls are, as far as
   // rows tell (the target's own spellings are intrinsics, never guarded).

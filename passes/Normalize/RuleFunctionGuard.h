@@ -29,14 +29,24 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <functional>
+
 namespace gpuad {
 
 /// The PipelineStart half: protects rule functions from inlining.
 class ProtectRuleFunctionsPass
     : public llvm::PassInfoMixin<ProtectRuleFunctionsPass> {
 public:
+  /// Guards modules with requests, and those \p AlsoWhen picks (device
+  /// code whose kernels get derivative kernels for host launches).
+  explicit ProtectRuleFunctionsPass(
+      std::function<bool(llvm::Module &)> AlsoWhen = nullptr)
+      : AlsoWhen(std::move(AlsoWhen)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
+
+private:
+  std::function<bool(llvm::Module &)> AlsoWhen;
 };
 
 /// Called by the gpuad pass first: registered functions' calls call them

@@ -35,11 +35,24 @@ static void setTag(Instruction &I, const char *Api, bool Async) {
   I.setMetadata(Tag, MDNode::get(C, Ops));
 }
 
+void replaceRuntimeCall(CallBase &Call, Value *Result) {
+  if (!Call.getType()->isVoidTy())
+    Call.replaceAllUsesWith(Result ? Result
+                                   : Constant::getNullValue(Call.getType()));
+  // The runtimes' C functions do not throw: an invoke (in a scope with
+  // destructors) goes on to its normal destination.
+  if (auto *Invoke = dyn_cast<InvokeInst>(&Call)) {
+    Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
+    BranchInst::Create(Invoke->getNormalDest(), Invoke->getIterator());
+  }
+  Call.eraseFromParent();
+}
+
 bool tagRuntimeMemory(Function &F, const CallTable &Calls) {
   bool Changed = false;
   for (BasicBlock &BB : F)
     for (Instruction &I : make_early_inc_range(BB)) {
-      auto *Call = dyn_cast<CallInst>(&I);
+      auto *Call = dyn_cast<CallBase>(&I);
       const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
       std::optional<RuntimeCall> R =
           Callee ? Calls.runtimeCall(*Callee) : std::nullopt;
@@ -61,9 +74,7 @@ bool tagRuntimeMemory(Function &F, const CallTable &Calls) {
       setTag(*New, R->Api, R->isAsync());
       LLVM_DEBUG(dbgs() << "gpuad-calls: " << *Call << " -> tagged " << *New
                         << "\n");
-      if (!Call->getType()->isVoidTy())
-        Call->replaceAllUsesWith(Constant::getNullValue(Call->getType()));
-      Call->eraseFromParent();
+      replaceRuntimeCall(*Call, nullptr);
       ++NumTagged;
       Changed = true;
     }

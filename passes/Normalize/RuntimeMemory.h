@@ -31,8 +31,10 @@
 #include <optional>
 
 namespace llvm {
+class CallBase;
 class Function;
 class Instruction;
+class Value;
 } // namespace llvm
 
 namespace gpuad {
@@ -42,6 +44,9 @@ class CallTable;
 /// Replaces each runtime copy and fill in \p F with its tagged intrinsic;
 /// the runtime's result (an error code) becomes success.
 bool tagRuntimeMemory(llvm::Function &F, const CallTable &Calls);
+/// Replaces the runtime's call \p Call (a call, or an invoke: the runtimes
+/// do not throw) by \p Result (null: success, 0), and erases it.
+void replaceRuntimeCall(llvm::CallBase &Call, llvm::Value *Result);
 /// The runtime a tagged intrinsic stands for (Copy, CopyAsync, Set,
 /// SetAsync), or none.
 std::optional<RuntimeCall> runtimeOf(const llvm::Instruction &I);

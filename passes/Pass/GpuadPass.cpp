@@ -9,6 +9,7 @@
 #include "Normalize/IterationCounters.h"
 #include "Normalize/RuleFunctionGuard.h"
 #include "Planner/DerivativeContext.h"
+#include "Requests/LaunchDerivatives.h"
 #include "Requests/Markers.h"
 #include "Requests/RequestProcessing.h"
 #include "Rules/Registrations.h"
@@ -28,7 +29,9 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   bool Revealed = revealRegisteredBodies(M);
   declareIterationCounters(M);
   std::vector<CallBase *> Calls = findEntryCalls(M);
-  if (Calls.empty()) {
+  SmallVector<Function *, 8> LaunchedKernels =
+      launchDerivativeKernels(M, Options);
+  if (Calls.empty() && LaunchedKernels.empty()) {
     Revealed |= lowerIterationCounters(M);
     // Registrations speak to the compiler only; nothing uses them here.
     Registrations::read(M, nullptr);
@@ -49,6 +52,9 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   Ctx.zeroMadeShadowsAtRequests();
   if (Ctx.diags().numErrors())
     Ctx.discardDerivatives();
+  else
+    InlineDerivatives |=
+        makeLaunchDerivatives(LaunchedKernels, Options, Ctx.registrations());
   eraseDeadMarkerReferences(M);
   lowerIterationCounters(M);
   // The entry points were never meant to exist; drop their declarations.

@@ -28,6 +28,7 @@
 #include "Normalize/RuleFunctionGuard.h"
 #include "Pass/GpuadPass.h"
 #include "Pass/Printers.h"
+#include "Requests/LaunchDerivatives.h"
 #include "Support/Options.h"
 #include "Target/AMDGPU/HipWorkItemFence.h"
 
@@ -102,7 +103,10 @@ void registerCallbacks(PassBuilder &PB) {
         // First, so the rule-function guard sees them kept too.
         if (gpuad::GpuadOptions::fromCommandLine().Emulation)
           MPM.addPass(gpuad::emu::KeepLibraryCallsPass());
-        MPM.addPass(gpuad::ProtectRuleFunctionsPass());
+        MPM.addPass(gpuad::ProtectRuleFunctionsPass([](Module &M) {
+          return gpuad::mayMakeLaunchDerivatives(
+              M, gpuad::GpuadOptions::fromCommandLine());
+        }));
         MPM.addPass(gpuad::DefineWorkItemFencePass());
       });
   PB.registerOptimizerEarlyEPCallback(

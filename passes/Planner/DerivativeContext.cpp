@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Planner/DerivativeContext.h"
+#include "Normalize/KernelLaunches.h"
 #include "Normalize/RuntimeMemory.h"
 
 #include "Forward/ForwardEmitter.h"
@@ -35,11 +36,13 @@ STATISTIC(NumSplit, "Number of functions differentiated in split form");
 
 namespace gpuad {
 
-DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts)
+DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts,
+                                     const Registrations *Shared)
     : M(M), Options(std::move(Opts)),
       Target(makeTargetHooks(M, Options, Diags)),
-      Regs(Registrations::read(M, &Diags)), Calls(M, Target.get()), Pre(Calls),
-      Indirect(M, *Target, Calls, Diags), Summaries(Calls), Writes(Calls) {
+      Regs(Shared ? *Shared : Registrations::read(M, &Diags)),
+      Calls(M, Target.get()), Pre(Calls), Indirect(M, *Target, Calls, Diags),
+      Summaries(Calls), Writes(Calls) {
   Regs.addToCallTable(Calls);
   Pre.setHoistInvariantCalls(Options.HoistInvariantCalls);
   Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
@@ -404,8 +407,10 @@ static bool isDirectlyRecursive(const Function &F) {
 bool DerivativeContext::finish() {
   // Runtime copies first: no optimisation may see them as host memcpys.
   for (auto &[Key, D] : Generated)
-    if (!D->isDeclaration())
+    if (!D->isDeclaration()) {
       lowerRuntimeMemory(*D);
+      lowerKernelLaunches(*D);
+    }
   if (Options.Cleanup)
     for (auto &[Key, D] : Generated)
       if (!D->isDeclaration())

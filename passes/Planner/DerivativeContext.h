@@ -44,7 +44,11 @@ namespace gpuad {
 
 class DerivativeContext final : public SweepPlanner {
 public:
-  DerivativeContext(llvm::Module &M, GpuadOptions Options);
+  /// Reads \p M's registrations, or takes \p Shared, those another
+  /// context read (reading erases them).
+  DerivativeContext(llvm::Module &M, GpuadOptions Options,
+                    const Registrations *Shared = nullptr);
+  const Registrations &registrations() const { return Regs; }
   ~DerivativeContext() override;
 
   llvm::Module &module() { return M; }

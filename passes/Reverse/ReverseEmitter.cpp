@@ -77,6 +77,7 @@ bool ReverseEmitter::run() {
           Primal.insert(&I);
     buildReverse();
     zeroSharedShadows();
+    dropDeferredPrimalFrees();
   }
   finishSweep();
   return Ok && !failed() && verifyGenerated("reverse");
@@ -223,6 +224,9 @@ ReverseEmitter::writtenPointers(const Instruction &I) const {
       Written.push_back(I.getOperand(Op));
     append_range(Written, Aug->second.Globals.Globals);
   } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    // Device memory whose free waits for the reverse sweep lives on.
+    if (keepsPrimalBlock(*Call))
+      return Written;
     SmallBitVector Bits = Ctx.argumentWrites().writtenArguments(*Call);
     for (unsigned K : Bits.set_bits())
       Written.push_back(Call->getArgOperand(K));

@@ -24,6 +24,7 @@
 #include "Analysis/ArgumentWrites.h"
 #include "Reverse/Adjoints.h"
 #include "Sweep/ForwardSweep.h"
+#include "Sweep/LaunchSweep.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -68,6 +69,7 @@ private:
   void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow) override;
   void emitShadowRealloc(llvm::CallBase &Call) override;
   void emitDerivativeCall(llvm::CallBase &Call) override;
+  void emitKernelLaunch(KernelLaunch &L) override;
 
   // The reverse sweep (ReverseEmitter.cpp).
   void buildReverse();
@@ -143,6 +145,16 @@ private:
                          llvm::Value *DI);
   friend class ReverseBufferCall;
   void reverseCall(llvm::CallBase &Call, llvm::Value *DI);
+  /// A kernel launch's adjoint (ReverseLaunches.cpp).
+  void reverseKernelLaunch(llvm::CallBase &Call);
+  /// Whether the primal \p Free releases device memory an adjoint kernel
+  /// may still read: this function launches kernels.
+  bool keepsPrimalBlock(const llvm::CallBase &Free) const;
+  /// Moves the primal \p Free to the end of the reverse sweep.
+  void deferPrimalFree(llvm::CallBase &Free);
+  /// Erases the primal frees deferPrimalFree moved.
+  void dropDeferredPrimalFrees();
+
   /// Zeroes the block-shared shadows at the start, for the whole block
   /// (ReverseShared.cpp).
   void zeroSharedShadows();
@@ -253,6 +265,8 @@ private:
     llvm::FunctionCallee Dealloc;
   };
   ShadowList &newList(llvm::FunctionCallee Dealloc);
+  /// Appends \p P to \p List at the builder.
+  void appendToList(ShadowList &List, llvm::Value *P);
   /// The module's list of shadows split-form callees could not free, for
   /// deallocation function \p Dealloc (a thread-local list the outermost
   /// reverse sweep frees at its end), or null on targets without one.
@@ -261,6 +275,12 @@ private:
   std::vector<std::unique_ptr<ShadowList>> Lists;
   llvm::DenseMap<const llvm::Value *, ShadowList *> FreeList, AllocList;
   std::map<std::string, ShadowList *> EndLists;
+  /// Per kernel launch: the device copies of the allocations its pointer
+  /// arguments point into, taken before it (forward values).
+  llvm::DenseMap<const llvm::CallBase *, llvm::SmallVector<DeviceCopy, 4>>
+      LaunchCopies;
+  /// Primal frees of device memory moved to the end of the reverse sweep.
+  llvm::SmallVector<llvm::CallBase *, 4> DeferredPrimalFrees;
   /// Per realloc: how many bytes it copied, as far as adjoints go.
   llvm::DenseMap<const llvm::Value *, llvm::Value *> ReallocCopied;
 };

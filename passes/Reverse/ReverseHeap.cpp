@@ -262,6 +262,8 @@ ReverseEmitter::ShadowList *ReverseEmitter::deferredList(StringRef Dealloc,
 }
 
 void ReverseEmitter::reverseFree(CallBase &Free) {
+  if (keepsPrimalBlock(Free))
+    deferPrimalFree(Free);
   Value *P = releasedPointer(Free);
   if (!needsShadow(P))
     return;
@@ -273,17 +275,20 @@ void ReverseEmitter::deferShadowFree(CallBase &Free, Value *S) {
   ShadowList *List = FreeList.lookup(&Free);
   if (!List)
     return; // a null free, or a shadow kept (see planShadowFrees)
+  forEachLane(S,
+              [&](Value *LanePtr, unsigned) { appendToList(*List, LanePtr); });
+}
+
+void ReverseEmitter::appendToList(ShadowList &List, Value *P) {
   Type *PtrTy = PointerType::get(Derivative.getContext(), 0),
        *I64 = B.getInt64Ty();
-  forEachLane(S, [&](Value *LanePtr, unsigned) {
-    Value *Len = B.CreateLoad(I64, List->Length);
-    Value *Data = B.CreateCall(
-        TheTape->growFunction(),
-        {B.CreateLoad(PtrTy, List->Data), Len, List->Capacity, B.getInt64(8)});
-    B.CreateStore(Data, List->Data);
-    B.CreateStore(LanePtr, B.CreateGEP(PtrTy, Data, Len));
-    B.CreateStore(B.CreateAdd(Len, B.getInt64(1)), List->Length);
-  });
+  Value *Len = B.CreateLoad(I64, List.Length);
+  Value *Data = B.CreateCall(
+      TheTape->growFunction(),
+      {B.CreateLoad(PtrTy, List.Data), Len, List.Capacity, B.getInt64(8)});
+  B.CreateStore(Data, List.Data);
+  B.CreateStore(P, B.CreateGEP(PtrTy, Data, Len));
+  B.CreateStore(B.CreateAdd(Len, B.getInt64(1)), List.Length);
 }
 
 /// `ptr gpuad.shadow.take(ptr data, ptr length, ptr p)`: removes p from the
@@ -383,7 +388,8 @@ void ReverseEmitter::freeListedShadows() {
   // Lists for the end, and whatever a group's allocations did not take.
   // The outermost reverse sweep also frees what split-form callees left.
   if (!Split)
-    for (StringRef Dealloc : {"free", "_ZdlPv", "_ZdaPv"})
+    for (StringRef Dealloc :
+         {"free", "_ZdlPv", "_ZdaPv", "cudaFree", "hipFree"})
       deferredList(Dealloc, /*Create=*/false);
   Type *PtrTy = PointerType::get(Derivative.getContext(), 0),
        *I64 = B.getInt64Ty();

@@ -609,6 +609,8 @@ void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
     return reverseRealloc(Call);
   case CallEffect::Buffer:
     return reverseBufferCall(Call, Class, DI);
+  case CallEffect::KernelLaunch:
+    return reverseKernelLaunch(Call);
   case CallEffect::RuntimeMemory:
     // Normalization made every runtime copy a tagged intrinsic.
     return fail(Call, "internal error: a GPU runtime copy ('" + describe(Call) +

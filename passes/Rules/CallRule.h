@@ -59,8 +59,9 @@ enum class CallEffect : uint8_t {
   /// A GPU runtime copy or fill (RuntimeCall), before normalization makes
   /// it a tagged memory intrinsic.
   RuntimeMemory,
-  /// A kernel launch from host code: not differentiated yet (an error
-  /// naming the kernel where it matters to a derivative).
+  /// A kernel launch from host code: the runtime's call, or the
+  /// normalised form (`gpuad.launch`, Normalize/KernelLaunches.h) whose
+  /// derivative launches the kernel's derivative kernel.
   KernelLaunch,
   /// Not a row: the call itself decides.
   InlineAsm,
@@ -93,6 +94,9 @@ struct RuntimeCall {
   bool isCuda() const { return Api[0] == 'c'; }
   bool isAsync() const { return K == CopyAsync || K == SetAsync; }
 };
+
+/// The name of a kernel launch's normalised form (Normalize/KernelLaunches.h).
+inline constexpr const char *NormalizedLaunchName = "gpuad.launch";
 
 /// How a buffer routine's argument is used.
 enum class ArgKind : uint8_t {

@@ -451,8 +451,10 @@ CallClass CallTable::classify(const CallBase &Call) const {
 CallClass CallTable::classifyCallee(const CallBase &Call,
                                     const Function &Callee) const {
   CallClass C;
-  if (std::optional<RuntimeCall> R = runtimeCall(Callee);
-      R && R->K != RuntimeCall::Allocate && R->K != RuntimeCall::Free) {
+  if (Callee.getName() == NormalizedLaunchName) {
+    C.Effect = CallEffect::KernelLaunch;
+  } else if (std::optional<RuntimeCall> R = runtimeCall(Callee);
+             R && R->K != RuntimeCall::Allocate && R->K != RuntimeCall::Free) {
     C.Effect = R->K == RuntimeCall::Launch ? CallEffect::KernelLaunch
                                            : CallEffect::RuntimeMemory;
   } else if (std::optional<HeapFn> Heap = heapFunction(Callee)) {

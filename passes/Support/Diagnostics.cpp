@@ -40,13 +40,18 @@ bool Diagnostics::seen(const Function &UserFn, const DebugLoc &Loc,
 void Diagnostics::error(const Function &UserFn, const DebugLoc &Loc,
                         const Twine &Msg) {
   ++NumErrors;
+  if (HoldBack) {
+    if (FirstHeld.empty())
+      FirstHeld = (Msg + describeLocation(Loc)).str();
+    return;
+  }
   if (!seen(UserFn, Loc, Msg))
     report(UserFn, Loc, Msg, DS_Error);
 }
 
 void Diagnostics::warning(const Function &UserFn, const DebugLoc &Loc,
                           const Twine &Msg) {
-  if (!seen(UserFn, Loc, Msg))
+  if (!HoldBack && !seen(UserFn, Loc, Msg))
     report(UserFn, Loc, Msg, DS_Warning);
 }
 

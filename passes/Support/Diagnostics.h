@@ -18,6 +18,8 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/DebugLoc.h"
 
+#include <string>
+
 namespace llvm {
 class Function;
 class Instruction;
@@ -42,6 +44,13 @@ public:
 
   unsigned numErrors() const { return NumErrors; }
 
+  /// From now on, counts errors and drops warnings without reporting them:
+  /// for derivatives gpuad makes on its own initiative, which are left out
+  /// (with a remark) rather than failing a build that never asked for them.
+  void holdBack() { HoldBack = true; }
+  /// The first error held back, with its location ("" if none).
+  const std::string &firstHeldError() const { return FirstHeld; }
+
 private:
   /// Whether the same message at the same place was reported before (a
   /// function is analysed once per derivative asked of it).
@@ -49,6 +58,8 @@ private:
             const llvm::Twine &Msg);
 
   unsigned NumErrors = 0;
+  bool HoldBack = false;
+  std::string FirstHeld;
   llvm::StringSet<> Reported;
 };
 

@@ -73,6 +73,12 @@ static cl::opt<std::string> DebugOnlyOpt(
       setCurrentDebugTypes(Pointers.data(), Pointers.size());
     }));
 
+static cl::opt<std::string> LaunchDerivativesOpt(
+    "gpuad-launch-derivatives", cl::init("auto"),
+    cl::desc("Device code: the kernels that get derivative kernels for "
+             "launches from differentiated host code (auto, all, none, or "
+             "kernel names separated by commas)"));
+
 static cl::opt<bool>
     EmulationOpt("gpuad-emulation", cl::init(false),
                  cl::desc("Compile device code for gpuad's CPU emulator"));
@@ -135,6 +141,7 @@ GpuadOptions GpuadOptions::fromCommandLine() {
   O.RocmDeviceLibs = RocmLibsOpt;
   O.TapePlacement = TapePlacementOpt;
   O.BatchMapping = BatchMappingOpt;
+  O.LaunchDerivatives = LaunchDerivativesOpt;
   return O;
 }
 
@@ -163,6 +170,8 @@ Expected<GpuadOptions> GpuadOptions::parse(StringRef Params) {
       O.TapePlacement = *parsePlacement(Value);
     } else if (Key == "batch-mapping" && parseMapping(Value)) {
       O.BatchMapping = *parseMapping(Value);
+    } else if (Key == "launch-derivatives") {
+      O.LaunchDerivatives = Value.str();
     } else if (Key == "libdevice") {
       O.LibDevice = Value.str();
     } else if (Key == "rocm-device-libs") {

@@ -74,6 +74,10 @@ struct GpuadOptions {
   /// `gpuad-cc --emulate`): device library functions stay calls, and none
   /// are linked in; the emulator's runtime supplies them.
   bool Emulation = false;
+  /// Device modules: which kernels get derivative kernels for launches
+  /// from differentiated host code (Requests/LaunchDerivatives.h): "auto",
+  /// "all", "none", or a comma-separated list of kernel names.
+  std::string LaunchDerivatives = "auto";
   TapePlacementChoice TapePlacement = TapePlacementChoice::Auto;
   BatchMappingChoice BatchMapping = BatchMappingChoice::Auto;
   /// Where print<gpuad-tape> wants each reverse-mode tape's layout (null:

@@ -23,6 +23,7 @@
 
 #include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
+#include "Rules/KernelLaunch.h"
 #include "Support/DerivativeKey.h"
 #include "Support/FunctionAttributes.h"
 #include "Support/Lanes.h"
@@ -40,6 +41,7 @@
 namespace gpuad {
 
 class ActivityAnalysis;
+class GpuRuntimeApi;
 class SweepPlanner;
 struct DerivativeRule;
 struct DerivativeSignature;
@@ -116,6 +118,9 @@ protected:
   virtual void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow);
   /// realloc of shadowed memory (default: realloc the shadow too).
   virtual void emitShadowRealloc(llvm::CallBase &Call);
+  /// A normalised kernel launch (Normalize/KernelLaunches.h); each mode
+  /// decides, also where no derivative flows through it.
+  virtual void emitKernelLaunch(KernelLaunch &L) {}
   /// Called after each instruction has been handled.
   virtual void afterVisit(llvm::Instruction &I) {}
 
@@ -180,6 +185,25 @@ protected:
   /// Replaces the primal call \p Old by \p Primal (the primal result of a
   /// derivative call); \p Old is deleted when the sweep finishes.
   void replaceCall(llvm::CallBase &Old, llvm::Value *Primal);
+
+  bool callNeedsDerivative(llvm::CallBase &Call) const;
+  /// Whether a derivative flows through launch \p L: an argument has a
+  /// shadow or is active.
+  bool launchNeedsDerivative(const KernelLaunch &L) const;
+  /// The launch of \p L's derivative kernel \p D with \p Args (the
+  /// kernel's, then the derivatives), its configuration's operands mapped
+  /// by \p Map, at \p At; stops the program where it cannot launch.
+  llvm::CallInst *
+  emitDerivativeLaunch(llvm::IRBuilderBase &At, const KernelLaunch &L,
+                       LaunchDerivative D, llvm::ArrayRef<llvm::Value *> Args,
+                       llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
+  /// A zeroed device copy-sized block standing in for the missing shadow of
+  /// device pointer \p P (the allocation it points into, at the same
+  /// offset), on \p Stream; the block to free goes to \p Blocks.
+  llvm::Value *
+  scratchDeviceShadow(llvm::IRBuilderBase &At, GpuRuntimeApi &Runtime,
+                      llvm::Value *P, llvm::Value *Stream,
+                      llvm::SmallVectorImpl<llvm::Value *> &Blocks);
 
   // ---- Helpers. -------------------------------------------------------------
   /// Applies \p I to the shadows of its operands \p DataOps (other operands
@@ -250,7 +274,7 @@ private:
   void followNormalEdge(llvm::CallBase &Call);
   /// The same library call on the shadows (CallEffect::Structure).
   void emitStructureCall(llvm::CallBase &Call);
-  bool callNeedsDerivative(llvm::CallBase &Call) const;
+
   /// Whether memory class \p Class may be read after a store: by a load that
   /// matters, or by any call to code gpuad cannot see through.
   bool mayReadBack(int Class) const;

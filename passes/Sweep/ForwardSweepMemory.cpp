@@ -15,6 +15,7 @@
 /// nothing active, or a call to a defined function the mode differentiates.
 //===----------------------------------------------------------------------===//
 
+#include "Normalize/KernelLaunches.h"
 #include "Normalize/RuntimeMemory.h"
 #include "Sweep/ForwardSweep.h"
 
@@ -530,6 +531,27 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
     if (needsShadow(cast<MemSetInst>(Call).getRawDest()))
       emitMemSet(Call);
     return;
+  case CallEffect::KernelLaunch:
+    if (std::optional<KernelLaunch> L = KernelLaunch::match(Call))
+      return emitKernelLaunch(*L);
+    // The reverse sweep must know what every launch writes.
+    if (isReverse(Key.Mode) || callNeedsDerivative(Call)) {
+      const Function *Stub = launchedStub(Call.getArgOperand(0));
+      std::string Name = Stub ? "kernel '" + launchedKernelName(*Stub) + "'"
+                              : "a kernel through a pointer";
+      // At the user's line: the runtime's call may sit in a header's
+      // inlined wrapper (cuda_runtime.h's cudaLaunchKernel<T>).
+      DebugLoc Loc = Call.getDebugLoc();
+      while (Loc && Loc.getInlinedAt())
+        Loc = DebugLoc(Loc.getInlinedAt());
+      Failed = true;
+      Ctx.diags().error(*Key.Fn, Loc,
+                        "cannot differentiate the launch of " + Name + " ('" +
+                            Call.getCalledFunction()->getName() +
+                            "'): " + whyLaunchNotNormalized(Call));
+      return;
+    }
+    return;
   case CallEffect::InlineAsm:
     if (callNeedsDerivative(Call))
       fail(Call, "cannot differentiate inline assembly on values that carry "
@@ -565,14 +587,6 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
     return fail(Call, "cannot differentiate call to '" + Callee->getName() +
                           "': it has no derivative rule and its body is not "
                           "in this module");
-  case CallEffect::KernelLaunch: {
-    const Value *Kernel = Call.getArgOperand(0)->stripPointerCasts();
-    return fail(Call, "cannot differentiate the launch of kernel '" +
-                          demangle(Kernel->getName()) + "' ('" +
-                          Callee->getName() +
-                          "'): kernel launches from differentiated host "
-                          "code are not supported yet");
-  }
   default:
     break;
   }

@@ -33,3 +33,12 @@ gpuad_add_device_test(bench-lane-jacobian ${bench}/lane_jacobian.cu
                       SCHEDULES ordered)
 gpuad_add_device_test(bench-hip-lane-jacobian ${hip_bench}/lane_jacobian.hip
                       SCHEDULES ordered)
+# A whole driver's gradient (cudaMalloc, copies, a time loop of launches,
+# the loss finished on the host): the example's solver at a check size, and
+# the example itself, which fits its coefficient field (one schedule: 25
+# gradients of 80 steps).
+gpuad_add_device_test(bench-diffusion-reaction ${bench}/diffusion_reaction.cu)
+gpuad_add_device_test(bench-hip-diffusion-reaction
+                      ${hip_bench}/diffusion_reaction.hip)
+gpuad_add_device_test(example-diffusion-reaction
+                      ../../examples/diffusion_reaction.cu SCHEDULES ordered)

@@ -3,7 +3,8 @@
 
 Each seed gives one program per kind (tools/fuzz/progen.py: "host" is C,
 "cxx" C++ with std::vector and Eigen, "cuda" and "hip" are CUDA and HIP run
-on the CPU emulator).  Each program is compiled with
+on the CPU emulator, "cuda-driver" and "hip-driver" a host driver that
+launches the function as a kernel in a loop, differentiated from the host).  Each program is compiled with
 gpuad-cc at every optimisation level asked for and run; the program checks
 forward mode against central differences, reverse mode against them and by
 the dot-product test against forward mode, width N against width-1 runs and
@@ -46,7 +47,8 @@ from failures import compiler_failure  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-EXTENSIONS = {"host": ".c", "cxx": ".cpp", "cuda": ".cu", "hip": ".hip"}
+EXTENSIONS = {"host": ".c", "cxx": ".cpp", "cuda": ".cu", "hip": ".hip",
+              "cuda-driver": ".cu", "hip-driver": ".hip"}
 HOST_KINDS = ("host", "cxx")
 MODES = ["fwd", "fwd-width", "rev", "rev-width", "split"]
 FAILURES = ("wrong", "crash", "invalid-ir", "hang", "generator")

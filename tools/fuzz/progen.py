@@ -4,7 +4,9 @@
 `generate(seed, kind)` returns a Program: the source of a self-checking C
 program (kind "host"), C++ program (kind "cxx": the host's statements and
 std::vector growth and Eigen fixed-size matrices) or CUDA or HIP program
-(kinds "cuda" and "hip", run on the emulator)
+(kinds "cuda" and "hip", run on the emulator; "cuda-driver" and
+"hip-driver": a host driver that launches the function as a kernel, with
+copies between launches, differentiated from host requests)
 that differentiates a random function in every mode and checks the results
 with tools/fuzz/fuzzcheck.h.  The same seed always gives the same program.
 
@@ -729,9 +731,13 @@ class Program:
         self.width = r.choice([2, 3, 4, 8])
         self.block = 4  # CUDA threads per block
         nin = self.nx + self.ny + 1 if kind in HOST_KINDS else \
-            self.block * (self.nx + self.ny) + 2
+            self.block * (self.nx + self.ny) + \
+            (1 if kind in DRIVER_KINDS else 2)
         self.u0 = [round(r.uniform(-1, 1), 3) for _ in range(nin)]
         self.shared_mix = r.choice(sorted(MIXES))
+        # (Drawn last: the other kinds' programs stay what they were.)
+        self.steps = r.choice([1, 2, 3])
+        self.driver_mix = r.choice(sorted(DRIVER_MIXES))
 
     def without(self, path):
         """A copy without the statement at `path` (a list of indices
@@ -786,7 +792,12 @@ class Program:
 
     def source(self):
         host = self.kind in HOST_KINDS
-        return (HOST_TEMPLATE if host else DEVICE_TEMPLATE) \
+        template = HOST_TEMPLATE if host else \
+            DRIVER_TEMPLATE if self.kind in DRIVER_KINDS else DEVICE_TEMPLATE
+        return template \
+            .replace("__STEPS__", str(self.steps)) \
+            .replace("__DRIVER_MIX__", DRIVER_MIXES[self.driver_mix][1]) \
+            .replace("__DRIVER_DOC__", DRIVER_MIXES[self.driver_mix][0]) \
             .replace("__CXX_INCLUDES__", CXX_INCLUDES if self.kind == "cxx"
                      else "") \
             .replace("__FUNCTIONS__", self.functions()) \
@@ -841,6 +852,9 @@ static __DEV__$T pair_norm(const struct pair *p) {
 }"""
 
 HOST_KINDS = ("host", "cxx")
+# A host driver (driver_template.cu) around the device function: launches,
+# copies and frees differentiated from host requests.
+DRIVER_KINDS = ("cuda-driver", "hip-driver")
 CXX_INCLUDES = ("#include <algorithm>\n#include <array>\n#include <vector>\n"
                 "#include <Eigen/Dense>\n")
 
@@ -894,11 +908,34 @@ MIXES = {
                "atomicAdd(&acc[0], v_); yt[0] += v_ * sh[(t + 1) % B];",
 }
 
+# What the driver does between its launches: (its description, the code).
+DRIVER_MIXES = {
+    "none": ("and nothing else between its launches", ""),
+    "pingpong": ("and swaps x with a second buffer holding x with y's "
+                 "first values (ping-pong buffers)",
+                 "ok(API(Memcpy)(other, x, xb, API(MemcpyDeviceToDevice))); "
+                 "ok(API(Memcpy)(other, y, xb < yb ? xb : yb, "
+                 "API(MemcpyDeviceToDevice))); "
+                 "{ T *swap_ = x; x = other; other = swap_; }"),
+    "memset": ("and zeroes y[0] with memset between its launches",
+               "if (it + 1 < STEPS) ok(API(Memset)(y, 0, sizeof(T)));"),
+    "stream": ("and copies y[0] to x[0] on the stream between its launches",
+               "ok(API(MemcpyAsync)(x, y, sizeof(T), "
+               "API(MemcpyDeviceToDevice), stream)); "
+               "ok(API(StreamSynchronize)(stream));"),
+    "host": ("and updates y[0] on the host between its launches",
+             "ok(API(Memcpy)(r, y, sizeof(T), API(MemcpyDeviceToHost))); "
+             "r[0] = r[0] * (T)0.5 + s; "
+             "ok(API(Memcpy)(y, r, sizeof(T), API(MemcpyHostToDevice)));"),
+}
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "host_template.c")) as _f:
     HOST_TEMPLATE = _f.read()
 with open(os.path.join(HERE, "device_template.cu")) as _f:
     DEVICE_TEMPLATE = _f.read()
+with open(os.path.join(HERE, "driver_template.cu")) as _f:
+    DRIVER_TEMPLATE = _f.read()
 
 
 def generate(seed, kind="host", mutant=False, size=1):

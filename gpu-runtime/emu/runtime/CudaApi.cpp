@@ -125,6 +125,34 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *Config,
                          Args, Config->dynamicSmemBytes));
 }
 
+// ---- The driver's entry points -------------------------------------------
+
+/// The driver functions gpuad's generated code asks for (the address range
+/// of a device pointer); any other is not found.
+static cudaError_t driverEntryPoint(const char *Symbol, void **Fn,
+                                    cudaDriverEntryPointQueryResult *Found) {
+  bool Known = Symbol && !strcmp(Symbol, "cuMemGetAddressRange");
+  if (Fn)
+    *Fn = Known ? reinterpret_cast<void *>(&memGetAddressRange) : nullptr;
+  if (Found)
+    *Found = Known ? cudaDriverEntryPointSuccess
+                   : cudaDriverEntryPointSymbolNotFound;
+  return Known ? cudaSuccess : cudaErrorSymbolNotFound;
+}
+
+cudaError_t cudaGetDriverEntryPoint(const char *Symbol, void **Fn,
+                                    unsigned long long,
+                                    cudaDriverEntryPointQueryResult *Found) {
+  return driverEntryPoint(Symbol, Fn, Found);
+}
+
+cudaError_t
+cudaGetDriverEntryPointByVersion(const char *Symbol, void **Fn, unsigned int,
+                                 unsigned long long,
+                                 cudaDriverEntryPointQueryResult *Found) {
+  return driverEntryPoint(Symbol, Fn, Found);
+}
+
 // ---- Host memory
 // -------------------------------------------------------------
 

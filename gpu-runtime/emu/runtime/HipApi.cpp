@@ -208,4 +208,17 @@ const char *hipGetErrorString(hipError_t E) {
   return statusMessage(statusOf(E, code));
 }
 
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *Base, size_t *Bytes,
+                                 hipDeviceptr_t P) {
+  void *B = nullptr;
+  uint64_t N = 0;
+  if (!deviceRegionOf(P, B, N))
+    return hipErrorInvalidValue;
+  if (Base)
+    *Base = B;
+  if (Bytes)
+    *Bytes = N;
+  return hipSuccess;
+}
+
 } // extern "C"

@@ -76,6 +76,34 @@ bool deviceFree(void *P) {
   return true;
 }
 
+bool deviceRegionOf(const void *P, void *&Base, uint64_t &Bytes) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(P);
+  Regions &R = regions();
+  std::lock_guard<std::mutex> G(R.M);
+  auto It = R.ByStart.upper_bound(A);
+  if (It == R.ByStart.begin())
+    return false;
+  --It;
+  if (A >= It->first + It->second)
+    return false;
+  Base = reinterpret_cast<void *>(It->first);
+  Bytes = It->second;
+  return true;
+}
+
+int memGetAddressRange(unsigned long long *Base, size_t *Bytes,
+                       unsigned long long P) {
+  void *B = nullptr;
+  uint64_t N = 0;
+  if (!deviceRegionOf(reinterpret_cast<void *>(P), B, N))
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  if (Base)
+    *Base = reinterpret_cast<uintptr_t>(B);
+  if (Bytes)
+    *Bytes = N;
+  return 0;
+}
+
 bool isDeviceMemory(const void *P, uint64_t Bytes) {
   uintptr_t A = reinterpret_cast<uintptr_t>(P);
   Regions &R = regions();

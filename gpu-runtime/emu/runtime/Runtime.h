@@ -59,6 +59,13 @@ size_t deviceHeapLimit();
 /// registered region.
 bool isDeviceMemory(const void *P, uint64_t Bytes);
 void registerRegion(const void *P, uint64_t Bytes);
+/// The device allocation (or variable, or region) holding \p P: its start
+/// and size; false if there is none.
+bool deviceRegionOf(const void *P, void *&Base, uint64_t &Bytes);
+/// The driver's cuMemGetAddressRange (CUresult: 0, or 1 for a pointer
+/// outside device memory), which cudaGetDriverEntryPoint hands out.
+int memGetAddressRange(unsigned long long *Base, size_t *Bytes,
+                       unsigned long long P);
 
 /// Whether [P, P+Bytes) is the current GPU thread's stack or its block's
 /// shared memory (Launch.cpp).

@@ -1,0 +1,270 @@
+//===- LaunchDerivatives.cpp - Derivative kernels for host launches -------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Requests/LaunchDerivatives.h"
+
+#include "Planner/DerivativeContext.h"
+#include "Requests/RequestProcessing.h"
+#include "Rules/KernelLaunch.h"
+#include "Rules/Registrations.h"
+#include "Support/Diagnostics.h"
+#include "Support/EntryPoints.h"
+#include "Support/Options.h"
+#include "Target/TargetHooks.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/DynamicLibrary.h"
+
+#define DEBUG_TYPE "gpuad"
+
+using namespace llvm;
+
+STATISTIC(NumLaunchDerivatives, "Derivative kernels made for host launches");
+STATISTIC(NumLaunchDerivativesLeftOut,
+          "Kernels gpuad could not make a derivative kernel of");
+
+namespace gpuad {
+
+namespace {
+
+/// The demangled name without parameters or return type (`ns::step<int>`
+/// for `void ns::step<int>(double*, int)`), or the name itself.
+std::string baseName(StringRef Name) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Name.str().c_str()))
+    return Name.str();
+  size_t Size = 0;
+  char *Buf = D.getFunctionName(nullptr, &Size);
+  std::string Base = Buf ? Buf : Name.str();
+  std::free(Buf);
+  return Base;
+}
+
+/// Whether \p K is a kernel of CUDA's or ROCm's own libraries, whose
+/// launches gpuad does not differentiate through the kernels.
+bool isLibraryKernel(const Function &K) {
+  std::string Base = baseName(K.getName());
+  for (StringRef NS : {"thrust::", "cub::", "cuda::", "rocprim::", "hipcub::",
+                       "cooperative_groups::"})
+    if (StringRef(Base).starts_with(NS))
+      return true;
+  return false;
+}
+
+/// Whether \p K itself asks for a derivative (a user's gradient kernel).
+bool makesRequests(const Function &K) {
+  for (const Instruction &I : instructions(K))
+    if (const auto *Call = dyn_cast<CallBase>(&I))
+      if (const Function *F = Call->getCalledFunction();
+          F && classifyEntryPoint(F->getName()))
+        return true;
+  return false;
+}
+
+/// The kernels host requests of this file may launch, as the frontend
+/// plugin (frontend/LaunchedKernels.cpp, in this clang process) found them;
+/// none where it did not run (plain clang without -fplugin, opt).
+std::optional<StringSet<>> launchedByHostRequests() {
+  using Query = const char *();
+  auto *Ask = reinterpret_cast<Query *>(
+      sys::DynamicLibrary::SearchForAddressOfSymbol("gpuad_launched_kernels"));
+  const char *Names = Ask ? Ask() : nullptr;
+  if (!Names)
+    return std::nullopt;
+  StringSet<> Set;
+  SmallVector<StringRef, 8> Lines;
+  StringRef(Names).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef L : Lines)
+    Set.insert(L);
+  return Set;
+}
+
+bool wanted(const Function &K, StringRef Choice,
+            const std::optional<StringSet<>> &Launched) {
+  if (Choice == "none")
+    return false;
+  if (Choice == "all")
+    return !makesRequests(K);
+  if (Choice == "auto")
+    return !isLibraryKernel(K) && !makesRequests(K) &&
+           (!Launched || Launched->contains(K.getName()));
+  std::string Base = baseName(K.getName());
+  SmallVector<StringRef, 8> Names;
+  Choice.split(Names, ',', -1, /*KeepEmpty=*/false);
+  return any_of(Names, [&](StringRef N) {
+    N = N.trim();
+    return N == K.getName() || N == Base;
+  });
+}
+
+MetadataAsValue *marker(LLVMContext &C, StringRef Name) {
+  return MetadataAsValue::get(C, MDString::get(C, Name));
+}
+
+/// The derivative kernel \p D of \p K, its body a request; null where a
+/// parameter is unsupported.  Returns the request call in \p Request.
+Function *makeDerivativeKernel(Module &M, Function &K, LaunchDerivative D,
+                               TargetHooks &Target, CallInst *&Request) {
+  LLVMContext &C = M.getContext();
+  SmallVector<Type *, 8> Params;
+  for (Argument &A : K.args()) {
+    if (launchParamKind(A.getType(), A.hasByValAttr() || A.hasByRefAttr()) ==
+        LaunchParam::Unsupported)
+      return nullptr;
+    Params.push_back(A.getType());
+  }
+  Type *CellTy = PointerType::get(C, Target.globalAddressSpace());
+  SmallVector<Type *, 8> Types = launchDerivativeParams(Params, D, CellTy);
+  auto *W = Function::Create(
+      FunctionType::get(Type::getVoidTy(C), Types, false),
+      GlobalValue::ExternalLinkage, launchDerivativeName(K.getName(), D), M);
+  W->setCallingConv(K.getCallingConv());
+  W->setAttributes(AttributeList::get(C, K.getAttributes().getFnAttrs(),
+                                      AttributeSet(), {}));
+  W->removeFnAttr(Attribute::OptimizeNone);
+  W->removeFnAttr(Attribute::NoInline);
+  W->setVisibility(K.getVisibility());
+  W->setDSOLocal(K.isDSOLocal());
+
+  IRBuilder<> B(BasicBlock::Create(C, "entry", W));
+  SmallVector<Value *, 16> Args = {&K};
+  SmallVector<Type *, 4> Outs;
+  SmallVector<Value *, 4> Cells;
+  unsigned Next = K.arg_size();
+  for (Argument &A : K.args()) {
+    Value *P = W->getArg(A.getArgNo());
+    switch (launchParamKind(A.getType(), false)) {
+    case LaunchParam::Pointer:
+      Args.append({marker(C, "enzyme_dup"), P, W->getArg(Next++)});
+      break;
+    case LaunchParam::Float:
+      if (D == LaunchDerivative::Tangent) {
+        Args.append({marker(C, "enzyme_dup"), P, W->getArg(Next++)});
+      } else {
+        Args.append({marker(C, "enzyme_out"), P});
+        Outs.push_back(A.getType());
+        Cells.push_back(W->getArg(Next++));
+      }
+      break;
+    case LaunchParam::Const:
+    case LaunchParam::Unsupported:
+      Args.append({marker(C, "enzyme_const"), P});
+      break;
+    }
+  }
+  Type *Ret = Outs.empty()       ? Type::getVoidTy(C)
+              : Outs.size() == 1 ? Outs[0]
+                                 : StructType::get(C, Outs);
+  FunctionCallee Entry = M.getOrInsertFunction(
+      D == LaunchDerivative::Tangent
+          ? "__enzyme_fwddiff.gpuad.launch"
+          : "__enzyme_autodiff.gpuad.launch." + std::to_string(Outs.size()),
+      FunctionType::get(Ret, {}, /*isVarArg=*/true));
+  if (auto *F = dyn_cast<Function>(Entry.getCallee());
+      F && F->getReturnType() != Ret)
+    Entry = Function::Create(FunctionType::get(Ret, {}, true),
+                             GlobalValue::ExternalLinkage,
+                             "__enzyme_autodiff.gpuad.launch", M);
+  Request = B.CreateCall(Entry, Args);
+  for (auto [I, Cell] : enumerate(Cells)) {
+    Value *Adjoint =
+        Outs.size() == 1 ? Request : B.CreateExtractValue(Request, I);
+    Target.emitAccumulate(B, Cell, Adjoint, MaybeAlign(),
+                          /*ThreadPrivate=*/false);
+  }
+  B.CreateRetVoid();
+  return W;
+}
+
+void remarkLeftOut(Function &K, LaunchDerivative D, StringRef Why) {
+  OptimizationRemarkEmitter ORE(&K);
+  ORE.emit([&] {
+    OptimizationRemarkMissed R(DEBUG_TYPE, "NoLaunchDerivative", &K);
+    R << "no " << (D == LaunchDerivative::Tangent ? "tangent" : "adjoint")
+      << " kernel of '" << ore::NV("Kernel", demangle(K.getName()))
+      << "' for launches from differentiated host code: "
+      << ore::NV("Why", Why);
+    return R;
+  });
+}
+
+} // namespace
+
+SmallVector<Function *, 8>
+launchDerivativeKernels(Module &M, const GpuadOptions &Options) {
+  Diagnostics Quiet;
+  Quiet.holdBack();
+  std::unique_ptr<TargetHooks> Target = makeTargetHooks(M, Options, Quiet);
+  SmallVector<Function *, 8> Kernels;
+  if (!Target->isGPU() || Options.LaunchDerivatives == "none")
+    return Kernels;
+  std::optional<StringSet<>> Launched = launchedByHostRequests();
+  for (Function &F : M)
+    if (!F.isDeclaration() && Target->isKernel(F) &&
+        !F.getName().starts_with("__gpuad_") &&
+        wanted(F, Options.LaunchDerivatives, Launched))
+      Kernels.push_back(&F);
+  return Kernels;
+}
+
+bool mayMakeLaunchDerivatives(Module &M, const GpuadOptions &Options) {
+  return !launchDerivativeKernels(M, Options).empty();
+}
+
+bool makeLaunchDerivatives(ArrayRef<Function *> Kernels,
+                           const GpuadOptions &Options,
+                           const Registrations &Regs) {
+  if (Kernels.empty())
+    return false;
+  Module &M = *Kernels.front()->getParent();
+  Diagnostics Quiet;
+  Quiet.holdBack();
+  std::unique_ptr<TargetHooks> Target = makeTargetHooks(M, Options, Quiet);
+  bool Inline = false;
+  for (Function *K : Kernels)
+    for (LaunchDerivative D :
+         {LaunchDerivative::Tangent, LaunchDerivative::Adjoint}) {
+      CallInst *Request = nullptr;
+      Function *W = makeDerivativeKernel(M, *K, D, *Target, Request);
+      if (!W) {
+        ++NumLaunchDerivativesLeftOut;
+        remarkLeftOut(*K, D,
+                      "a parameter is passed by value as an aggregate, "
+                      "which differentiated launches do not take yet");
+        continue;
+      }
+      DerivativeContext Ctx(M, Options, &Regs);
+      Ctx.diags().holdBack();
+      Ctx.setRequestedFunctions({K});
+      processEntryCall(*Request, Ctx);
+      Inline |= Ctx.finish();
+      if (Ctx.diags().numErrors()) {
+        Ctx.discardDerivatives();
+        ++NumLaunchDerivativesLeftOut;
+        LLVM_DEBUG(dbgs() << "gpuad: no launch derivative of " << K->getName()
+                          << ": " << Ctx.diags().firstHeldError() << "\n");
+        remarkLeftOut(*K, D, Ctx.diags().firstHeldError());
+        W->eraseFromParent();
+        continue;
+      }
+      ++NumLaunchDerivatives;
+    }
+  // The requests' declarations are gone with their calls.
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.use_empty() &&
+        F.getName().contains(".gpuad.launch"))
+      F.eraseFromParent();
+  return Inline;
+}
+
+} // namespace gpuad
