@@ -10,6 +10,7 @@
 #include "Requests/RequestProcessing.h"
 #include "Rules/KernelLaunch.h"
 #include "Rules/Registrations.h"
+#include "Support/DemangledTypes.h"
 #include "Support/Diagnostics.h"
 #include "Support/EntryPoints.h"
 #include "Support/Options.h"
@@ -18,12 +19,16 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/DynamicLibrary.h"
+
+#include <functional>
 
 #define DEBUG_TYPE "gpuad"
 
@@ -105,6 +110,99 @@ bool wanted(const Function &K, StringRef Choice,
     N = N.trim();
     return N == K.getName() || N == Base;
   });
+}
+
+/// Why the host cannot keep what \p K's adjoint must see again, or "": the
+/// host copies the allocations a launch's pointer arguments point into, so
+/// every memory access of the kernel (and of the functions it calls) must be
+/// through those arguments, or the thread's own, block-shared or constant
+/// memory; and the kernel must not write through a parameter it declares
+/// `const` (the host copies no such memory the kernel only reads).
+/// The functions are read in their normalised clones (\p Normalized: at
+/// -O0 too, pointers are values, not slots).
+std::string whyNotKept(Function &K, const TargetHooks &Target,
+                       function_ref<Function &(Function &)> Normalized) {
+  std::optional<SmallVector<std::string, 8>> Declared =
+      demangledParameterTypes(K.getName());
+  Function &Kernel = Normalized(K);
+  auto IsConstParam = [&](const Value *V) {
+    const auto *A = dyn_cast<Argument>(V);
+    if (!A || A->getParent() != &Kernel || !Declared ||
+        A->getArgNo() >= Declared->size())
+      return false;
+    StringRef T = StringRef((*Declared)[A->getArgNo()]).trim();
+    return T.consume_back("*") && T.trim().ends_with("const");
+  };
+  std::function<std::string(const Value *, bool)> Check =
+      [&](const Value *Ptr, bool Writes) -> std::string {
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Ptr, Objects);
+    for (const Value *O : Objects) {
+      // A pointer through an integer and back (HIP's kernel arguments at
+      // -O0): what it was.
+      if (const auto *I2P = dyn_cast<IntToPtrInst>(O)) {
+        const Value *Int = I2P->getOperand(0);
+        while (const auto *Add = dyn_cast<BinaryOperator>(Int)) {
+          if (Add->getOpcode() != Instruction::Add)
+            break;
+          Int = isa<PtrToIntInst>(Add->getOperand(1)) ? Add->getOperand(1)
+                                                      : Add->getOperand(0);
+        }
+        if (const auto *P2I = dyn_cast<PtrToIntInst>(Int)) {
+          if (std::string Why = Check(P2I->getOperand(0), Writes); !Why.empty())
+            return Why;
+          continue;
+        }
+      }
+      if (isa<Argument>(O) || isa<AllocaInst>(O) ||
+          isa<ConstantPointerNull>(O) || isa<UndefValue>(O) ||
+          isa<Function>(O) || (!Writes && isa<IntrinsicInst>(O)))
+        ; // (a target intrinsic's pointer: the launch's own arguments)
+      else if (const auto *GV = dyn_cast<GlobalVariable>(O)) {
+        if (!GV->isConstant() && !Target.isBlockShared(*GV))
+          return "it uses the device variable '" + GV->getName().str() +
+                 "', whose contents a launch's derivative cannot keep";
+      } else {
+        return "it reaches memory through a pointer gpuad cannot trace to "
+               "an argument ('" +
+               describe(*O) + "')";
+      }
+      if (Writes && IsConstParam(O))
+        return "it writes through its parameter declared const ('" +
+               O->getName().str() + "')";
+    }
+    return "";
+  };
+  SmallPtrSet<Function *, 8> Seen;
+  SmallVector<Function *, 8> Work = {&Kernel};
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    if (!Seen.insert(F).second || F->isDeclaration())
+      continue;
+    if (F != &Kernel)
+      F = &Normalized(*F);
+    for (Instruction &I : instructions(*F)) {
+      std::string Why;
+      if (auto *LI = dyn_cast<LoadInst>(&I))
+        Why = Check(LI->getPointerOperand(), false);
+      else if (auto *SI = dyn_cast<StoreInst>(&I))
+        Why = Check(SI->getPointerOperand(), true);
+      else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+        Why = Check(RMW->getPointerOperand(), true);
+      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+        Why = Check(CX->getPointerOperand(), true);
+      else if (auto *Call = dyn_cast<CallBase>(&I)) {
+        for (const Use &A : Call->args())
+          if (A->getType()->isPointerTy() && Why.empty())
+            Why = Check(A.get(), !Call->onlyReadsMemory());
+        if (Function *Callee = Call->getCalledFunction())
+          Work.push_back(Callee);
+      }
+      if (!Why.empty())
+        return Why;
+    }
+  }
+  return "";
 }
 
 MetadataAsValue *marker(LLVMContext &C, StringRef Name) {
@@ -231,7 +329,20 @@ bool makeLaunchDerivatives(ArrayRef<Function *> Kernels,
   Quiet.holdBack();
   std::unique_ptr<TargetHooks> Target = makeTargetHooks(M, Options, Quiet);
   bool Inline = false;
-  for (Function *K : Kernels)
+  for (Function *K : Kernels) {
+    {
+      DerivativeContext Ctx(M, Options, &Regs);
+      std::string Why = whyNotKept(*K, *Target, [&](Function &F) -> Function & {
+        return Ctx.preprocessor().normalized(F);
+      });
+      Ctx.finish();
+      if (!Why.empty()) {
+        NumLaunchDerivativesLeftOut += 2;
+        remarkLeftOut(*K, LaunchDerivative::Tangent, Why);
+        remarkLeftOut(*K, LaunchDerivative::Adjoint, Why);
+        continue;
+      }
+    }
     for (LaunchDerivative D :
          {LaunchDerivative::Tangent, LaunchDerivative::Adjoint}) {
       CallInst *Request = nullptr;
@@ -259,6 +370,7 @@ bool makeLaunchDerivatives(ArrayRef<Function *> Kernels,
       }
       ++NumLaunchDerivatives;
     }
+  }
   // The requests' declarations are gone with their calls.
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.use_empty() &&
