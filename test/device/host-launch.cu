@@ -2,8 +2,9 @@
 // it allocates, copies in on a stream, zeroes with memset, runs a time loop
 // of a stencil kernel and an in-place kernel through a helper function that
 // launches them, swapping its ping-pong buffers on the host, then reduces
-// with a shared-memory kernel and an atomic kernel, copies back and finishes
-// the loss on the host.  A constant coefficient field (memory no derivative
+// with a shared-memory kernel (hipLaunchKernelGGL in HIP) and an atomic
+// kernel (cudaLaunchKernel / hipLaunchKernel with an argument array),
+// copies back and finishes the loss on the host.  A constant coefficient field (memory no derivative
 // reaches) gets a zeroed stand-in shadow; the reaction rate is a by-value
 // float argument whose adjoint comes back from the device.
 // Checked: the reverse gradient (x and the rate) against central
@@ -116,8 +117,20 @@ double loss(const double *x, double rate) {
     a = b;
     b = swap;
   }
+  // The runtime's launch functions, as well as <<<>>>.
+#ifdef __HIP__
+  hipLaunchKernelGGL(blockSums, dim3(Blocks), dim3(Threads), 0, s, sums,
+                     (const double *)a, N);
+#else
   blockSums<<<Blocks, Threads, 0, s>>>(sums, a, N);
-  atomicLoss<<<Blocks, Threads, 0, s>>>(total, a, N);
+#endif
+  {
+    const double *in = a;
+    int n = N;
+    void *args[] = {&total, &in, &n};
+    ok(API(LaunchKernel)((const void *)atomicLoss, dim3(Blocks),
+                         dim3(Threads), args, 0, s));
+  }
   ok(API(StreamSynchronize)(s));
   double h[Blocks + 1];
   ok(API(Memcpy)(h, sums, Blocks * sizeof(double), API(MemcpyDeviceToHost)));
