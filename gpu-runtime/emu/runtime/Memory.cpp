@@ -76,18 +76,24 @@ bool deviceFree(void *P) {
   return true;
 }
 
-bool deviceRegionOf(const void *P, void *&Base, uint64_t &Bytes) {
-  uintptr_t A = reinterpret_cast<uintptr_t>(P);
+/// The region that starts at or before \p A: the one that may hold it.
+static bool regionFrom(uintptr_t A, uintptr_t &Start, uint64_t &Bytes) {
   Regions &R = regions();
   std::lock_guard<std::mutex> G(R.M);
   auto It = R.ByStart.upper_bound(A);
   if (It == R.ByStart.begin())
     return false;
   --It;
-  if (A >= It->first + It->second)
-    return false;
-  Base = reinterpret_cast<void *>(It->first);
+  Start = It->first;
   Bytes = It->second;
+  return true;
+}
+
+bool deviceRegionOf(const void *P, void *&Base, uint64_t &Bytes) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(P), Start = 0;
+  if (!regionFrom(A, Start, Bytes) || A >= Start + Bytes)
+    return false;
+  Base = reinterpret_cast<void *>(Start);
   return true;
 }
 
@@ -105,14 +111,9 @@ int memGetAddressRange(unsigned long long *Base, size_t *Bytes,
 }
 
 bool isDeviceMemory(const void *P, uint64_t Bytes) {
-  uintptr_t A = reinterpret_cast<uintptr_t>(P);
-  Regions &R = regions();
-  std::lock_guard<std::mutex> G(R.M);
-  auto It = R.ByStart.upper_bound(A);
-  if (It == R.ByStart.begin())
-    return false;
-  --It;
-  return A + Bytes <= It->first + It->second;
+  uintptr_t A = reinterpret_cast<uintptr_t>(P), Start = 0;
+  uint64_t Size = 0;
+  return regionFrom(A, Start, Size) && A + Bytes <= Start + Size;
 }
 
 // Device malloc: its heap holds cudaLimitMallocHeapSize bytes of live
