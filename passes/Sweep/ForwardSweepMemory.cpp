@@ -534,8 +534,9 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
   case CallEffect::KernelLaunch:
     if (std::optional<KernelLaunch> L = KernelLaunch::match(Call))
       return emitKernelLaunch(*L);
-    // The reverse sweep must know what every launch writes.
-    if (isReverse(Key.Mode) || callNeedsDerivative(Call)) {
+    // (One no derivative flows through runs as it is: the adjoints of other
+    // launches read their own copies of what it may overwrite.)
+    if (callNeedsDerivative(Call)) {
       const Function *Stub = launchedStub(Call.getArgOperand(0));
       std::string Name = Stub ? "kernel '" + launchedKernelName(*Stub) + "'"
                               : "a kernel through a pointer";
