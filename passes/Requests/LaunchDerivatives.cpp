@@ -25,10 +25,13 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/DynamicLibrary.h"
 
 #include <functional>
+#include <set>
+#include <utility>
 
 #define DEBUG_TYPE "gpuad"
 
@@ -112,6 +115,22 @@ bool wanted(const Function &K, StringRef Choice,
   });
 }
 
+/// Whether \p GV is only ever loaded from (a table CUDA's math headers do
+/// not declare constant).
+bool onlyLoaded(const GlobalVariable &GV) {
+  SmallVector<const Value *, 8> Work = {&GV};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users())
+      if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) ||
+          isa<AddrSpaceCastOperator>(U))
+        Work.push_back(U);
+      else if (!isa<LoadInst>(U))
+        return false;
+  }
+  return true;
+}
+
 /// Why the host cannot keep what \p K's adjoint must see again, or "": the
 /// host copies the allocations a launch's pointer arguments point into, so
 /// every memory access of the kernel (and of the functions it calls) must be
@@ -133,8 +152,67 @@ std::string whyNotKept(Function &K, const TargetHooks &Target,
     StringRef T = StringRef((*Declared)[A->getArgNo()]).trim();
     return T.consume_back("*") && T.trim().ends_with("const");
   };
-  std::function<std::string(const Value *, bool)> Check =
-      [&](const Value *Ptr, bool Writes) -> std::string {
+  std::set<std::pair<const Value *, bool>> Visited;
+  std::function<std::string(const Value *, bool)> Check;
+  // The pointer at \p Path in aggregate (or pointer) \p Agg; \p What for
+  // messages.
+  std::function<std::string(const Value *, ArrayRef<unsigned>, bool,
+                            const Value *)>
+      CheckField = [&](const Value *Agg, ArrayRef<unsigned> Path, bool Writes,
+                       const Value *What) -> std::string {
+    std::string Untraced = "it reaches memory through a pointer gpuad cannot "
+                           "trace to an argument ('" +
+                           describe(*What) + "')";
+    if (!Visited.insert({Agg, Writes}).second)
+      return "";
+    if (const auto *IV = dyn_cast<InsertValueInst>(Agg))
+      return IV->getIndices() == Path
+                 ? Check(IV->getInsertedValueOperand(), Writes)
+                 : CheckField(IV->getAggregateOperand(), Path, Writes, What);
+    if (const auto *PN = dyn_cast<PHINode>(Agg)) {
+      for (const Value *In : PN->incoming_values())
+        if (std::string Why = CheckField(In, Path, Writes, What); !Why.empty())
+          return Why;
+      return "";
+    }
+    if (const auto *Sel = dyn_cast<SelectInst>(Agg)) {
+      for (const Value *In : {Sel->getTrueValue(), Sel->getFalseValue()})
+        if (std::string Why = CheckField(In, Path, Writes, What); !Why.empty())
+          return Why;
+      return "";
+    }
+    if (isa<UndefValue>(Agg) || isa<ConstantAggregateZero>(Agg))
+      return "";
+    // A callee's return: the argument it returns, at the call.
+    const auto *Call = dyn_cast<CallBase>(Agg);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || Callee->isDeclaration())
+      return Untraced;
+    Function &Body = Normalized(*const_cast<Function *>(Callee));
+    for (Instruction &I : instructions(Body)) {
+      auto *Ret = dyn_cast<ReturnInst>(&I);
+      Value *V = Ret ? Ret->getReturnValue() : nullptr;
+      while (auto *IV = dyn_cast_or_null<InsertValueInst>(V))
+        V = IV->getIndices() == Path ? IV->getInsertedValueOperand()
+                                     : IV->getAggregateOperand();
+      if (!V || !V->getType()->isPointerTy())
+        continue;
+      SmallVector<const Value *, 4> Inner;
+      getUnderlyingObjects(V, Inner);
+      for (const Value *U : Inner) {
+        if (isa<ConstantPointerNull>(U) || isa<UndefValue>(U))
+          continue;
+        const auto *A = dyn_cast<Argument>(U);
+        if (!A)
+          return Untraced;
+        if (std::string Why = Check(Call->getArgOperand(A->getArgNo()), Writes);
+            !Why.empty())
+          return Why;
+      }
+    }
+    return "";
+  };
+  Check = [&](const Value *Ptr, bool Writes) -> std::string {
     SmallVector<const Value *, 4> Objects;
     getUnderlyingObjects(Ptr, Objects);
     for (const Value *O : Objects) {
@@ -154,12 +232,27 @@ std::string whyNotKept(Function &K, const TargetHooks &Target,
           continue;
         }
       }
+      // A pointer taken out of a struct value: what was put there (a
+      // callee's returned argument, through PHIs and selects).
+      if (const auto *EV = dyn_cast<ExtractValueInst>(O)) {
+        if (std::string Why = CheckField(EV->getAggregateOperand(),
+                                         EV->getIndices(), Writes, O);
+            !Why.empty())
+          return Why;
+        continue;
+      }
+      if (const auto *Call = dyn_cast<CallBase>(O);
+          Call && O->getType()->isPointerTy() && !isa<IntrinsicInst>(Call)) {
+        if (std::string Why = CheckField(Call, {}, Writes, O); !Why.empty())
+          return Why;
+        continue;
+      }
       if (isa<Argument>(O) || isa<AllocaInst>(O) ||
           isa<ConstantPointerNull>(O) || isa<UndefValue>(O) ||
           isa<Function>(O) || (!Writes && isa<IntrinsicInst>(O)))
         ; // (a target intrinsic's pointer: the launch's own arguments)
       else if (const auto *GV = dyn_cast<GlobalVariable>(O)) {
-        if (!GV->isConstant() && !Target.isBlockShared(*GV))
+        if (!GV->isConstant() && !Target.isBlockShared(*GV) && !onlyLoaded(*GV))
           return "it uses the device variable '" + GV->getName().str() +
                  "', whose contents a launch's derivative cannot keep";
       } else {

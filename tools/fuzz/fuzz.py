@@ -92,6 +92,11 @@ def compile_and_run(src, kind, opt, cc, workdir, timeout, extra=()):
     finally:
         os.path.exists(exe) and os.unlink(exe)
     verdicts = dict(re.findall(r"^FZ (\S+) (PASS|FAIL)", r.stdout, re.M))
+    # A derivative kernel the device compile left out (its remark says why):
+    # gpuad refused, at run time.
+    refused = re.search(r"gpuad: (cannot launch '[^']*'.*)", r.stderr)
+    if refused and not verdicts:
+        return "diagnostic", {}, refused.group(1)[:300]
     if r.returncode == 3:
         return "inconclusive", {}, r.stdout.strip()[-300:]
     if r.returncode not in (0, 1) or (r.returncode == 1 and not any(
