@@ -45,30 +45,6 @@ namespace gpuad {
 
 namespace {
 
-/// The demangled name without parameters or return type (`ns::step<int>`
-/// for `void ns::step<int>(double*, int)`), or the name itself.
-std::string baseName(StringRef Name) {
-  ItaniumPartialDemangler D;
-  if (D.partialDemangle(Name.str().c_str()))
-    return Name.str();
-  size_t Size = 0;
-  char *Buf = D.getFunctionName(nullptr, &Size);
-  std::string Base = Buf ? Buf : Name.str();
-  std::free(Buf);
-  return Base;
-}
-
-/// Whether \p K is a kernel of CUDA's or ROCm's own libraries, whose
-/// launches gpuad does not differentiate through the kernels.
-bool isLibraryKernel(const Function &K) {
-  std::string Base = baseName(K.getName());
-  for (StringRef NS : {"thrust::", "cub::", "cuda::", "rocprim::", "hipcub::",
-                       "cooperative_groups::"})
-    if (StringRef(Base).starts_with(NS))
-      return true;
-  return false;
-}
-
 /// Whether \p K itself asks for a derivative (a user's gradient kernel).
 bool makesRequests(const Function &K) {
   for (const Instruction &I : instructions(K))
@@ -104,9 +80,9 @@ bool wanted(const Function &K, StringRef Choice,
   if (Choice == "all")
     return !makesRequests(K);
   if (Choice == "auto")
-    return !isLibraryKernel(K) && !makesRequests(K) &&
+    return !gpuLibraryFunction(K.getName()) && !makesRequests(K) &&
            (!Launched || Launched->contains(K.getName()));
-  std::string Base = baseName(K.getName());
+  std::string Base = demangledBaseName(K.getName());
   SmallVector<StringRef, 8> Names;
   Choice.split(Names, ',', -1, /*KeepEmpty=*/false);
   return any_of(Names, [&](StringRef N) {

@@ -182,31 +182,6 @@ void ReverseEmitter::reverseKernelLaunch(CallBase &Call) {
   }
 }
 
-/// Whether \p F or a function it calls launches a kernel (the user's code:
-/// runtime launches).
-static bool mayLaunchKernels(const Function &F, const CallTable &Calls) {
-  SmallPtrSet<const Function *, 16> Seen;
-  SmallVector<const Function *, 16> Work = {&F};
-  while (!Work.empty()) {
-    const Function *G = Work.pop_back_val();
-    if (!Seen.insert(G).second || G->isDeclaration())
-      continue;
-    for (const BasicBlock &BB : *G)
-      for (const Instruction &I : BB) {
-        const auto *Call = dyn_cast<CallBase>(&I);
-        const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-        if (!Callee)
-          continue;
-        if (std::optional<RuntimeCall> R = Calls.runtimeCall(*Callee);
-            (R && R->K == RuntimeCall::Launch) ||
-            Callee->getName() == NormalizedLaunchName)
-          return true;
-        Work.push_back(Callee);
-      }
-  }
-  return false;
-}
-
 bool ReverseEmitter::keepsPrimalBlock(const CallBase &Free) const {
   const Function *Callee = Free.getCalledFunction();
   std::optional<RuntimeCall> R =

@@ -6,6 +6,7 @@
 
 #include "Rules/KernelLaunch.h"
 
+#include "Rules/CallTable.h"
 #include "Support/DemangledTypes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -196,6 +197,29 @@ Constant *launchDerivativeHandle(const KernelLaunch &L, LaunchDerivative D) {
                Registration->getCalledOperand(), Ops);
   ++NumDerivativeHandles;
   return Handle;
+}
+
+bool mayLaunchKernels(const Function &F, const CallTable &Calls) {
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work = {&F};
+  while (!Work.empty()) {
+    const Function *G = Work.pop_back_val();
+    if (!Seen.insert(G).second || G->isDeclaration())
+      continue;
+    for (const BasicBlock &BB : *G)
+      for (const Instruction &I : BB) {
+        const auto *Call = dyn_cast<CallBase>(&I);
+        const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+        if (!Callee)
+          continue;
+        if (std::optional<RuntimeCall> R = Calls.runtimeCall(*Callee);
+            (R && R->K == RuntimeCall::Launch) ||
+            Callee->getName() == NormalizedLaunchName)
+          return true;
+        Work.push_back(Callee);
+      }
+  }
+  return false;
 }
 
 } // namespace gpuad

@@ -53,6 +53,8 @@ class Value;
 
 namespace gpuad {
 
+class CallTable;
+
 /// The derivative of a kernel a launch runs.
 enum class LaunchDerivative { Tangent, Adjoint };
 
@@ -124,6 +126,9 @@ llvm::Constant *launchDerivativeHandle(const KernelLaunch &L,
 
 /// The host stub \p Handle (a launch's first argument) stands for, or null.
 llvm::Function *launchedStub(const llvm::Value *Handle);
+/// Whether \p F or a function it calls launches a kernel (a runtime launch
+/// or its normalised form).
+bool mayLaunchKernels(const llvm::Function &F, const CallTable &Calls);
 /// The demangled name of the kernel \p Stub launches.
 std::string launchedKernelName(const llvm::Function &Stub);
 

@@ -101,4 +101,24 @@ declaredArgumentTypes(const Function &F) {
   return Types;
 }
 
+std::string demangledBaseName(StringRef Name) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Name.str().c_str()))
+    return Name.str();
+  size_t Size = 0;
+  char *Buf = D.getFunctionName(nullptr, &Size);
+  std::string Base = Buf ? Buf : Name.str();
+  std::free(Buf);
+  return Base;
+}
+
+bool gpuLibraryFunction(StringRef Name) {
+  std::string Base = demangledBaseName(Name);
+  for (StringRef NS : {"thrust::", "cub::", "cuda::", "rocprim::", "hipcub::",
+                       "cooperative_groups::"})
+    if (StringRef(Base).starts_with(NS))
+      return true;
+  return false;
+}
+
 } // namespace gpuad

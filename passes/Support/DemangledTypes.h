@@ -39,6 +39,13 @@ demangledParameterTypes(llvm::StringRef Name);
 /// arithmetic type (a struct by value may be split into its fields).
 bool isPassedWhole(llvm::StringRef Type);
 
+/// The demangled name without parameters or return type (`ns::step<int>`
+/// for `void ns::step<int>(double*, int)`), or \p Name itself.
+std::string demangledBaseName(llvm::StringRef Name);
+/// Whether \p Name is a function of CUDA's or ROCm's own GPU libraries
+/// (Thrust, CUB, libcu++, rocPRIM, hipCUB, cooperative groups).
+bool gpuLibraryFunction(llvm::StringRef Name);
+
 /// The declared source type of each of \p F's IR arguments, from its
 /// mangled name (empty for `this` and an sret pointer); none where the
 /// arguments do not line up with the declaration (a struct split into its
