@@ -261,6 +261,11 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     // Atomic wrappers inlined: the analyses see the address the atomic
     // updates (whether it is the thread's own) as at -O2.
     bool Again = inlineCallsTo(*Clone, isAtomicWrapper);
+    // The runtime headers' C++ wrappers (at -O0): the runtime's calls are
+    // then the clone's own, where the rows see what they are given.
+    Again |= inlineCallsTo(*Clone, [this](const Function &G) {
+      return Calls.isRuntimeWrapper(G);
+    });
     Again |= passComplexByValue(*Clone, Calls);
     Again |= useMemoryIntrinsics(*Clone);
     Again |= signBitOpsAsFloatOps(*Clone);

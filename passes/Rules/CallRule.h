@@ -85,7 +85,10 @@ struct RuntimeCall {
     Set,       ///< (void *p, int value, size_t bytes)
     SetAsync,  ///< (..., stream)
     Launch,    ///< (kernel, grid, block, args, shared bytes, stream)
-    Inactive,  ///< devices, streams, events, errors
+    /// (symbol, src, bytes, offset, kind[, stream]): writes a device
+    /// variable kernels read (no derivative; ordered against launches).
+    SymbolCopy,
+    Inactive, ///< devices, streams, events, errors
   };
   Kind K;
   /// "cuda" or "hip".

@@ -8,6 +8,7 @@
 
 #include "Rules/BlasRules.h"
 #include "Rules/LibraryAliases.h"
+#include "Support/DemangledTypes.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -81,6 +82,8 @@ bool fitsRuntimeCall(RuntimeCall::Kind K, const FunctionType &FT) {
   case RuntimeCall::SetAsync:
     return Params == (K == RuntimeCall::Set ? 3u : 4u) && Is(0, Ptr) &&
            Is(1, Int) && Is(2, Int);
+  case RuntimeCall::SymbolCopy: // (symbol, src, bytes, offset, ...)
+    return Params >= 4 && Is(0, Ptr) && Is(1, Ptr) && Is(2, Int);
   case RuntimeCall::Inactive:
     return true;
   }
@@ -390,6 +393,15 @@ std::optional<RuntimeCall> CallTable::runtimeCall(const Function &F) const {
   return It->second;
 }
 
+bool CallTable::isRuntimeWrapper(const Function &F) const {
+  if (F.isDeclaration() || (Target && Target->isGPU()))
+    return false;
+  std::string Base = demangledBaseName(F.getName());
+  if (Base == F.getName())
+    return false; // not a C++ function
+  return runtimeNames().contains(StringRef(Base).split('<').first);
+}
+
 std::optional<std::pair<const BufferRoutine *, BufferSpelling>>
 CallTable::bufferRoutine(const Function &F) const {
   auto It = bufferNames().find(F.getName());
@@ -451,12 +463,17 @@ CallClass CallTable::classify(const CallBase &Call) const {
 CallClass CallTable::classifyCallee(const CallBase &Call,
                                     const Function &Callee) const {
   CallClass C;
+  std::optional<RuntimeCall> Runtime = runtimeCall(Callee);
   if (Callee.getName() == NormalizedLaunchName) {
     C.Effect = CallEffect::KernelLaunch;
-  } else if (std::optional<RuntimeCall> R = runtimeCall(Callee);
-             R && R->K != RuntimeCall::Allocate && R->K != RuntimeCall::Free) {
-    C.Effect = R->K == RuntimeCall::Launch ? CallEffect::KernelLaunch
-                                           : CallEffect::RuntimeMemory;
+  } else if (Runtime && Runtime->K == RuntimeCall::SymbolCopy) {
+    // Device variables carry no derivative (the sweep refuses a source
+    // that does).
+    C.Effect = CallEffect::Inactive;
+  } else if (Runtime && Runtime->K != RuntimeCall::Allocate &&
+             Runtime->K != RuntimeCall::Free) {
+    C.Effect = Runtime->K == RuntimeCall::Launch ? CallEffect::KernelLaunch
+                                                 : CallEffect::RuntimeMemory;
   } else if (std::optional<HeapFn> Heap = heapFunction(Callee)) {
     C.Effect = heapEffect(*Heap);
     C.Heap = *Heap;

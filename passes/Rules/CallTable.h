@@ -106,6 +106,10 @@ public:
   HeapRelease releaseOf(const llvm::Function &F) const;
   /// The GPU runtime call \p F is (its spelling and type), if any.
   std::optional<RuntimeCall> runtimeCall(const llvm::Function &F) const;
+  /// Whether \p F is a runtime header's C++ wrapper of a runtime row
+  /// (cuda_runtime.h's `cudaMalloc<T>`, `cudaMemcpyToSymbol<T>`,
+  /// `cudaLaunchKernel<T>`): a definition named as the row.
+  bool isRuntimeWrapper(const llvm::Function &F) const;
   /// The buffer routine \p F is (its spelling and type), if any.
   std::optional<std::pair<const BufferRoutine *, BufferSpelling>>
   bufferRoutine(const llvm::Function &F) const;

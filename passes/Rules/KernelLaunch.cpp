@@ -204,19 +204,18 @@ bool mayLaunchKernels(const Function &F, const CallTable &Calls) {
   SmallVector<const Function *, 16> Work = {&F};
   while (!Work.empty()) {
     const Function *G = Work.pop_back_val();
+    if (std::optional<RuntimeCall> R = Calls.runtimeCall(*G);
+        (R && R->K == RuntimeCall::Launch) ||
+        G->getName() == NormalizedLaunchName)
+      return true;
     if (!Seen.insert(G).second || G->isDeclaration())
       continue;
     for (const BasicBlock &BB : *G)
       for (const Instruction &I : BB) {
         const auto *Call = dyn_cast<CallBase>(&I);
         const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-        if (!Callee)
-          continue;
-        if (std::optional<RuntimeCall> R = Calls.runtimeCall(*Callee);
-            (R && R->K == RuntimeCall::Launch) ||
-            Callee->getName() == NormalizedLaunchName)
-          return true;
-        Work.push_back(Callee);
+        if (Callee)
+          Work.push_back(Callee);
       }
   }
   return false;

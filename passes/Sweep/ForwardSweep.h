@@ -173,6 +173,9 @@ protected:
   /// shadow is neither null nor the primal (a shadow gpuad would silently
   /// not call).
   void checkFunctionShadow(llvm::CallBase &Dispatch);
+  /// A copy into a device variable: of no data that carries derivatives,
+  /// and in reverse mode not after a launch.
+  void checkSymbolCopy(llvm::CallBase &Copy);
   /// The shadow pointer of \p V, reporting at \p At if it has none.
   llvm::Value *shadowPointer(llvm::Value *V, llvm::Instruction &At);
   /// The shadow of any value: tangent for data, shadow pointer for pointers

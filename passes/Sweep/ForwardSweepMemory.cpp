@@ -34,6 +34,7 @@
 #include "Sweep/SweepPlanner.h"
 #include "Target/TargetHooks.h"
 
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -514,6 +515,7 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
                       "a derivative ('" +
                           Callee->getName() +
                           "'): nested differentiation is not supported");
+  checkSymbolCopy(Call);
   CallClass Class = Ctx.calls().classify(Call);
   switch (Class.Effect) {
   case CallEffect::Inactive:
@@ -597,6 +599,37 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
   if (Ctx.isDispatcher(*Callee))
     checkFunctionShadow(Call);
   emitDerivativeCall(Call);
+}
+
+void ForwardSweep::checkSymbolCopy(CallBase &Copy) {
+  const Function *Callee = Copy.getCalledFunction();
+  std::optional<RuntimeCall> R =
+      Callee ? Ctx.calls().runtimeCall(*Callee) : std::nullopt;
+  if (!R || R->K != RuntimeCall::SymbolCopy)
+    return;
+  if (needsShadow(Copy.getArgOperand(1)))
+    return fail(Copy, "cannot differentiate '" + Callee->getName() +
+                          "': it copies data that carries derivatives into a "
+                          "device variable, which gpuad does not follow "
+                          "(pass the values as kernel arguments)");
+  if (!isReverse(Key.Mode))
+    return;
+  // A launch that may run before the copy: its adjoint kernel, in the
+  // reverse sweep, would read the device variable as the copy left it.
+  for (BasicBlock &BB : Derivative)
+    for (Instruction &I : BB) {
+      auto *Launch = dyn_cast<CallBase>(&I);
+      const Function *F = Launch ? Launch->getCalledFunction() : nullptr;
+      if (Launch == &Copy || !F || !mayLaunchKernels(*F, Ctx.calls()) ||
+          !isPotentiallyReachable(Launch, &Copy))
+        continue;
+      return fail(Copy, "cannot differentiate '" + Callee->getName() +
+                            "' after a kernel launch in reverse mode: the "
+                            "launch's adjoint kernel would read the device "
+                            "variable as this copy leaves it (set device "
+                            "variables before the first launch, or pass the "
+                            "values as kernel arguments)");
+    }
 }
 
 void ForwardSweep::checkFunctionShadow(CallBase &Dispatch) {
