@@ -26,6 +26,23 @@ Value *GpuRuntimeApi::call(IRBuilderBase &B, StringRef Name,
   return B.CreateCall(F, Args);
 }
 
+/// Prints "gpuad: " and \p Parts (strings) on stderr and aborts, at \p B.
+static void emitStop(IRBuilderBase &B, Module &M, ArrayRef<Value *> Parts) {
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C), *Ptr = PointerType::getUnqual(C);
+  std::string Format = "gpuad: %s";
+  for (size_t K = 1; K < Parts.size(); ++K)
+    Format += ": %s";
+  SmallVector<Value *, 4> Args = {B.getInt32(2),
+                                  B.CreateGlobalString(Format + "\n")};
+  Args.append(Parts.begin(), Parts.end());
+  B.CreateCall(M.getOrInsertFunction("dprintf",
+                                     FunctionType::get(I32, {I32, Ptr}, true)),
+               Args);
+  B.CreateCall(M.getOrInsertFunction("abort", Type::getVoidTy(C)));
+  B.CreateUnreachable();
+}
+
 /// `void __gpuad_<api>_check(i32 status, ptr what)`: prints the runtime's
 /// error string and aborts when status is not 0.
 static Function *checkFunction(Module &M, StringRef Api) {
@@ -48,12 +65,7 @@ static Function *checkFunction(Module &M, StringRef Api) {
   Value *Text = B.CreateCall(
       M.getOrInsertFunction((Api + "GetErrorString").str(), Ptr, I32),
       {F->getArg(0)});
-  B.CreateCall(M.getOrInsertFunction("dprintf",
-                                     FunctionType::get(I32, {I32, Ptr}, true)),
-               {B.getInt32(2), B.CreateGlobalString("gpuad: %s: %s\n"),
-                F->getArg(1), Text});
-  B.CreateCall(M.getOrInsertFunction("abort", Type::getVoidTy(C)));
-  B.CreateUnreachable();
+  emitStop(B, M, {F->getArg(1), Text});
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
   return F;
@@ -152,12 +164,7 @@ static Function *allocationFunction(Module &M, StringRef Api,
     BasicBlock *Done = BasicBlock::Create(C, "done", F);
     B.CreateCondBr(B.CreateICmpEQ(Status, B.getInt32(0)), Done, Fail);
     B.SetInsertPoint(Fail);
-    B.CreateCall(M.getOrInsertFunction(
-                     "dprintf", FunctionType::get(I32, {I32, Ptr}, true)),
-                 {B.getInt32(2), B.CreateGlobalString("gpuad: %s\n"),
-                  B.CreateGlobalString(NotDevice)});
-    B.CreateCall(M.getOrInsertFunction("abort", Type::getVoidTy(C)));
-    B.CreateUnreachable();
+    emitStop(B, M, {B.CreateGlobalString(NotDevice)});
     B.SetInsertPoint(Done);
     B.CreateRet(B.CreateLoad(Ptr, Base));
     return F;
