@@ -607,7 +607,9 @@ void ForwardSweep::checkSymbolCopy(CallBase &Copy) {
       Callee ? Ctx.calls().runtimeCall(*Callee) : std::nullopt;
   if (!R || R->K != RuntimeCall::SymbolCopy)
     return;
-  if (needsShadow(Copy.getArgOperand(1)))
+  // (Varied, not shadowed: the copy is inactive, so nothing makes what it
+  // reads useful.)
+  if (Act->isVariedMemory(classOf(Copy.getArgOperand(1))))
     return fail(Copy, "cannot differentiate '" + Callee->getName() +
                           "': it copies data that carries derivatives into a "
                           "device variable, which gpuad does not follow "

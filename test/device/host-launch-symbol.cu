@@ -4,7 +4,8 @@
 // between launches, reverse mode stops with an error at the copy (the
 // adjoint kernels, run in the reverse sweep, would read what the last copy
 // left), while forward mode, which runs the tangent kernels in the
-// primal's order, differentiates it.
+// primal's order, differentiates it.  A table computed from the input
+// (its derivative would be lost) is an error in every mode.
 //
 // REQUIRES: cuda
 // RUN: %gpuad-cc --emulate -O2 %s -o %t && %t | FileCheck %s --check-prefix=RESULT
@@ -12,6 +13,8 @@
 // RUN: %gpuad-cc --emulate -O2 -DBETWEEN -DFORWARD_ONLY %s -o %t.fwd && %t.fwd | FileCheck %s --check-prefix=RESULT
 // RESULT-NOT: FAIL
 // RESULT: {{^}}host-launch-symbol.cu: PASS
+// RUN: not %gpuad-cc --cuda-host-only -O2 -DACTIVE_SOURCE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACTIVE
+// ACTIVE: error: gpuad: cannot differentiate 'cudaMemcpyToSymbol': it copies data that carries derivatives into a device variable, which gpuad does not follow (pass the values as kernel arguments)
 // CHECK: error: gpuad: cannot differentiate 'cudaMemcpyToSymbol' after a kernel launch in reverse mode: the launch's adjoint kernel would read the device variable as this copy leaves it
 
 #include <gpuad/gpuad.h>
@@ -32,7 +35,11 @@ double loss(const double *x) {
   double *u, h[N];
   cudaMalloc(&u, N * sizeof(double));
   cudaMemcpy(u, x, N * sizeof(double), cudaMemcpyHostToDevice);
+#ifdef ACTIVE_SOURCE
+  double first[2] = {1.5 * x[0], 0.25};
+#else
   double first[2] = {1.5, 0.25};
+#endif
   cudaMemcpyToSymbol(scale, first, sizeof(first));
   apply<<<1, N>>>(u, N);
 #ifdef BETWEEN
