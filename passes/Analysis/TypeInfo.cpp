@@ -236,8 +236,25 @@ static bool saysFloat(const TypeTree &T) {
   });
 }
 
+SmallVector<TypeTree, 8> TypeInfo::declaredFloats(const Function &F) {
+  SmallVector<TypeTree, 8> Trees(F.arg_size());
+  if (std::optional<SmallVector<std::string, 8>> Declared =
+          declaredArgumentTypes(F, /*WithoutCloneSuffix=*/true))
+    for (const Argument &A : F.args()) {
+      // Scalars only: a std::array reference may be a member with other
+      // data after it, which the derivative's callers know better.
+      StringRef D = (*Declared)[A.getArgNo()];
+      if (D.contains('<'))
+        continue;
+      if (TypeTree T = treeOfDeclared(D, A); saysFloat(T))
+        Trees[A.getArgNo()] = std::move(T);
+    }
+  return Trees;
+}
+
 TypeInfo::TypeInfo(Function &F, const CallTable &Calls,
-                   const ArgumentTypes &Known, TypeSummaries *Callees)
+                   const ArgumentTypes &Known, TypeSummaries *Callees,
+                   const ArgumentTypes &Fallback)
     : F(F), DL(F.getParent()->getDataLayout()), Calls(Calls), Callees(Callees) {
   std::optional<SmallVector<std::string, 8>> Declared =
       declaredArgumentTypes(F);
@@ -255,6 +272,8 @@ TypeInfo::TypeInfo(Function &F, const CallTable &Calls,
       Trees[&A].join(FromDeclared);
     else if (!FromDeclared.empty())
       Defaults.push_back({&A, std::move(FromDeclared)});
+    if (auto It = Fallback.find(&A); It != Fallback.end())
+      Defaults.push_back({&A, It->second});
   }
   for (Instruction &I : instructions(F)) {
     if (!I.getType()->isVoidTy())
@@ -781,10 +800,12 @@ void TypeInfo::visitKernelLaunch(const KernelLaunch &L) {
       declaredArgumentTypes(Stub);
   if (!Declared)
     return;
-  for (unsigned K = 0; K < L.numArgs() && K < Stub.arg_size(); ++K)
-    if (TypeTree T = treeOfDeclared((*Declared)[K], *Stub.getArg(K));
-        !T.empty())
-      update(L.arg(K), T);
+  // (An aggregate's leaves are what their IR types say.)
+  for (auto [K, A] : enumerate(L.arguments()))
+    if (!A.Aggregate && K < Stub.arg_size())
+      if (TypeTree T = treeOfDeclared((*Declared)[K], *Stub.getArg(K));
+          !T.empty())
+        update(L.arg(A.First), T);
 }
 
 void TypeInfo::visitBufferCall(CallBase &Call, const BufferRoutine &R,

@@ -100,9 +100,18 @@ public:
       : TypeInfo(F, Calls, ArgumentTypes(), Callees) {}
   /// \p Calls says what calls are; \p Known: what callers know of some
   /// arguments (joined in first); \p Callees: summaries of called functions
-  /// (null: calls are opaque).
+  /// (null: calls are opaque); \p Fallback: what holds of some pointer
+  /// arguments' memory where the code says nothing of it.
   TypeInfo(llvm::Function &F, const CallTable &Calls,
-           const ArgumentTypes &Known, TypeSummaries *Callees);
+           const ArgumentTypes &Known, TypeSummaries *Callees,
+           const ArgumentTypes &Fallback = {});
+
+  /// The floats \p F's parameters' declared source types (its mangled
+  /// name) say they are or point to (scalar floats and arrays of them), per
+  /// argument: for a function made
+  /// from \p F whose arguments no longer line up with its name (a
+  /// derivative with shadows between them).
+  static llvm::SmallVector<TypeTree, 8> declaredFloats(const llvm::Function &F);
 
   /// Everything known about \p V (computed on demand for constants).
   TypeTree tree(const llvm::Value *V) const;

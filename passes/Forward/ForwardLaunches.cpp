@@ -8,10 +8,11 @@
 /// launch of the kernel's tangent kernel: it computes what the kernel
 /// computes and the tangents beside it, in one pass over the same memory
 /// (running both kernels would run an in-place kernel twice).  The tangent
-/// kernel takes the kernel's arguments, then each pointer's shadow and each
-/// float's tangent.  Width N launches the tangent kernel once per lane; every
-/// lane but the last runs on copies of the allocations the kernel may write
-/// (Sweep/LaunchSweep.h), so the program's memory changes once.
+/// kernel takes the kernel's arguments, then each pointer's shadow, each
+/// float's tangent and each aggregate's shadow.  Width N launches the tangent
+/// kernel once per lane; every lane but the last runs on copies of the
+/// allocations the kernel may write (Sweep/LaunchSweep.h), so the program's
+/// memory changes once.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,7 @@ void ForwardEmitter::emitKernelLaunch(KernelLaunch &L) {
   IRBuilder<> At(&Call);
   GpuRuntimeApi Runtime(*Call.getModule(), L.api());
   // Per argument, its shadows (pointers) or tangents (floats), all lanes.
+  SmallVector<LaunchArgument, 8> Params = L.arguments();
   SmallVector<Value *, 8> Shadows(L.numArgs(), nullptr);
   for (unsigned K = 0; K < L.numArgs(); ++K) {
     Value *A = L.arg(K);
@@ -60,27 +62,43 @@ void ForwardEmitter::emitKernelLaunch(KernelLaunch &L) {
           !isa<Constant>(L.arg(K)) && Copied.insert(L.arg(K)).second)
         Copies.push_back(copyAllocation(At, Runtime, L.arg(K), L.stream(),
                                         "a lane's copy of a kernel's memory"));
-    SmallVector<Value *, 16> Args, Scratch;
-    for (unsigned K = 0; K < L.numArgs(); ++K)
-      Args.push_back(L.paramKind(K) == LaunchParam::Pointer
-                         ? intoCopies(At, L.arg(K), Copies)
-                         : L.arg(K));
-    for (unsigned K = 0; K < L.numArgs(); ++K) {
+    SmallVector<Value *, 16> Scratch;
+    auto Primal = [&](unsigned K) {
+      return L.paramKind(K) == LaunchParam::Pointer
+                 ? intoCopies(At, L.arg(K), Copies)
+                 : L.arg(K);
+    };
+    // An operand's tangent: a pointer's shadow (a zero block where it has
+    // none), a float's tangent; none for an integer.
+    auto TangentOf = [&](unsigned K) -> Value * {
       Value *A = L.arg(K);
       switch (L.paramKind(K)) {
       case LaunchParam::Pointer:
-        Args.push_back(
-            Shadows[K]
-                ? Batch.extract(At, Shadows[K], A->getType(), Lane)
-                : scratchDeviceShadow(At, Runtime, A, L.stream(), Scratch));
-        break;
+        return Shadows[K]
+                   ? Batch.extract(At, Shadows[K], A->getType(), Lane)
+                   : scratchDeviceShadow(At, Runtime, A, L.stream(), Scratch);
       case LaunchParam::Float:
-        Args.push_back(Batch.extract(At, Shadows[K], A->getType(), Lane));
-        break;
+        return Batch.extract(At, Shadows[K], A->getType(), Lane);
       case LaunchParam::Const:
       case LaunchParam::Unsupported:
         break;
       }
+      return nullptr;
+    };
+    LaunchOperands Args;
+    for (const LaunchArgument &P : Params)
+      Args.add(P, Primal);
+    for (const LaunchArgument &P : Params) {
+      if (!P.Aggregate) {
+        if (Value *T = TangentOf(P.First))
+          Args.scalar(T);
+        continue;
+      }
+      // The aggregate's shadow: its integers as they are.
+      Args.add(P, [&](unsigned K) {
+        Value *T = TangentOf(K);
+        return T ? T : L.arg(K);
+      });
     }
     LLVM_DEBUG(dbgs() << "gpuad-forward: tangent kernel of " << L.kernelName()
                       << ", lane " << Lane << ", for " << Call << "\n");

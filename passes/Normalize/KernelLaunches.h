@@ -30,6 +30,11 @@ class CallTable;
 /// Rewrites \p F's runtime launches (CallTable's Launch rows) whose kernel
 /// and arguments gpuad can follow into the normalised form.
 bool normalizeKernelLaunches(llvm::Function &F, const CallTable &Calls);
+/// Gives \p F's launches the fields the host ABI carried inside integers
+/// (a struct of an int and a float passed as one i64): each such leaf, as
+/// SROA reads it out of the integer, is the float the integer was
+/// assembled from.  Returns whether it changed anything.
+bool reassembleLaunchLeaves(llvm::Function &F);
 /// Why the runtime launch \p Call was not normalised.
 std::string whyLaunchNotNormalized(const llvm::CallBase &Call);
 /// Turns \p F's normalised launches back into runtime calls.

@@ -266,6 +266,10 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
     Again |= inlineCallsTo(*Clone, [this](const Function &G) {
       return Calls.isRuntimeWrapper(G);
     });
+    // A kernel's host stub: the launch then reads the arguments' values
+    // (a struct the ABI passes as an integer is its fields again).
+    Again |= inlineCallsTo(
+        *Clone, [this](const Function &G) { return isLaunchStub(G, Calls); });
     Again |= passComplexByValue(*Clone, Calls);
     Again |= useMemoryIntrinsics(*Clone);
     Again |= signBitOpsAsFloatOps(*Clone);
@@ -287,9 +291,15 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   bool Launches = normalizeKernelLaunches(*Clone, Calls);
   if (Runtime || Launches) {
     FunctionPassManager FPM;
-    // A launch's argument array and the slots it pointed to are gone.
-    if (Launches)
-      FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    // A launch's argument array and the slots it pointed to are gone; a
+    // struct the host ABI passed in pieces (a float inside an i64) is its
+    // fields again.
+    if (Launches) {
+      FunctionPassManager Split;
+      Split.addPass(SROAPass(SROAOptions::ModifyCFG));
+      run(Split, *Clone);
+      reassembleLaunchLeaves(*Clone);
+    }
     FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
     run(FPM, *Clone);
   }

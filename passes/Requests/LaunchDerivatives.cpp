@@ -28,6 +28,7 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <functional>
 #include <set>
@@ -105,6 +106,49 @@ bool onlyLoaded(const GlobalVariable &GV) {
         return false;
   }
   return true;
+}
+
+/// The aggregate kernel parameter \p A holds in memory (CUDA's byval,
+/// AMDGPU's byref), or null.
+Type *aggregateInMemory(const Argument &A) {
+  if (A.hasByValAttr())
+    return A.getParamByValType();
+  if (A.hasByRefAttr())
+    return A.getParamByRefType();
+  return nullptr;
+}
+
+/// Whether \p Ptr points into an aggregate parameter of \p Kernel (byval,
+/// byref, or a local copy of one, as -O0 makes it).
+bool inAggregateParameter(const Value *Ptr, const Function &Kernel) {
+  auto IsParameter = [&](const Value *V) {
+    const auto *A = dyn_cast<Argument>(V);
+    return A && A->getParent() == &Kernel && aggregateInMemory(*A);
+  };
+  // A local variable only ever copied from parameters, and read.
+  auto IsCopy = [&](const AllocaInst &Local) {
+    SmallVector<const Value *, 8> Work = {&Local};
+    while (!Work.empty()) {
+      const Value *V = Work.pop_back_val();
+      for (const User *U : V->users()) {
+        if (isa<GetElementPtrInst>(U) || isa<AddrSpaceCastInst>(U))
+          Work.push_back(U);
+        else if (const auto *Copy = dyn_cast<MemCpyInst>(U);
+                 Copy && Copy->getRawDest() == V)
+          return IsParameter(getUnderlyingObject(Copy->getRawSource()));
+        else if (!isa<LoadInst>(U) && !U->isDroppable() &&
+                 !isa<LifetimeIntrinsic>(U))
+          return false;
+      }
+    }
+    return false;
+  };
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  return !Objects.empty() && all_of(Objects, [&](const Value *O) {
+    const auto *Local = dyn_cast<AllocaInst>(O);
+    return IsParameter(O) || (Local && IsCopy(*Local));
+  });
 }
 
 /// Why the host cannot keep what \p K's adjoint must see again, or "": the
@@ -223,6 +267,9 @@ std::string whyNotKept(Function &K, const TargetHooks &Target,
           return Why;
         continue;
       }
+      if (const auto *LI = dyn_cast<LoadInst>(O);
+          LI && inAggregateParameter(LI->getPointerOperand(), Kernel))
+        continue; // (a pointer field: the host copies what it points into)
       if (isa<Argument>(O) || isa<AllocaInst>(O) ||
           isa<ConstantPointerNull>(O) || isa<UndefValue>(O) ||
           isa<Function>(O) || (!Writes && isa<IntrinsicInst>(O)))
@@ -278,39 +325,211 @@ MetadataAsValue *marker(LLVMContext &C, StringRef Name) {
   return MetadataAsValue::get(C, MDString::get(C, Name));
 }
 
-/// The derivative kernel \p D of \p K, its body a request; null where a
-/// parameter is unsupported.  Returns the request call in \p Request.
-Function *makeDerivativeKernel(Module &M, Function &K, LaunchDerivative D,
-                               TargetHooks &Target, CallInst *&Request) {
-  LLVMContext &C = M.getContext();
-  SmallVector<Type *, 8> Params;
-  for (Argument &A : K.args()) {
-    if (launchParamKind(A.getType(), A.hasByValAttr() || A.hasByRefAttr()) ==
-        LaunchParam::Unsupported)
-      return nullptr;
-    Params.push_back(A.getType());
+/// Moves the users of \p Old (a pointer) to \p New, a pointer to the same
+/// bytes in another address space, recreating what has the old pointer's
+/// type; false where a user is not an address computation, a load or a
+/// copy.
+bool movePointerUses(Value *Old, Value *New) {
+  for (User *U : make_early_inc_range(Old->users())) {
+    auto *I = cast<Instruction>(U);
+    IRBuilder<> B(I);
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(I)) {
+      SmallVector<Value *, 4> Indices(GEP->indices());
+      auto *NewGEP = cast<GetElementPtrInst>(
+          B.CreateGEP(GEP->getSourceElementType(), New, Indices));
+      NewGEP->setNoWrapFlags(GEP->getNoWrapFlags());
+      if (!movePointerUses(GEP, NewGEP))
+        return false;
+      GEP->eraseFromParent();
+    } else if (isa<LoadInst>(I) || isa<PtrToIntInst>(I)) {
+      I->setOperand(0, New);
+    } else if (auto *Cast = dyn_cast<AddrSpaceCastInst>(I)) {
+      Value *To = B.CreatePointerBitCastOrAddrSpaceCast(New, Cast->getType());
+      Cast->replaceAllUsesWith(To);
+      Cast->eraseFromParent();
+    } else if (auto *Copy = dyn_cast<MemCpyInst>(I);
+               Copy && Copy->getRawSource() == Old &&
+               Copy->getRawDest() != Old) {
+      B.CreateMemCpy(Copy->getRawDest(), Copy->getDestAlign(), New,
+                     Copy->getSourceAlign(), Copy->getLength(),
+                     Copy->isVolatile());
+      Copy->eraseFromParent();
+    } else {
+      return false;
+    }
   }
+  return true;
+}
+
+/// \p K as a device function taking its aggregates by generic pointer (the
+/// requests' shadows of them are the wrapper's private copies, which a byval
+/// or kernel-argument parameter cannot point to), or null where a use of
+/// one cannot move.
+Function *withAggregatesByPointer(Function &K) {
+  LLVMContext &C = K.getContext();
+  Type *Generic = PointerType::get(C, 0);
+  SmallVector<Type *, 8> Params;
+  for (Argument &A : K.args())
+    Params.push_back(aggregateInMemory(A) ? Generic : A.getType());
+  auto *F =
+      Function::Create(FunctionType::get(K.getReturnType(), Params, false),
+                       GlobalValue::InternalLinkage,
+                       K.getName() + ".gpuad.aggregates", K.getParent());
+  ValueToValueMapTy VMap;
+  SmallVector<std::pair<Argument *, Argument *>, 4> Moved;
+  for (Argument &A : K.args()) {
+    Argument *New = F->getArg(A.getArgNo());
+    New->setName(A.getName());
+    if (New->getType() == A.getType()) {
+      VMap[&A] = New;
+      continue;
+    }
+    // (Mapped to itself for the clone; its uses move afterwards.)
+    VMap[&A] = &A;
+    Moved.push_back({&A, New});
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(F, &K, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  F->setCallingConv(CallingConv::C);
+  F->setLinkage(GlobalValue::InternalLinkage);
+  F->setVisibility(GlobalValue::DefaultVisibility);
+  for (Argument &A : F->args())
+    if (aggregateInMemory(*K.getArg(A.getArgNo()))) {
+      A.removeAttr(Attribute::ByVal);
+      A.removeAttr(Attribute::ByRef);
+    }
+  for (auto [Old, New] : Moved) {
+    // The clone's uses of the kernel's argument.
+    SmallVector<Use *, 8> InClone;
+    for (Use &U : Old->uses())
+      if (cast<Instruction>(U.getUser())->getFunction() == F)
+        InClone.push_back(&U);
+    Value *Stand = nullptr;
+    if (!InClone.empty()) {
+      IRBuilder<> B(&*F->getEntryBlock().getFirstInsertionPt());
+      Stand = B.CreateAddrSpaceCast(New, Old->getType());
+      for (Use *U : InClone)
+        U->set(Stand);
+    }
+    if (Stand && !movePointerUses(Stand, New)) {
+      F->eraseFromParent();
+      return nullptr;
+    }
+    if (auto *I = dyn_cast_or_null<Instruction>(Stand))
+      I->eraseFromParent();
+  }
+  return F;
+}
+
+/// The derivative kernel \p D of \p K, its body a request; null (and why
+/// in \p Why) where a parameter is unsupported.  Returns the request call
+/// in \p Request.
+Function *makeDerivativeKernel(Module &M, Function &K, LaunchDerivative D,
+                               TargetHooks &Target, CallInst *&Request,
+                               std::string &Why) {
+  LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
   Type *CellTy = PointerType::get(C, Target.globalAddressSpace());
-  SmallVector<Type *, 8> Types = launchDerivativeParams(Params, D, CellTy);
+  // Per parameter, its aggregate's shape (byval or byref).
+  SmallVector<std::optional<AggregateShape>, 8> Shapes;
+  SmallVector<Type *, 8> Types;
+  SmallVector<unsigned, 8> AttrsFrom; // the kernel parameter each copies
+  for (Argument &A : K.args()) {
+    Types.push_back(A.getType());
+    AttrsFrom.push_back(A.getArgNo());
+    Shapes.emplace_back();
+    if (Type *InMemory = aggregateInMemory(A)) {
+      std::string Not;
+      Shapes.back() = aggregateShape(InMemory, DL, Not);
+      if (!Shapes.back()) {
+        Why =
+            ("its parameter " + Twine(A.getArgNo() + 1) +
+             " is an aggregate passed by value that gpuad cannot read: " + Not)
+                .str();
+        return nullptr;
+      }
+    } else if (launchParamKind(A.getType()) == LaunchParam::Unsupported) {
+      Why = ("its parameter " + Twine(A.getArgNo() + 1) +
+             " is neither a pointer, an integer, a float nor an aggregate "
+             "in memory")
+                .str();
+      return nullptr;
+    }
+  }
+  for (Argument &A : K.args()) {
+    if (Shapes[A.getArgNo()]) {
+      Types.push_back(A.getType()); // the shadow, as the kernel takes it
+      AttrsFrom.push_back(A.getArgNo());
+      if (D == LaunchDerivative::Adjoint && Shapes[A.getArgNo()]->hasFloats()) {
+        Types.push_back(CellTy);
+        AttrsFrom.push_back(~0u);
+      }
+      continue;
+    }
+    switch (launchParamKind(A.getType())) {
+    case LaunchParam::Pointer:
+      Types.push_back(A.getType());
+      AttrsFrom.push_back(~0u);
+      break;
+    case LaunchParam::Float:
+      Types.push_back(D == LaunchDerivative::Tangent ? A.getType() : CellTy);
+      AttrsFrom.push_back(~0u);
+      break;
+    default:
+      break;
+    }
+  }
   auto *W = Function::Create(
       FunctionType::get(Type::getVoidTy(C), Types, false),
       GlobalValue::ExternalLinkage, launchDerivativeName(K.getName(), D), M);
   W->setCallingConv(K.getCallingConv());
+  SmallVector<AttributeSet, 8> ParamAttrs;
+  for (unsigned From : AttrsFrom)
+    ParamAttrs.push_back(From == ~0u ? AttributeSet()
+                                     : K.getAttributes().getParamAttrs(From));
   W->setAttributes(AttributeList::get(C, K.getAttributes().getFnAttrs(),
-                                      AttributeSet(), {}));
+                                      AttributeSet(), ParamAttrs));
   W->removeFnAttr(Attribute::OptimizeNone);
   W->removeFnAttr(Attribute::NoInline);
   W->setVisibility(K.getVisibility());
   W->setDSOLocal(K.isDSOLocal());
 
+  bool Aggregates = any_of(Shapes, [](auto &S) { return S.has_value(); });
+  Function *Callee = Aggregates ? withAggregatesByPointer(K) : &K;
+  if (!Callee) {
+    W->eraseFromParent();
+    Why = "it uses an aggregate parameter other than by loading from it or "
+          "copying it";
+    return nullptr;
+  }
   IRBuilder<> B(BasicBlock::Create(C, "entry", W));
-  SmallVector<Value *, 16> Args = {&K};
+  // A private copy of an aggregate parameter, by generic pointer.
+  auto PrivateCopy = [&](Argument *From, const AggregateShape &S) {
+    Value *Copy = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), S.Size),
+                                 DL.getAllocaAddrSpace());
+    cast<AllocaInst>(Copy)->setAlignment(Align(S.Align));
+    B.CreateMemCpy(Copy, Align(S.Align), From, Align(S.Align), S.Size);
+    return B.CreateAddrSpaceCast(Copy, PointerType::get(C, 0));
+  };
+  SmallVector<Value *, 16> Args = {Callee};
   SmallVector<Type *, 4> Outs;
   SmallVector<Value *, 4> Cells;
+  // Per aggregate holding floats (reverse): its shadow copy and cells.
+  SmallVector<std::tuple<Value *, Value *, const AggregateShape *>, 2>
+      AggregateCells;
   unsigned Next = K.arg_size();
   for (Argument &A : K.args()) {
     Value *P = W->getArg(A.getArgNo());
-    switch (launchParamKind(A.getType(), false)) {
+    if (const std::optional<AggregateShape> &S = Shapes[A.getArgNo()]) {
+      Value *Shadow = PrivateCopy(W->getArg(Next++), *S);
+      Args.append({marker(C, "enzyme_dup"),
+                   PrivateCopy(W->getArg(A.getArgNo()), *S), Shadow});
+      if (D == LaunchDerivative::Adjoint && S->hasFloats())
+        AggregateCells.push_back({Shadow, W->getArg(Next++), &*S});
+      continue;
+    }
+    switch (launchParamKind(A.getType())) {
     case LaunchParam::Pointer:
       Args.append({marker(C, "enzyme_dup"), P, W->getArg(Next++)});
       break;
@@ -349,6 +568,15 @@ Function *makeDerivativeKernel(Module &M, Function &K, LaunchDerivative D,
     Target.emitAccumulate(B, Cell, Adjoint, MaybeAlign(),
                           /*ThreadPrivate=*/false);
   }
+  // An aggregate's float adjoints, from the shadow copy to its cells.
+  for (auto [Shadow, Cell, S] : AggregateCells)
+    for (auto [Offset, Ty] : S->Leaves)
+      if (launchParamKind(Ty) == LaunchParam::Float)
+        Target.emitAccumulate(
+            B, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Cell, Offset),
+            B.CreateLoad(Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Shadow,
+                                                          Offset)),
+            MaybeAlign(), /*ThreadPrivate=*/false);
   B.CreateRetVoid();
   return W;
 }
@@ -415,12 +643,11 @@ bool makeLaunchDerivatives(ArrayRef<Function *> Kernels,
     for (LaunchDerivative D :
          {LaunchDerivative::Tangent, LaunchDerivative::Adjoint}) {
       CallInst *Request = nullptr;
-      Function *W = makeDerivativeKernel(M, *K, D, *Target, Request);
+      std::string Why;
+      Function *W = makeDerivativeKernel(M, *K, D, *Target, Request, Why);
       if (!W) {
         ++NumLaunchDerivativesLeftOut;
-        remarkLeftOut(*K, D,
-                      "a parameter is passed by value as an aggregate, "
-                      "which differentiated launches do not take yet");
+        remarkLeftOut(*K, D, Why);
         continue;
       }
       DerivativeContext Ctx(M, Options, &Regs);
@@ -440,7 +667,11 @@ bool makeLaunchDerivatives(ArrayRef<Function *> Kernels,
       ++NumLaunchDerivatives;
     }
   }
-  // The requests' declarations are gone with their calls.
+  // The requests' declarations are gone with their calls, and the kernels'
+  // clones that take aggregates by pointer with them.
+  for (Function &F : make_early_inc_range(M))
+    if (F.use_empty() && F.getName().ends_with(".gpuad.aggregates"))
+      F.eraseFromParent();
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.use_empty() &&
         F.getName().contains(".gpuad.launch"))

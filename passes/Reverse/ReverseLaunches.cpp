@@ -22,12 +22,14 @@
 /// Since every launch reads only its own copies, the primal memory is never
 /// written back: after the reverse sweep it holds what the primal left, as
 /// host memory does.  Launches no derivative flows through keep nothing.
-/// A float argument's
-/// adjoint is summed per thread into a device cell and added to the host's
-/// adjoint after the launch.  The reverse sweep waits for each adjoint
-/// kernel on its stream, so the host code after it (copies, the next
-/// launch's copies) sees its adjoints.  Device memory the primal frees
-/// stays until the reverse sweep ends (adjoint kernels still read it).
+/// A float argument's adjoint is summed per thread into a device cell and
+/// added to the host's adjoint after the launch; so are the floats of an
+/// aggregate argument (a struct by value), whose shadow the adjoint kernel
+/// takes with its pointers' shadows and its floats zero.  The reverse sweep
+/// waits for each adjoint kernel on its stream, so the host code after it
+/// (copies, the next launch's copies) sees its adjoints.  Device memory the
+/// primal frees stays until the reverse sweep ends (adjoint kernels still read
+/// it).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +55,15 @@ STATISTIC(NumLaunchCopies,
           "Allocations copied before a launch for its adjoint");
 
 namespace gpuad {
+
+/// Whether aggregate argument \p P of \p L holds floats: its adjoint kernel
+/// then takes cells for them.
+static bool hasFloats(const KernelLaunch &L, const LaunchArgument &P) {
+  for (unsigned K = 0; K < P.Count; ++K)
+    if (L.paramKind(P.First + K) == LaunchParam::Float)
+      return true;
+  return false;
+}
 
 void ReverseEmitter::emitKernelLaunch(KernelLaunch &L) {
   CallBase &Call = L.call();
@@ -103,19 +114,39 @@ void ReverseEmitter::reverseKernelLaunch(CallBase &Call) {
   SmallVector<DeviceCopy, 4> Kept;
   for (const DeviceCopy &C : LaunchCopies.lookup(&Call))
     Kept.push_back({lookup(C.Base), lookup(C.Bytes), lookup(C.Copy)});
-  SmallVector<unsigned, 4> Floats;
-  for (unsigned K = 0; K < L->numArgs(); ++K)
-    if (L->paramKind(K) == LaunchParam::Float)
-      Floats.push_back(K);
-  // Per float argument, each lane's adjoint.
+  // The float operands' adjoints land in device cells: 8 bytes per float
+  // argument; an aggregate's bytes per aggregate holding floats, each float
+  // at its offset.
+  SmallVector<LaunchArgument, 8> Params = L->arguments();
+  SmallVector<std::pair<unsigned, uint64_t>, 4> Floats; // operand, cell
+  SmallVector<uint64_t, 8> Region(Params.size(), 0);
+  uint64_t CellBytes = 0;
+  for (auto [I, P] : enumerate(Params)) {
+    if (!P.Aggregate) {
+      if (L->paramKind(P.First) == LaunchParam::Float) {
+        Floats.push_back({P.First, CellBytes});
+        CellBytes += 8;
+      }
+      continue;
+    }
+    CellBytes = alignTo(CellBytes, P.Align);
+    Region[I] = CellBytes;
+    for (unsigned K = 0; K < P.Count; ++K)
+      if (L->paramKind(P.First + K) == LaunchParam::Float)
+        Floats.push_back({P.First + K, CellBytes + P.Offsets[K]});
+    if (hasFloats(*L, P))
+      CellBytes += alignTo(P.Size, 8);
+  }
+  // Per float operand, each lane's adjoint.
   SmallVector<SmallVector<Value *, 4>, 4> FloatAdjoints(Floats.size());
   Function &F = *B.GetInsertBlock()->getParent();
   IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
   Value *Host =
       Floats.empty()
           ? nullptr
-          : Entry.CreateAlloca(ArrayType::get(B.getInt64Ty(), Floats.size()),
-                               nullptr, "gpuad.launch.adjoints");
+          : Entry.CreateAlloca(
+                ArrayType::get(B.getInt64Ty(), divideCeil(CellBytes, 8)),
+                nullptr, "gpuad.launch.adjoints");
   for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
     ++NumAdjointLaunches;
     // The adjoint kernel's re-run overwrites the copies: every lane but the
@@ -124,37 +155,57 @@ void ReverseEmitter::reverseKernelLaunch(CallBase &Call) {
     SmallVector<DeviceCopy, 4> Copies;
     for (const DeviceCopy &C : Kept)
       Copies.push_back(Last ? C : copyAgain(B, Runtime, C, Stream));
-    SmallVector<Value *, 16> Args, Scratch;
-    for (unsigned K = 0; K < L->numArgs(); ++K) {
-      Value *A = lookup(L->arg(K));
-      Args.push_back(L->paramKind(K) == LaunchParam::Pointer
-                         ? intoCopies(B, A, Copies)
-                         : A);
-    }
-    // Each float's adjoint cell, 8 bytes apart.
+    SmallVector<Value *, 16> Scratch;
+    LaunchOperands Args;
+    for (const LaunchArgument &P : Params)
+      Args.add(P, [&](unsigned K) {
+        Value *A = lookup(L->arg(K));
+        return L->paramKind(K) == LaunchParam::Pointer
+                   ? intoCopies(B, A, Copies)
+                   : A;
+      });
     Value *Cells = nullptr;
-    Value *CellBytes = B.getInt64(8 * Floats.size());
+    Value *CellSize = B.getInt64(CellBytes);
     if (!Floats.empty()) {
       Cells =
-          Runtime.allocate(B, CellBytes, "the adjoints of a kernel's floats");
-      Runtime.zero(B, Cells, CellBytes, Stream);
+          Runtime.allocate(B, CellSize, "the adjoints of a kernel's floats");
+      Runtime.zero(B, Cells, CellSize, Stream);
     }
-    for (unsigned K = 0, F = 0; K < L->numArgs(); ++K) {
+    auto Cell = [&](uint64_t At) {
+      return B.CreateConstGEP1_64(B.getInt8Ty(), Cells, At);
+    };
+    // A pointer operand's shadow (a zero block where it has none).
+    auto Shadow = [&](unsigned K) {
       Value *A = L->arg(K);
-      switch (L->paramKind(K)) {
-      case LaunchParam::Pointer:
-        Args.push_back(
-            needsShadow(A)
-                ? Batch.extract(B, reverseShadow(A, Call), A->getType(), Lane)
-                : scratchDeviceShadow(B, Runtime, lookup(A), Stream, Scratch));
-        break;
-      case LaunchParam::Float:
-        Args.push_back(B.CreateConstGEP1_64(B.getInt8Ty(), Cells, 8 * F++));
-        break;
-      case LaunchParam::Const:
-      case LaunchParam::Unsupported:
-        break;
+      return needsShadow(A)
+                 ? Batch.extract(B, reverseShadow(A, Call), A->getType(), Lane)
+                 : scratchDeviceShadow(B, Runtime, lookup(A), Stream, Scratch);
+    };
+    for (auto [I, P] : enumerate(Params)) {
+      if (!P.Aggregate) {
+        LaunchParam Kind = L->paramKind(P.First);
+        if (Kind == LaunchParam::Pointer)
+          Args.scalar(Shadow(P.First));
+        else if (Kind == LaunchParam::Float)
+          Args.scalar(Cell(find_if(Floats, [&](auto &F) {
+                             return F.first == P.First;
+                           })->second));
+        continue;
       }
+      // The aggregate's shadow (its floats zero: their adjoints come back
+      // through its cells; its integers as they are), then its cells.
+      Args.add(P, [&](unsigned K) -> Value * {
+        switch (L->paramKind(K)) {
+        case LaunchParam::Pointer:
+          return Shadow(K);
+        case LaunchParam::Float:
+          return Constant::getNullValue(L->arg(K)->getType());
+        default:
+          return lookup(L->arg(K));
+        }
+      });
+      if (hasFloats(*L, P))
+        Args.scalar(Cell(Region[I]));
     }
     LLVM_DEBUG(dbgs() << "gpuad: adjoint kernel of " << L->kernelName()
                       << ", lane " << Lane << ", for " << Call << "\n");
@@ -162,12 +213,12 @@ void ReverseEmitter::reverseKernelLaunch(CallBase &Call) {
                          [&](Value *V) { return lookup(V); });
     Runtime.synchronize(B, Stream);
     if (Cells) {
-      Runtime.copy(B, Host, Cells, CellBytes, Stream);
+      Runtime.copy(B, Host, Cells, CellSize, Stream);
       Runtime.synchronize(B, Stream);
-      for (auto [F, K] : enumerate(Floats))
-        FloatAdjoints[F].push_back(
-            B.CreateLoad(L->arg(K)->getType(),
-                         B.CreateConstGEP1_64(B.getInt8Ty(), Host, 8 * F)));
+      for (auto [F, Float] : enumerate(Floats))
+        FloatAdjoints[F].push_back(B.CreateLoad(
+            L->arg(Float.first)->getType(),
+            B.CreateConstGEP1_64(B.getInt8Ty(), Host, Float.second)));
       Runtime.release(B, Cells);
     }
     for (Value *Block : Scratch)
@@ -175,8 +226,8 @@ void ReverseEmitter::reverseKernelLaunch(CallBase &Call) {
     for (const DeviceCopy &C : Copies)
       Runtime.release(B, C.Copy);
   }
-  for (auto [F, K] : enumerate(Floats)) {
-    Value *A = L->arg(K);
+  for (auto [F, Float] : enumerate(Floats)) {
+    Value *A = L->arg(Float.first);
     if (!isa<Constant>(A) && isActive(A))
       addAdjoint(A, Batch.pack(B, A->getType(), FloatAdjoints[F]));
   }

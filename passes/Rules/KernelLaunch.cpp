@@ -25,9 +25,7 @@ STATISTIC(NumDerivativeHandles, "Derivative kernels registered by the host");
 
 namespace gpuad {
 
-LaunchParam launchParamKind(Type *Ty, bool ByValue) {
-  if (ByValue)
-    return LaunchParam::Unsupported;
+LaunchParam launchParamKind(Type *Ty) {
   if (Ty->isPointerTy())
     return LaunchParam::Pointer;
   if (Ty->isFloatTy() || Ty->isDoubleTy())
@@ -43,24 +41,96 @@ std::string launchDerivativeName(StringRef Kernel, LaunchDerivative D) {
       .str();
 }
 
-SmallVector<Type *, 8> launchDerivativeParams(ArrayRef<Type *> Params,
-                                              LaunchDerivative D,
-                                              Type *CellTy) {
-  SmallVector<Type *, 8> Types(Params);
-  for (Type *T : Params)
-    switch (launchParamKind(T, false)) {
-    case LaunchParam::Pointer:
-      Types.push_back(T);
-      break;
-    case LaunchParam::Float:
-      Types.push_back(D == LaunchDerivative::Tangent ? T : CellTy);
-      break;
-    case LaunchParam::Const:
-      break;
-    case LaunchParam::Unsupported:
-      return {};
+// ---- Aggregates
+// --------------------------------------------------------------
+
+bool AggregateShape::hasFloats() const {
+  return any_of(Leaves, [](auto &L) {
+    return launchParamKind(L.second) == LaunchParam::Float;
+  });
+}
+
+/// Aggregates wider than this many leaves (a char buffer) are refused: each
+/// leaf is an operand of the launch.
+static constexpr unsigned MaxLeaves = 64;
+
+static bool addLeaves(Type *Ty, uint64_t At, const DataLayout &DL,
+                      AggregateShape &S, std::string &Why) {
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    // A union's IR type is one of its members: the bytes may hold another.
+    if (ST->hasName() && ST->getName().starts_with("union.")) {
+      Why = "it holds a union, whose bytes may be of any member";
+      return false;
     }
-  return Types;
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (auto [I, E] : enumerate(ST->elements()))
+      if (!addLeaves(E, At + SL->getElementOffset(I), DL, S, Why))
+        return false;
+    return true;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      if (!addLeaves(AT->getElementType(), At + I * Stride, DL, S, Why))
+        return false;
+    return true;
+  }
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    uint64_t Stride = DL.getTypeAllocSize(VT->getElementType());
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      if (!addLeaves(VT->getElementType(), At + I * Stride, DL, S, Why))
+        return false;
+    return true;
+  }
+  if (launchParamKind(Ty) == LaunchParam::Unsupported) {
+    std::string Name;
+    raw_string_ostream(Name) << *Ty;
+    Why = "it holds a value of type '" + Name + "'";
+    return false;
+  }
+  if (S.Leaves.size() == MaxLeaves) {
+    Why = "it has more than " + std::to_string(MaxLeaves) + " scalar fields";
+    return false;
+  }
+  S.Leaves.push_back({At, Ty});
+  return true;
+}
+
+std::optional<AggregateShape> aggregateShape(Type *Ty, const DataLayout &DL,
+                                             std::string &Why) {
+  AggregateShape S;
+  S.Size = DL.getTypeAllocSize(Ty);
+  S.Align = DL.getABITypeAlign(Ty).value();
+  if (!addLeaves(Ty, 0, DL, S, Why))
+    return std::nullopt;
+  return S;
+}
+
+void LaunchOperands::scalar(Value *V) {
+  LaunchArgument A;
+  A.First = Values.size();
+  Args.push_back(A);
+  Values.push_back(V);
+}
+
+void LaunchOperands::aggregate(const LaunchArgument &Like,
+                               ArrayRef<Value *> Leaves) {
+  assert(Like.Offsets.size() == Leaves.size() && "one value per leaf");
+  LaunchArgument A = Like;
+  A.First = Values.size();
+  A.Count = Leaves.size();
+  Args.push_back(A);
+  Values.append(Leaves.begin(), Leaves.end());
+}
+
+void LaunchOperands::add(const LaunchArgument &Like,
+                         function_ref<Value *(unsigned)> Operand) {
+  if (!Like.Aggregate)
+    return scalar(Operand(Like.First));
+  SmallVector<Value *, 8> Leaves;
+  for (unsigned I = 0; I < Like.Count; ++I)
+    Leaves.push_back(Operand(Like.First + I));
+  aggregate(Like, Leaves);
 }
 
 // ---- The form --------------------------------------------------------------
@@ -108,15 +178,76 @@ Value *KernelLaunch::arg(unsigned I) const {
   return Call->getArgOperand(firstArg() + I);
 }
 LaunchParam KernelLaunch::paramKind(unsigned I) const {
-  return launchParamKind(arg(I)->getType(), false);
+  return launchParamKind(arg(I)->getType());
+}
+
+/// The metadata saying how a form's operands make up kernel arguments: per
+/// argument, `!{}` (a scalar) or `!{size, align, offset...}` (an aggregate).
+static constexpr const char *ArgumentsMD = "gpuad.launch.args";
+
+SmallVector<LaunchArgument, 8> KernelLaunch::arguments() const {
+  SmallVector<LaunchArgument, 8> Args;
+  const MDNode *MD = Call->getMetadata(ArgumentsMD);
+  unsigned Next = 0;
+  for (unsigned K = 0; MD && K < MD->getNumOperands(); ++K) {
+    LaunchArgument A;
+    A.First = Next;
+    const auto *Node = cast<MDNode>(MD->getOperand(K));
+    auto Int = [&](unsigned I) {
+      return mdconst::extract<ConstantInt>(Node->getOperand(I))->getZExtValue();
+    };
+    if (Node->getNumOperands()) {
+      A.Aggregate = true;
+      A.Size = Int(0);
+      A.Align = Int(1);
+      for (unsigned I = 2; I < Node->getNumOperands(); ++I)
+        A.Offsets.push_back(Int(I));
+      A.Count = A.Offsets.size();
+    }
+    Next += A.Count;
+    Args.push_back(A);
+  }
+  // (No metadata: every operand is a scalar argument.)
+  for (; Next < numArgs(); ++Next) {
+    LaunchArgument A;
+    A.First = Next;
+    Args.push_back(A);
+  }
+  return Args;
+}
+
+void KernelLaunch::setArguments(CallInst &Form, ArrayRef<LaunchArgument> Args) {
+  if (none_of(Args, [](const LaunchArgument &A) { return A.Aggregate; }))
+    return;
+  LLVMContext &C = Form.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  SmallVector<Metadata *, 8> Nodes;
+  for (const LaunchArgument &A : Args) {
+    SmallVector<Metadata *, 8> Fields;
+    if (A.Aggregate) {
+      Fields.push_back(ConstantAsMetadata::get(ConstantInt::get(I64, A.Size)));
+      Fields.push_back(ConstantAsMetadata::get(ConstantInt::get(I64, A.Align)));
+      for (uint64_t O : A.Offsets)
+        Fields.push_back(ConstantAsMetadata::get(ConstantInt::get(I64, O)));
+    }
+    Nodes.push_back(MDNode::get(C, Fields));
+  }
+  Form.setMetadata(ArgumentsMD, MDNode::get(C, Nodes));
 }
 
 bool KernelLaunch::readsOnly(unsigned I) const {
   std::optional<SmallVector<std::string, 8>> Declared =
       declaredArgumentTypes(stub());
-  if (!Declared || I >= Declared->size())
+  SmallVector<LaunchArgument, 8> Args = arguments();
+  auto In = find_if(Args, [&](const LaunchArgument &A) {
+    return I >= A.First && I < A.First + A.Count;
+  });
+  if (!Declared || In == Args.end() || In->Aggregate)
     return false;
-  StringRef T = StringRef((*Declared)[I]).trim();
+  unsigned Param = In - Args.begin();
+  if (Param >= Declared->size())
+    return false;
+  StringRef T = StringRef((*Declared)[Param]).trim();
   return T.consume_back("*") && T.trim().ends_with("const");
 }
 
@@ -158,17 +289,18 @@ std::string launchedKernelName(const Function &Stub) {
 }
 
 CallInst *KernelLaunch::relaunch(IRBuilderBase &B, Value *Handle,
-                                 ArrayRef<Value *> Args, Value *SharedBytes,
+                                 const LaunchOperands &Args, Value *SharedBytes,
                                  function_ref<Value *(Value *)> Map) const {
   SmallVector<Value *, 16> Ops = {&runtime(), Handle};
   for (unsigned K = 2; K < firstArg(); ++K)
     Ops.push_back(Map(Call->getArgOperand(K)));
   Ops[firstArg() - 2] = SharedBytes;
-  Ops.append(Args.begin(), Args.end());
+  Ops.append(Args.values().begin(), Args.values().end());
   CallInst *New =
       B.CreateCall(Call->getFunctionType(), Call->getCalledOperand(), Ops);
   New->setAttributes(Call->getAttributes());
   New->setDebugLoc(Call->getDebugLoc());
+  setArguments(*New, Args.arguments());
   return New;
 }
 
@@ -197,6 +329,20 @@ Constant *launchDerivativeHandle(const KernelLaunch &L, LaunchDerivative D) {
                Registration->getCalledOperand(), Ops);
   ++NumDerivativeHandles;
   return Handle;
+}
+
+bool isLaunchStub(const Function &F, const CallTable &Calls) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      std::optional<RuntimeCall> R =
+          Callee ? Calls.runtimeCall(*Callee) : std::nullopt;
+      if (R && R->K == RuntimeCall::Launch && Call->arg_size() > 0 &&
+          launchedStub(Call->getArgOperand(0)) == &F)
+        return true;
+    }
+  return false;
 }
 
 bool mayLaunchKernels(const Function &F, const CallTable &Calls) {

@@ -40,10 +40,13 @@ static SmallVector<std::string, 8> splitParameterList(StringRef List) {
 }
 
 std::optional<SmallVector<std::string, 8>>
-demangledParameterTypes(StringRef Name) {
+demangledParameterTypes(StringRef Name, bool WithoutCloneSuffix) {
   if (!Name.starts_with("_Z"))
     return std::nullopt;
   // The demangler keeps pointing into the name: it must outlive D's use.
+  // (A clone's suffix, `.rev.dd.dret`, off: mangled names hold no dot.)
+  if (WithoutCloneSuffix)
+    Name = Name.take_until([](char C) { return C == '.'; });
   std::string Mangled = Name.str();
   ItaniumPartialDemangler D;
   if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
@@ -69,9 +72,9 @@ bool isPassedWhole(StringRef Type) {
 }
 
 std::optional<SmallVector<std::string, 8>>
-declaredArgumentTypes(const Function &F) {
+declaredArgumentTypes(const Function &F, bool WithoutCloneSuffix) {
   std::optional<SmallVector<std::string, 8>> Declared =
-      demangledParameterTypes(F.getName());
+      demangledParameterTypes(F.getName(), WithoutCloneSuffix);
   if (!Declared || is_contained(*Declared, "..."))
     return std::nullopt;
   SmallVector<unsigned, 8> Explicit; // the IR arguments not sret

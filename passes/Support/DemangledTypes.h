@@ -30,9 +30,10 @@ namespace gpuad {
 /// The source types of the parameters of the function named \p Name (an
 /// Itanium-mangled name; a clone's suffix such as ".gpuad.primal" is
 /// allowed), in order, `...` for a variadic tail; none if \p Name is no
-/// mangled function.
+/// mangled function.  \p WithoutCloneSuffix reads the name up to its first
+/// dot: any suffix (a derivative's `.rev.dd.dret`) is then allowed.
 std::optional<llvm::SmallVector<std::string, 8>>
-demangledParameterTypes(llvm::StringRef Name);
+demangledParameterTypes(llvm::StringRef Name, bool WithoutCloneSuffix = false);
 
 /// Whether a parameter of source type \p Type reaches the IR as one
 /// argument whatever the target: a pointer, a reference or a builtin
@@ -51,7 +52,7 @@ bool gpuLibraryFunction(llvm::StringRef Name);
 /// arguments do not line up with the declaration (a struct split into its
 /// fields, a variadic tail) or the name is not mangled.
 std::optional<llvm::SmallVector<std::string, 8>>
-declaredArgumentTypes(const llvm::Function &F);
+declaredArgumentTypes(const llvm::Function &F, bool WithoutCloneSuffix = false);
 
 } // namespace gpuad
 

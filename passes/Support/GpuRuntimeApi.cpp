@@ -82,6 +82,10 @@ Value *GpuRuntimeApi::allocate(IRBuilderBase &B, Value *Bytes,
   Function &F = *B.GetInsertBlock()->getParent();
   IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
   Value *Slot = Entry.CreateAlloca(B.getPtrTy(), nullptr, "gpuad.device.block");
+  // (At least a byte: a null argument's empty allocation is copied too.)
+  Value *Zero = ConstantInt::get(Bytes->getType(), 0);
+  Bytes = B.CreateSelect(B.CreateICmpEQ(Bytes, Zero),
+                         ConstantInt::get(Bytes->getType(), 1), Bytes);
   check(B, call(B, "Malloc", {Slot, Bytes}),
         "cannot allocate device memory for " + Purpose);
   return B.CreateLoad(B.getPtrTy(), Slot);
@@ -127,6 +131,15 @@ static Function *allocationFunction(Module &M, StringRef Api,
   BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
   IRBuilder<> B(Entry);
   Value *Base = B.CreateAlloca(Ptr, nullptr, "base");
+  // A null pointer (an argument or field left unset) is an empty
+  // allocation: copies and shadows of it are null too.
+  BasicBlock *Null = BasicBlock::Create(C, "null", F);
+  BasicBlock *Ask = BasicBlock::Create(C, "ask", F);
+  B.CreateCondBr(B.CreateIsNull(F->getArg(0)), Null, Ask);
+  B.SetInsertPoint(Null);
+  B.CreateStore(B.getInt64(0), F->getArg(1));
+  B.CreateRet(ConstantPointerNull::get(PointerType::getUnqual(C)));
+  B.SetInsertPoint(Ask);
   const char *NotDevice =
       "a pointer a differentiated kernel launch writes through is not device "
       "memory of this process (gpuad keeps a copy of the allocation it "

@@ -83,8 +83,15 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   ArrayRef<TypeTree> FromCallers = Ctx.argumentTypes(*Key.Fn);
   for (unsigned I = 0; I < FromCallers.size() && I < Args.size(); ++I)
     Known[Args[I].Primal] = FromCallers[I];
+  // What the primal's declaration says of its pointers' memory (the
+  // derivative's shadows between the arguments hide it), where nothing
+  // else does: a `const double *` input copied to the device unread.
+  TypeInfo::ArgumentTypes Declared;
+  for (auto [I, T] : enumerate(TypeInfo::declaredFloats(Primal)))
+    if (I < Args.size() && !T.empty())
+      Declared[Args[I].Primal] = T;
   TI = std::make_unique<TypeInfo>(Derivative, Ctx.calls(), Known,
-                                  &Ctx.typeSummaries());
+                                  &Ctx.typeSummaries(), Declared);
   Act = std::make_unique<ActivityAnalysis>(
       Derivative, Activities, Ret, *TI, Ctx.calls(),
       [this](const GlobalVariable &GV) { return Ctx.carriesDerivatives(GV); },

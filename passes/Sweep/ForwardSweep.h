@@ -198,7 +198,7 @@ protected:
   /// by \p Map, at \p At; stops the program where it cannot launch.
   llvm::CallInst *
   emitDerivativeLaunch(llvm::IRBuilderBase &At, const KernelLaunch &L,
-                       LaunchDerivative D, llvm::ArrayRef<llvm::Value *> Args,
+                       LaunchDerivative D, const LaunchOperands &Args,
                        llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
   /// A zeroed device copy-sized block standing in for the missing shadow of
   /// device pointer \p P (the allocation it points into, at the same

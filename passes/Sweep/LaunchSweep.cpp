@@ -44,10 +44,9 @@ bool ForwardSweep::launchNeedsDerivative(const KernelLaunch &L) const {
   return false;
 }
 
-CallInst *
-ForwardSweep::emitDerivativeLaunch(IRBuilderBase &At, const KernelLaunch &L,
-                                   LaunchDerivative D, ArrayRef<Value *> Args,
-                                   function_ref<Value *(Value *)> Map) {
+CallInst *ForwardSweep::emitDerivativeLaunch(
+    IRBuilderBase &At, const KernelLaunch &L, LaunchDerivative D,
+    const LaunchOperands &Args, function_ref<Value *(Value *)> Map) {
   ++NumDerivativeLaunches;
   Constant *Handle = launchDerivativeHandle(L, D);
   Value *Shared = At.CreateShl(Map(L.sharedBytes()), 1);

@@ -1,15 +1,18 @@
 // Launches gpuad cannot differentiate from host code stop with an error
 // naming the kernel, the launch call and the reason, at -O2 and -O0:
 // a kernel chosen through a pointer gpuad cannot resolve, and a kernel
-// taking a struct by value.
+// taking a union by value (its bytes may hold either member).  The device
+// compile makes no derivative kernel of the latter, and says why.
 //
 // REQUIRES: cuda
 // RUN: not %gpuad-cc --cuda-host-only --cuda-gpu-arch=sm_75 -O2 -g -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefixes=CHECK,O2
 // RUN: not %gpuad-cc --cuda-host-only --cuda-gpu-arch=sm_75 -O0 -g -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefixes=CHECK,O0
 // (At -O2 the runtime header's wrapper is inlined: the user's line.)
-// O2-DAG: host-launch-error.cu:[[#@LINE+31]]:3: error: gpuad: cannot differentiate the launch of a kernel through a pointer ('cudaLaunchKernel'): the kernel is a pointer gpuad cannot resolve to a kernel
+// O2-DAG: host-launch-error.cu:[[#@LINE+34]]:3: error: gpuad: cannot differentiate the launch of a kernel through a pointer ('cudaLaunchKernel'): the kernel is a pointer gpuad cannot resolve to a kernel
 // O0-DAG: error: gpuad: cannot differentiate the launch of a kernel through a pointer ('cudaLaunchKernel'): the kernel is a pointer gpuad cannot resolve to a kernel
-// CHECK-DAG: error: gpuad: cannot differentiate the launch of kernel 'scaled(double*, Pair, int)' ('cudaLaunchKernel'): its argument 2 is passed by value as an aggregate or vector, which differentiated launches do not take yet
+// CHECK-DAG: error: gpuad: cannot differentiate the launch of kernel 'scaled(double*, Pair, int)' ('cudaLaunchKernel'): its argument 2 is passed by value as an aggregate gpuad cannot read: it holds a union, whose bytes may be of any member
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_75 -O2 -S -Rpass-missed=gpuad -mllvm -gpuad-launch-derivatives=all %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: remark: no adjoint kernel of 'scaled(double*, Pair, int)' for launches from differentiated host code: its parameter 2 is an aggregate passed by value that gpuad cannot read: it holds a union, whose bytes may be of any member
 
 #include <gpuad/gpuad.h>
 
@@ -25,14 +28,15 @@ __global__ void cube(double *y, const double *x, int n) {
     y[i] = x[i] * x[i] * x[i];
 }
 
-struct Pair {
-  double a, b;
+union Pair {
+  double a;
+  long long b;
 };
 
 __global__ void scaled(double *y, Pair p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    y[i] *= p.a + p.b;
+    y[i] *= p.a;
 }
 
 double throughPointer(double *y, const double *x, int n, int which) {
@@ -45,7 +49,9 @@ double throughPointer(double *y, const double *x, int n, int which) {
 }
 
 double byValue(double *y, double a, int n) {
-  scaled<<<1, 64>>>(y, Pair{a, 2 * a}, n);
+  Pair p;
+  p.a = a;
+  scaled<<<1, 64>>>(y, p, n);
   double r;
   cudaMemcpy(&r, y, sizeof(double), cudaMemcpyDeviceToHost);
   return r;
