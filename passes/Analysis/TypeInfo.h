@@ -104,7 +104,7 @@ public:
   /// arguments' memory where the code says nothing of it.
   TypeInfo(llvm::Function &F, const CallTable &Calls,
            const ArgumentTypes &Known, TypeSummaries *Callees,
-           const ArgumentTypes &Fallback = {});
+           const ArgumentTypes &Fallback = ArgumentTypes());
 
   /// The floats \p F's parameters' declared source types (its mangled
   /// name) say they are or point to (scalar floats and arrays of them), per

@@ -350,9 +350,12 @@ bool mayLaunchKernels(const Function &F, const CallTable &Calls) {
   SmallVector<const Function *, 16> Work = {&F};
   while (!Work.empty()) {
     const Function *G = Work.pop_back_val();
+    // (Also the launch functions gpuad has no row for: CUB's
+    // cudaLaunchKernelExC.)
     if (std::optional<RuntimeCall> R = Calls.runtimeCall(*G);
         (R && R->K == RuntimeCall::Launch) ||
-        G->getName() == NormalizedLaunchName)
+        G->getName() == NormalizedLaunchName ||
+        (G->isDeclaration() && G->getName().contains("LaunchKernel")))
       return true;
     if (!Seen.insert(G).second || G->isDeclaration())
       continue;

@@ -6,6 +6,7 @@
 
 #include "Support/DemangledTypes.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
 
@@ -105,9 +106,11 @@ declaredArgumentTypes(const Function &F, bool WithoutCloneSuffix) {
 }
 
 std::string demangledBaseName(StringRef Name) {
+  // (The demangler keeps pointing into the name.)
+  std::string Mangled = Name.str();
   ItaniumPartialDemangler D;
-  if (D.partialDemangle(Name.str().c_str()))
-    return Name.str();
+  if (D.partialDemangle(Mangled.c_str()))
+    return Mangled;
   size_t Size = 0;
   char *Buf = D.getFunctionName(nullptr, &Size);
   std::string Base = Buf ? Buf : Name.str();
@@ -115,11 +118,32 @@ std::string demangledBaseName(StringRef Name) {
   return Base;
 }
 
-bool gpuLibraryFunction(StringRef Name) {
+std::string libraryFunctionName(StringRef Name) {
   std::string Base = demangledBaseName(Name);
+  StringRef Head = StringRef(Base).split('<').first;
+  Head = Head.substr(Head.rfind(' ') + 1);
+  SmallVector<StringRef, 8> Parts;
+  Head.split(Parts, "::");
+  std::string Readable;
+  for (StringRef P : Parts) {
+    // (THRUST_300001_SM_750_NS, CUB_300001_SM_750, __4: versions.)
+    if (P.empty() || any_of(P, [](char C) { return isDigit(C); }))
+      continue;
+    Readable += (Readable.empty() ? "" : "::") + P.str();
+  }
+  return Readable;
+}
+
+bool gpuLibraryFunction(StringRef Name) {
+  // The name's head: a template's demangled name starts with its return
+  // type (`double thrust::...::f<...>`), and its arguments may name the
+  // libraries' types.
+  std::string Base = demangledBaseName(Name);
+  StringRef Head = StringRef(Base).split('<').first;
+  Head = Head.substr(Head.rfind(' ') + 1);
   for (StringRef NS : {"thrust::", "cub::", "cuda::", "rocprim::", "hipcub::",
                        "cooperative_groups::"})
-    if (StringRef(Base).starts_with(NS))
+    if (Head.starts_with(NS))
       return true;
   return false;
 }

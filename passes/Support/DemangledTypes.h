@@ -46,6 +46,9 @@ std::string demangledBaseName(llvm::StringRef Name);
 /// Whether \p Name is a function of CUDA's or ROCm's own GPU libraries
 /// (Thrust, CUB, libcu++, rocPRIM, hipCUB, cooperative groups).
 bool gpuLibraryFunction(llvm::StringRef Name);
+/// A GPU library function's name for messages, without its template
+/// arguments or versioned namespaces (`thrust::transform_reduce`).
+std::string libraryFunctionName(llvm::StringRef Name);
 
 /// The declared source type of each of \p F's IR arguments, from its
 /// mangled name (empty for `this` and an sret pointer); none where the

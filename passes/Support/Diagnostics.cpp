@@ -6,8 +6,8 @@
 
 #include "Support/Diagnostics.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DebugInfoMetadata.h"
-
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
@@ -35,6 +35,52 @@ bool Diagnostics::seen(const Function &UserFn, const DebugLoc &Loc,
   OS << UserFn.getName() << ':' << (Loc ? Loc.getLine() : 0) << ':'
      << (Loc ? Loc.getCol() : 0) << ':' << Msg;
   return !Reported.insert(Key).second;
+}
+
+/// Whether \p File is a header of CUDA's or ROCm's GPU libraries (Thrust,
+/// CUB, libcu++, rocPRIM, hipCUB).
+static bool isLibraryHeader(StringRef File) {
+  return any_of(ArrayRef<StringRef>{"/cccl/", "/thrust/", "/cub/", "/cuda/std/",
+                                    "/rocprim/", "/hipcub/", "/rocthrust/"},
+                [&](StringRef Dir) { return File.contains(Dir); });
+}
+
+/// The qualified name of \p SP without template arguments or versioned
+/// namespaces: `thrust::transform_reduce`.
+static std::string subprogramName(const DISubprogram &SP) {
+  std::string Name = SP.getName().split('<').first.str();
+  for (const DIScope *S = SP.getScope(); S; S = S->getScope())
+    if (const auto *NS = dyn_cast<DINamespace>(S)) {
+      StringRef N = NS->getName();
+      // (THRUST_300001_SM_750_NS, CUB_300001_SM_750, __4: versions.)
+      if (N.empty() || any_of(N, [](char C) { return isDigit(C); }))
+        continue;
+      Name = (N + "::" + Name).str();
+    }
+  return Name;
+}
+
+std::string libraryAlgorithmError(StringRef Algorithm) {
+  return ("cannot differentiate '" + Algorithm +
+          "': gpuad does not differentiate the algorithms of Thrust, CUB or "
+          "rocPRIM called from host code (they launch the library's own "
+          "kernels); write the kernel, or differentiate the functor in device "
+          "code")
+      .str();
+}
+
+std::optional<std::pair<DebugLoc, std::string>>
+libraryCallSite(const DebugLoc &Loc) {
+  std::string Function;
+  for (DILocation *L = Loc.get(); L; L = L->getInlinedAt()) {
+    std::string File = (L->getDirectory() + "/" + L->getFilename()).str();
+    if (!isLibraryHeader(File))
+      return Function.empty() ? std::nullopt
+                              : std::optional(std::pair(DebugLoc(L), Function));
+    if (const DISubprogram *SP = L->getScope()->getSubprogram())
+      Function = subprogramName(*SP);
+  }
+  return std::nullopt;
 }
 
 void Diagnostics::error(const Function &UserFn, const DebugLoc &Loc,

@@ -18,7 +18,9 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/DebugLoc.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace llvm {
 class Function;
@@ -70,6 +72,16 @@ std::string describe(const llvm::Value &V);
 /// ` at file:line:col` of \p Loc, for messages printed at run time; empty
 /// without debug information.
 std::string describeLocation(const llvm::DebugLoc &Loc);
+
+/// Where the code of a GPU library (Thrust, CUB, libcu++, rocPRIM, hipCUB)
+/// that \p Loc is in was inlined into the user's, and the outermost library
+/// function on the way (`thrust::transform_reduce`); none where \p Loc is
+/// not in a library header, or never leaves them.
+std::optional<std::pair<llvm::DebugLoc, std::string>>
+libraryCallSite(const llvm::DebugLoc &Loc);
+/// The error for a GPU library's \p Algorithm called from differentiated
+/// host code.
+std::string libraryAlgorithmError(llvm::StringRef Algorithm);
 
 } // namespace gpuad
 

@@ -156,6 +156,14 @@ void ForwardSweep::emit(Instruction &I) {
 
 void ForwardSweep::fail(Instruction &I, const Twine &Msg) {
   Failed = true;
+  // Host code inlined from a GPU library's algorithm: at the user's call,
+  // naming the algorithm.
+  if (std::optional<std::pair<DebugLoc, std::string>> Call =
+          Ctx.target().isGPU() ? std::nullopt
+                               : libraryCallSite(I.getDebugLoc()))
+    return Ctx.diags().error(*Key.Fn, Call->first,
+                             libraryAlgorithmError(Call->second) + " (" + Msg +
+                                 describeLocation(I.getDebugLoc()) + ")");
   Ctx.diags().error(*Key.Fn, I, Msg);
 }
 

@@ -17,6 +17,7 @@
 
 #include "Normalize/KernelLaunches.h"
 #include "Normalize/RuntimeMemory.h"
+#include "Support/DemangledTypes.h"
 #include "Sweep/ForwardSweep.h"
 
 #include "Analysis/ActivityAnalysis.h"
@@ -596,6 +597,17 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
   if (Callee->isVarArg())
     return fail(Call, "cannot differentiate call to variadic function '" +
                           Callee->getName() + "'");
+  // A GPU library's algorithm (not inlined): at the user's call.
+  if (!Ctx.target().isGPU() && gpuLibraryFunction(Callee->getName()) &&
+      mayLaunchKernels(*Callee, Ctx.calls())) {
+    Failed = true;
+    std::optional<std::pair<DebugLoc, std::string>> Site =
+        libraryCallSite(Call.getDebugLoc());
+    std::string Name =
+        Site ? Site->second : libraryFunctionName(Callee->getName());
+    return Ctx.diags().error(*Key.Fn, Site ? Site->first : Call.getDebugLoc(),
+                             libraryAlgorithmError(Name));
+  }
   if (Ctx.isDispatcher(*Callee))
     checkFunctionShadow(Call);
   emitDerivativeCall(Call);
