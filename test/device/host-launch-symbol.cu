@@ -9,11 +9,14 @@
 //
 // REQUIRES: cuda
 // RUN: %gpuad-cc --emulate -O2 %s -o %t && %t | FileCheck %s --check-prefix=RESULT
+// RUN: %gpuad-cc --emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s --check-prefix=RESULT
 // RUN: not %gpuad-cc --cuda-host-only -O2 -DBETWEEN -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: not %gpuad-cc --cuda-host-only -O0 -DBETWEEN -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %gpuad-cc --emulate -O2 -DBETWEEN -DFORWARD_ONLY %s -o %t.fwd && %t.fwd | FileCheck %s --check-prefix=RESULT
 // RESULT-NOT: FAIL
 // RESULT: {{^}}host-launch-symbol.cu: PASS
 // RUN: not %gpuad-cc --cuda-host-only -O2 -DACTIVE_SOURCE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACTIVE
+// RUN: not %gpuad-cc --cuda-host-only -O0 -DACTIVE_SOURCE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACTIVE
 // ACTIVE: error: gpuad: cannot differentiate 'cudaMemcpyToSymbol': it copies data that carries derivatives into a device variable, which gpuad does not follow (pass the values as kernel arguments)
 // CHECK: error: gpuad: cannot differentiate 'cudaMemcpyToSymbol' after a kernel launch in reverse mode: the launch's adjoint kernel would read the device variable as this copy leaves it
 

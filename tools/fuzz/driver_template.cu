@@ -2,7 +2,8 @@
  * The same source is CUDA and HIP.
  * A host driver around the random function f: it allocates device memory,
  * copies x and y in, runs STEPS launches of a kernel whose B threads each
- * run f on their own slice of x and y (in place), __DRIVER_DOC__, copies
+ * run f on their own slice of x and y (in place; __LAUNCH_DOC__),
+ * __DRIVER_DOC__, copies
  * each step's results back and sums them on the host, and copies x and y
  * back.  The driver is differentiated from host requests in forward mode,
  * reverse mode, split mode and at width W in both; fuzzcheck.h checks the
@@ -48,6 +49,28 @@ __global__ void step(T *x, T *y, T s, T *ret, int n) {
   ret[t] = F(x + t * NX, y + t * NY, s, n);
 }
 
+/* The same kernel taking its arguments in a struct by value, and taking s
+ * and n in a small one (x86-64 passes {float, int} as one integer). */
+template <typename T> struct Packed {
+  T *x, *y, *ret;
+  T s;
+  int n;
+};
+template <typename T, T (*F)(T *, T *, T, int)>
+__global__ void stepPacked(Packed<T> a) {
+  int t = threadIdx.x;
+  a.ret[t] = F(a.x + t * NX, a.y + t * NY, a.s, a.n);
+}
+template <typename T> struct Small {
+  T s;
+  int n;
+};
+template <typename T, T (*F)(T *, T *, T, int)>
+__global__ void stepSmall(T *x, T *y, Small<T> a, T *ret) {
+  int t = threadIdx.x;
+  ret[t] = F(x + t * NX, y + t * NY, a.s, a.n);
+}
+
 static void ok(int status) {
   if (status != 0) {
     printf("FZ runtime error %d\n", status);
@@ -71,7 +94,7 @@ __attribute__((noinline)) T driver(T *xh, T *yh, T s) {
   ok(API(StreamSynchronize)(stream));
   T total = 0, r[B];
   for (int it = 0; it < STEPS; ++it) {
-    step<T, F><<<1, B, 0, stream>>>(x, y, s, ret, NX);
+    __LAUNCH__
     ok(API(StreamSynchronize)(stream));
     ok(API(Memcpy)(r, ret, sizeof(T) * B, API(MemcpyDeviceToHost)));
     for (int t = 0; t < B; ++t)

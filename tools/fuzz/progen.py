@@ -738,6 +738,9 @@ class Program:
         # (Drawn last: the other kinds' programs stay what they were.)
         self.steps = r.choice([1, 2, 3])
         self.driver_mix = r.choice(sorted(DRIVER_MIXES))
+        # (From a stream of its own: the programs of earlier seeds stay.)
+        self.launch_form = random.Random(seed * 7919 + 17).choice(
+            sorted(LAUNCH_FORMS))
 
     def without(self, path):
         """A copy without the statement at `path` (a list of indices
@@ -797,6 +800,8 @@ class Program:
         return template \
             .replace("__STEPS__", str(self.steps)) \
             .replace("__DRIVER_MIX__", DRIVER_MIXES[self.driver_mix][1]) \
+            .replace("__LAUNCH__", LAUNCH_FORMS[self.launch_form][1]) \
+            .replace("__LAUNCH_DOC__", LAUNCH_FORMS[self.launch_form][0]) \
             .replace("__DRIVER_DOC__", DRIVER_MIXES[self.driver_mix][0]) \
             .replace("__CXX_INCLUDES__", CXX_INCLUDES if self.kind == "cxx"
                      else "") \
@@ -927,6 +932,18 @@ DRIVER_MIXES = {
              "ok(API(Memcpy)(r, y, sizeof(T), API(MemcpyDeviceToHost))); "
              "r[0] = r[0] * (T)0.5 + s; "
              "ok(API(Memcpy)(y, r, sizeof(T), API(MemcpyHostToDevice)));"),
+}
+
+# How the driver passes the kernel its arguments: (description, launch).
+LAUNCH_FORMS = {
+    "scalars": ("its arguments scalars and pointers",
+                "step<T, F><<<1, B, 0, stream>>>(x, y, s, ret, NX);"),
+    "packed": ("its arguments in a struct passed by value",
+               "stepPacked<T, F><<<1, B, 0, stream>>>("
+               "Packed<T>{x, y, ret, s, NX});"),
+    "small": ("s and n in a small struct passed by value",
+              "stepSmall<T, F><<<1, B, 0, stream>>>(x, y, Small<T>{s, NX}, "
+              "ret);"),
 }
 
 HERE = os.path.dirname(os.path.abspath(__file__))
