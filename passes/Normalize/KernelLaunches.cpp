@@ -117,7 +117,9 @@ static std::string launchedParams(const CallBase &Call,
               "aggregate gpuad cannot read: " + Why)
           .str();
     };
-    bool Whole = !Declared || isPassedWhole((*Declared)[K]);
+    // (Without a declaration, an integer parameter may be a struct the
+    // ABI passed as one: only the stub's copy can say.)
+    bool Whole = Declared && isPassedWhole((*Declared)[K]);
     Type *Ty = slotType(Call, K);
     if (OneForOne && Stub->getArg(K)->hasByValAttr())
       Ty = Stub->getArg(K)->getParamByValType();

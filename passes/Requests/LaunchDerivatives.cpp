@@ -128,20 +128,22 @@ bool inAggregateParameter(const Value *Ptr, const Function &Kernel) {
   // A local variable only ever copied from parameters, and read.
   auto IsCopy = [&](const AllocaInst &Local) {
     SmallVector<const Value *, 8> Work = {&Local};
+    bool Copied = false;
     while (!Work.empty()) {
       const Value *V = Work.pop_back_val();
       for (const User *U : V->users()) {
         if (isa<GetElementPtrInst>(U) || isa<AddrSpaceCastInst>(U))
           Work.push_back(U);
         else if (const auto *Copy = dyn_cast<MemCpyInst>(U);
-                 Copy && Copy->getRawDest() == V)
-          return IsParameter(getUnderlyingObject(Copy->getRawSource()));
+                 Copy && Copy->getRawDest() == V &&
+                 IsParameter(getUnderlyingObject(Copy->getRawSource())))
+          Copied = true;
         else if (!isa<LoadInst>(U) && !U->isDroppable() &&
                  !isa<LifetimeIntrinsic>(U))
-          return false;
+          return false; // (a store: it may hold other pointers)
       }
     }
-    return false;
+    return Copied;
   };
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
