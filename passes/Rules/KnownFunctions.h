@@ -37,7 +37,9 @@ enum class HeapFn {
   PosixMemalign, ///< posix_memalign(&p, align, size)
   AlignedAlloc,  ///< aligned_alloc(align, size)
   /// cudaMalloc(&p, size[, ...]), hipMalloc: device memory through an
-  /// out-pointer (CallTable::deviceMemory names its API).
+  /// out-pointer (CallTable::deviceMemory names its API); also pinned host
+  /// memory (cudaMallocHost, cudaHostAlloc, hipHostMalloc), which is not a
+  /// runtime row: its shadow is zeroed on the host.
   DeviceMalloc,
   /// A user's allocator and deallocator (Enzyme's
   /// __enzyme_allocation_like: attribute "enzyme_allocator" = size argument,
