@@ -436,10 +436,12 @@ Function *makeDerivativeKernel(Module &M, Function &K, LaunchDerivative D,
   // Per parameter, its aggregate's shape (byval or byref).
   SmallVector<std::optional<AggregateShape>, 8> Shapes;
   SmallVector<Type *, 8> Types;
-  SmallVector<unsigned, 8> AttrsFrom; // the kernel parameter each copies
+  // Per parameter, the kernel parameter whose passing (byval or byref, and
+  // alignment) it copies: an aggregate's and its shadow's.
+  SmallVector<unsigned, 8> AttrsFrom;
   for (Argument &A : K.args()) {
     Types.push_back(A.getType());
-    AttrsFrom.push_back(A.getArgNo());
+    AttrsFrom.push_back(aggregateInMemory(A) ? A.getArgNo() : ~0u);
     Shapes.emplace_back();
     if (Type *InMemory = aggregateInMemory(A)) {
       std::string Not;
@@ -487,9 +489,21 @@ Function *makeDerivativeKernel(Module &M, Function &K, LaunchDerivative D,
       GlobalValue::ExternalLinkage, launchDerivativeName(K.getName(), D), M);
   W->setCallingConv(K.getCallingConv());
   SmallVector<AttributeSet, 8> ParamAttrs;
-  for (unsigned From : AttrsFrom)
-    ParamAttrs.push_back(From == ~0u ? AttributeSet()
-                                     : K.getAttributes().getParamAttrs(From));
+  for (unsigned From : AttrsFrom) {
+    // (Only how it is passed: what the kernel's body allows, readonly or
+    // writeonly, need not hold of its derivative's.)
+    AttrBuilder Passing(C);
+    if (From != ~0u) {
+      const Argument &A = *K.getArg(From);
+      if (A.hasByValAttr())
+        Passing.addByValAttr(A.getParamByValType());
+      else
+        Passing.addByRefAttr(A.getParamByRefType());
+      if (MaybeAlign Al = A.getParamAlign())
+        Passing.addAlignmentAttr(*Al);
+    }
+    ParamAttrs.push_back(AttributeSet::get(C, Passing));
+  }
   W->setAttributes(AttributeList::get(C, K.getAttributes().getFnAttrs(),
                                       AttributeSet(), ParamAttrs));
   W->removeFnAttr(Attribute::OptimizeNone);

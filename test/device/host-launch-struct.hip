@@ -8,7 +8,7 @@
 // CHECK: host-launch-struct.hip: PASS
 // RUN: %gpuad-cc -x hip --cuda-device-only -O2 -S -emit-llvm %s -o %t.dev.ll
 // RUN: FileCheck %s --input-file=%t.dev.ll --check-prefix=DEVICE
-// DEVICE-DAG: define {{.*}}amdgpu_kernel void @__gpuad_rev__Z7stencil5State7Stencil(ptr addrspace(4) noundef readonly byref(%struct.State)
+// DEVICE-DAG: define {{.*}}amdgpu_kernel void @__gpuad_rev__Z7stencil5State7Stencil(ptr addrspace(4) byref(%struct.State)
 // DEVICE-DAG: define {{.*}}amdgpu_kernel void @__gpuad_fwd__Z5reactPd4Coef5Shift(
 
 #include <hip/hip_runtime.h>
