@@ -287,7 +287,7 @@ bool reassembleLaunchLeaves(Function &F) {
       if (From && match(From, m_BitCast(m_Value(Float))))
         From = Float;
       if (From && From != Leaf && From->getType() == Leaf->getType()) {
-        Call->setArgOperand(K + (Call->arg_size() - L->numArgs()), From);
+        L->setArg(K, From);
         Changed = true;
       }
     }

@@ -56,15 +56,6 @@ STATISTIC(NumLaunchCopies,
 
 namespace gpuad {
 
-/// Whether aggregate argument \p P of \p L holds floats: its adjoint kernel
-/// then takes cells for them.
-static bool hasFloats(const KernelLaunch &L, const LaunchArgument &P) {
-  for (unsigned K = 0; K < P.Count; ++K)
-    if (L.paramKind(P.First + K) == LaunchParam::Float)
-      return true;
-  return false;
-}
-
 void ReverseEmitter::emitKernelLaunch(KernelLaunch &L) {
   CallBase &Call = L.call();
   if (!launchNeedsDerivative(L))
@@ -119,23 +110,18 @@ void ReverseEmitter::reverseKernelLaunch(CallBase &Call) {
   // at its offset.
   SmallVector<LaunchArgument, 8> Params = L->arguments();
   SmallVector<std::pair<unsigned, uint64_t>, 4> Floats; // operand, cell
-  SmallVector<uint64_t, 8> Region(Params.size(), 0);
+  // Per argument, where its cells start (none: it has no floats).
+  SmallVector<std::optional<uint64_t>, 8> CellsAt(Params.size());
   uint64_t CellBytes = 0;
   for (auto [I, P] : enumerate(Params)) {
-    if (!P.Aggregate) {
-      if (L->paramKind(P.First) == LaunchParam::Float) {
-        Floats.push_back({P.First, CellBytes});
-        CellBytes += 8;
-      }
-      continue;
-    }
-    CellBytes = alignTo(CellBytes, P.Align);
-    Region[I] = CellBytes;
+    uint64_t At = P.Aggregate ? alignTo(CellBytes, P.Align) : CellBytes;
     for (unsigned K = 0; K < P.Count; ++K)
       if (L->paramKind(P.First + K) == LaunchParam::Float)
-        Floats.push_back({P.First + K, CellBytes + P.Offsets[K]});
-    if (hasFloats(*L, P))
-      CellBytes += alignTo(P.Size, 8);
+        Floats.push_back({P.First + K, At + (P.Aggregate ? P.Offsets[K] : 0)});
+    if (Floats.empty() || Floats.back().first < P.First)
+      continue;
+    CellsAt[I] = At;
+    CellBytes = At + (P.Aggregate ? alignTo(P.Size, 8) : 8);
   }
   // Per float operand, each lane's adjoint.
   SmallVector<SmallVector<Value *, 4>, 4> FloatAdjoints(Floats.size());
@@ -187,9 +173,7 @@ void ReverseEmitter::reverseKernelLaunch(CallBase &Call) {
         if (Kind == LaunchParam::Pointer)
           Args.scalar(Shadow(P.First));
         else if (Kind == LaunchParam::Float)
-          Args.scalar(Cell(find_if(Floats, [&](auto &F) {
-                             return F.first == P.First;
-                           })->second));
+          Args.scalar(Cell(*CellsAt[I]));
         continue;
       }
       // The aggregate's shadow (its floats zero: their adjoints come back
@@ -204,8 +188,8 @@ void ReverseEmitter::reverseKernelLaunch(CallBase &Call) {
           return lookup(L->arg(K));
         }
       });
-      if (hasFloats(*L, P))
-        Args.scalar(Cell(Region[I]));
+      if (CellsAt[I])
+        Args.scalar(Cell(*CellsAt[I]));
     }
     LLVM_DEBUG(dbgs() << "gpuad: adjoint kernel of " << L->kernelName()
                       << ", lane " << Lane << ", for " << Call << "\n");

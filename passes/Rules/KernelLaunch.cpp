@@ -41,8 +41,7 @@ std::string launchDerivativeName(StringRef Kernel, LaunchDerivative D) {
       .str();
 }
 
-// ---- Aggregates
-// --------------------------------------------------------------
+// ---- Aggregates -------------------------------------------------------------
 
 bool AggregateShape::hasFloats() const {
   return any_of(Leaves, [](auto &L) {
@@ -68,17 +67,17 @@ static bool addLeaves(Type *Ty, uint64_t At, const DataLayout &DL,
         return false;
     return true;
   }
-  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
-    uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
-    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
-      if (!addLeaves(AT->getElementType(), At + I * Stride, DL, S, Why))
-        return false;
-    return true;
-  }
-  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
-    uint64_t Stride = DL.getTypeAllocSize(VT->getElementType());
-    for (unsigned I = 0; I < VT->getNumElements(); ++I)
-      if (!addLeaves(VT->getElementType(), At + I * Stride, DL, S, Why))
+  // An array or a vector: its elements, each at its stride.
+  Type *Element = nullptr;
+  uint64_t Count = 0;
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    Element = AT->getElementType(), Count = AT->getNumElements();
+  else if (auto *VT = dyn_cast<FixedVectorType>(Ty))
+    Element = VT->getElementType(), Count = VT->getNumElements();
+  if (Element) {
+    uint64_t Stride = DL.getTypeAllocSize(Element);
+    for (uint64_t I = 0; I < Count; ++I)
+      if (!addLeaves(Element, At + I * Stride, DL, S, Why))
         return false;
     return true;
   }
@@ -176,6 +175,9 @@ Value *KernelLaunch::stream() const {
 unsigned KernelLaunch::numArgs() const { return Call->arg_size() - firstArg(); }
 Value *KernelLaunch::arg(unsigned I) const {
   return Call->getArgOperand(firstArg() + I);
+}
+void KernelLaunch::setArg(unsigned I, Value *V) {
+  Call->setArgOperand(firstArg() + I, V);
 }
 LaunchParam KernelLaunch::paramKind(unsigned I) const {
   return launchParamKind(arg(I)->getType());

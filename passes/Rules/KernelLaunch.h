@@ -133,6 +133,7 @@ public:
   /// The kernel arguments' operands (an aggregate's leaves, each).
   unsigned numArgs() const;
   llvm::Value *arg(unsigned I) const;
+  void setArg(unsigned I, llvm::Value *V);
   LaunchParam paramKind(unsigned I) const;
   /// The kernel arguments, in terms of operands.
   llvm::SmallVector<LaunchArgument, 8> arguments() const;

@@ -118,34 +118,37 @@ std::string demangledBaseName(StringRef Name) {
   return Base;
 }
 
-std::string libraryFunctionName(StringRef Name) {
+/// The qualified name of the function \p Name demangles to, without its
+/// template arguments and past a template's return type (`double
+/// thrust::...::f<...>`): `thrust::...::f`.
+static std::string qualifiedName(StringRef Name) {
   std::string Base = demangledBaseName(Name);
   StringRef Head = StringRef(Base).split('<').first;
-  Head = Head.substr(Head.rfind(' ') + 1);
+  return Head.substr(Head.rfind(' ') + 1).str();
+}
+
+bool isVersionNamespace(StringRef Namespace) {
+  return any_of(Namespace, [](char C) { return isDigit(C); });
+}
+
+std::string libraryFunctionName(StringRef Name) {
+  std::string Qualified = qualifiedName(Name);
   SmallVector<StringRef, 8> Parts;
-  Head.split(Parts, "::");
+  StringRef(Qualified).split(Parts, "::");
   std::string Readable;
-  for (StringRef P : Parts) {
-    // (THRUST_300001_SM_750_NS, CUB_300001_SM_750, __4: versions.)
-    if (P.empty() || any_of(P, [](char C) { return isDigit(C); }))
-      continue;
-    Readable += (Readable.empty() ? "" : "::") + P.str();
-  }
+  for (StringRef P : Parts)
+    if (!P.empty() && !isVersionNamespace(P))
+      Readable += (Readable.empty() ? "" : "::") + P.str();
   return Readable;
 }
 
 bool gpuLibraryFunction(StringRef Name) {
-  // The name's head: a template's demangled name starts with its return
-  // type (`double thrust::...::f<...>`), and its arguments may name the
-  // libraries' types.
-  std::string Base = demangledBaseName(Name);
-  StringRef Head = StringRef(Base).split('<').first;
-  Head = Head.substr(Head.rfind(' ') + 1);
-  for (StringRef NS : {"thrust::", "cub::", "cuda::", "rocprim::", "hipcub::",
-                       "cooperative_groups::"})
-    if (Head.starts_with(NS))
-      return true;
-  return false;
+  // (Not a function whose template arguments name the libraries' types.)
+  std::string Qualified = qualifiedName(Name);
+  return any_of(
+      ArrayRef<StringRef>{"thrust::", "cub::", "cuda::", "rocprim::",
+                          "hipcub::", "cooperative_groups::"},
+      [&](StringRef NS) { return StringRef(Qualified).starts_with(NS); });
 }
 
 } // namespace gpuad

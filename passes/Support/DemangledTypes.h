@@ -49,6 +49,9 @@ bool gpuLibraryFunction(llvm::StringRef Name);
 /// A GPU library function's name for messages, without its template
 /// arguments or versioned namespaces (`thrust::transform_reduce`).
 std::string libraryFunctionName(llvm::StringRef Name);
+/// Whether \p Namespace is a library's versioned inline namespace
+/// (`THRUST_300001_SM_750_NS`, `CUB_300001_SM_750`, libcu++'s `__4`).
+bool isVersionNamespace(llvm::StringRef Namespace);
 
 /// The declared source type of each of \p F's IR arguments, from its
 /// mangled name (empty for `this` and an sret pointer); none where the

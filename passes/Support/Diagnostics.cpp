@@ -6,7 +6,8 @@
 
 #include "Support/Diagnostics.h"
 
-#include "llvm/ADT/StringExtras.h"
+#include "Support/DemangledTypes.h"
+
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
@@ -52,10 +53,8 @@ static std::string subprogramName(const DISubprogram &SP) {
   for (const DIScope *S = SP.getScope(); S; S = S->getScope())
     if (const auto *NS = dyn_cast<DINamespace>(S)) {
       StringRef N = NS->getName();
-      // (THRUST_300001_SM_750_NS, CUB_300001_SM_750, __4: versions.)
-      if (N.empty() || any_of(N, [](char C) { return isDigit(C); }))
-        continue;
-      Name = (N + "::" + Name).str();
+      if (!N.empty() && !isVersionNamespace(N))
+        Name = (N + "::" + Name).str();
     }
   return Name;
 }
