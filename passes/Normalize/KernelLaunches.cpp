@@ -238,6 +238,9 @@ bool normalizeKernelLaunches(Function &F, const CallTable &Calls) {
 static Value *bitsOf(Value *V, unsigned Lo, unsigned Width) {
   using namespace PatternMatch;
   unsigned Bits = V->getType()->getScalarSizeInBits();
+  // (Past the top, through a right shift: zeros, not a value's bits.)
+  if (Lo + Width > Bits)
+    return nullptr;
   Value *X, *A, *Y, *From = nullptr;
   const APInt *C;
   if (auto *Const = dyn_cast<ConstantInt>(V))
