@@ -24,6 +24,8 @@
 /// it, and a missing derivative kernel stops the program with a message.
 //===----------------------------------------------------------------------===//
 
+#include "LibraryAlgorithms.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -47,8 +49,12 @@ namespace {
 
 /// Set once the analysis has run in this compilation; the names, one per
 /// line.
-bool Analysed = false;
+bool Analysed = false, AnalysedDevice = false;
 std::string Launched;
+/// The records of the Thrust algorithm calls differentiated host code
+/// makes (LibraryAlgorithms.h), one per line; in host and device
+/// compilations.
+std::string AlgorithmCalls;
 
 const FunctionDecl *canonical(const FunctionDecl *FD) {
   return FD ? FD->getCanonicalDecl() : nullptr;
@@ -102,7 +108,9 @@ struct Body {
   std::vector<
       std::pair<const FunctionDecl *, std::vector<const FunctionDecl *>>>
       Calls;
+  std::vector<const CallExpr *> CallExprs;
   bool Host = false;
+  bool Library = false;
 };
 
 struct Collector : RecursiveASTVisitor<Collector> {
@@ -119,6 +127,11 @@ struct Collector : RecursiveASTVisitor<Collector> {
       return true;
     Body &B = Bodies[canonical(FD)];
     B.Host = !isDeviceOnly(FD);
+    std::string Qualified = FD->getQualifiedNameAsString();
+    B.Library = Qualified.rfind("thrust::", 0) == 0 ||
+                Qualified.rfind("cub::", 0) == 0 ||
+                Qualified.rfind("cuda::", 0) == 0 ||
+                Qualified.rfind("rocprim::", 0) == 0;
     NamedFunctions All;
     All.TraverseStmt(FD->getBody());
     B.Names = std::move(All.Found);
@@ -135,6 +148,7 @@ struct Collector : RecursiveASTVisitor<Collector> {
         for (Expr *A : E->arguments())
           Args.TraverseStmt(A);
         B->Calls.push_back({Callee, std::move(Args.Found)});
+        B->CallExprs.push_back(E);
         return true;
       }
     } Calls;
@@ -147,7 +161,7 @@ struct Collector : RecursiveASTVisitor<Collector> {
 class Consumer : public ASTConsumer {
 public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (!Ctx.getLangOpts().CUDAIsDevice)
+    if (!Ctx.getLangOpts().CUDA && !Ctx.getLangOpts().HIP)
       return;
     Collector C;
     C.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -185,7 +199,35 @@ public:
                     It->second.Names.end());
     }
     std::unique_ptr<MangleContext> Mangle(Ctx.createMangleContext());
+    // Thrust algorithms the user's host code calls: map kernels, which the
+    // device compilation makes and launches may run.
+    std::set<std::string> Records, MapKernels;
+    for (const FunctionDecl *FD : Reached) {
+      auto It = C.Bodies.find(FD);
+      if (It == C.Bodies.end() || !It->second.Host || It->second.Library)
+        continue;
+      for (const CallExpr *E : It->second.CallExprs)
+        if (const FunctionDecl *Callee = E->getDirectCallee()) {
+          std::string R =
+              gpuad::describeAlgorithmCall(*E, *Callee, Ctx, *Mangle);
+          if (R.empty() || !Records.insert(R).second)
+            continue;
+          llvm::SmallVector<llvm::StringRef, 12> Fields;
+          llvm::StringRef(R).split(Fields, '\t');
+          if (Fields.size() > 4 && Fields[4] == "ok")
+            MapKernels.insert(Fields[3].str());
+        }
+    }
+    AlgorithmCalls.clear();
+    for (const std::string &R : Records)
+      AlgorithmCalls += R + "\n";
+    Analysed = true;
+    if (!Ctx.getLangOpts().CUDAIsDevice)
+      return;
+    AnalysedDevice = true;
     Launched.clear();
+    for (const std::string &K : MapKernels)
+      Launched += K + "\n";
     for (const FunctionDecl *K : C.Kernels) {
       if (!Reached.count(canonical(K)))
         continue;
@@ -197,7 +239,6 @@ public:
         OS << K->getName();
       Launched += Name + "\n";
     }
-    Analysed = true;
   }
 };
 
@@ -225,5 +266,14 @@ FrontendPluginRegistry::Add<Action>
 /// compilation).  Read by the pass plugin.
 extern "C" __attribute__((visibility("default"))) const char *
 gpuad_launched_kernels() {
-  return Analysed ? Launched.c_str() : nullptr;
+  return AnalysedDevice ? Launched.c_str() : nullptr;
+}
+
+/// The records of the Thrust algorithm calls differentiated host code of
+/// this file makes (LibraryAlgorithms.h), one per line, or null where the
+/// analysis did not run.  Read by the pass plugin, in the host and the
+/// device compilation.
+extern "C" __attribute__((visibility("default"))) const char *
+gpuad_algorithm_calls() {
+  return Analysed ? AlgorithmCalls.c_str() : nullptr;
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Normalize/Preprocess.h"
+#include "Normalize/AlgorithmLaunches.h"
 #include "Normalize/KernelLaunches.h"
 #include "Normalize/RuntimeMemory.h"
 
@@ -39,7 +40,8 @@ using namespace llvm;
 
 namespace gpuad {
 
-Preprocessor::Preprocessor(CallTable &Calls) : Calls(Calls) {
+Preprocessor::Preprocessor(CallTable &Calls)
+    : Calls(Calls), Algorithms(algorithmCalls()) {
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -249,6 +251,9 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   Originals[Clone] = &F;
   // One more order of differentiation: __enzyme_iter's base grows.
   advanceIterationCounters(*Clone);
+  // Thrust's algorithms on device data: launches of gpuad's map kernels.
+  if (Algorithms)
+    launchAlgorithmsAsMapKernels(*Clone, *Algorithms);
 
   // A few rounds: the target may inline its idioms' functions first.
   for (unsigned Round = 0; Round < 8; ++Round) {

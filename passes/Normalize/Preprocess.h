@@ -17,6 +17,8 @@
 #ifndef GPUAD_NORMALIZE_PREPROCESS_H
 #define GPUAD_NORMALIZE_PREPROCESS_H
 
+#include "Rules/AlgorithmCalls.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -90,6 +92,8 @@ private:
   std::map<std::pair<llvm::Function *, std::vector<bool>>, llvm::Function *>
       ReverseClones;
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Originals;
+  /// The Thrust calls the frontend plugin described (run as map kernels).
+  std::optional<llvm::StringMap<AlgorithmCall>> Algorithms;
 };
 
 } // namespace gpuad

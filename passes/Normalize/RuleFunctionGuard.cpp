@@ -6,6 +6,7 @@
 
 #include "Normalize/RuleFunctionGuard.h"
 
+#include "Rules/AlgorithmCalls.h"
 #include "Rules/CallTable.h"
 #include "Rules/Registrations.h"
 #include "Support/EntryPoints.h"
@@ -71,13 +72,16 @@ PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
   for (Function *F : Registered)
     if (!F->isDeclaration())
       Changed |= hideBodyFromCalls(*F);
+  // Thrust algorithms run as map kernels: their calls stay calls.
+  std::optional<StringMap<AlgorithmCall>> Algorithms = algorithmCalls();
   for (Function &F : M) {
     // Rule functions, and device code's own heap and memory functions
     // (HIP's malloc and free are inline wrappers of ockl's allocator, its
     // memcpy a byte loop): gpuad knows them by name, not by their bodies.
     if (F.isDeclaration() ||
         (!Calls.hasDerivativeRow(F) &&
-         CallTable::headerMemoryFunction(F).empty() && !Registered.count(&F)) ||
+         CallTable::headerMemoryFunction(F).empty() && !Registered.count(&F) &&
+         !(Algorithms && Algorithms->count(F.getName()))) ||
         F.hasFnAttribute(GuardAttr))
       continue;
     bool WasAlwaysInline = F.hasFnAttribute(Attribute::AlwaysInline);

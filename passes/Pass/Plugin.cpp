@@ -17,7 +17,9 @@
 ///   - after it: the optimizer pipeline (loop vectorisation, unrolling,
 ///     instcombine, simplifycfg), which also optimises the derivatives, and
 ///     code generation.
-/// At PipelineStart a guard keeps functions that have derivative rules
+/// At PipelineStart device code gets the map kernels that Thrust algorithm
+/// calls of differentiated host code run as (see MapKernels.h), and a guard
+/// keeps functions that have derivative rules
 /// (libdevice's `__nv_sin`, ocml) from being inlined before gpuad sees them
 /// (see RuleFunctionGuard.h), and AMDGPU modules get a body for HIP's
 /// `__atomic_work_item_fence` (see HipWorkItemFence.h).
@@ -29,6 +31,7 @@
 #include "Pass/GpuadPass.h"
 #include "Pass/Printers.h"
 #include "Requests/LaunchDerivatives.h"
+#include "Requests/MapKernels.h"
 #include "Support/Options.h"
 #include "Target/AMDGPU/HipWorkItemFence.h"
 
@@ -103,6 +106,9 @@ void registerCallbacks(PassBuilder &PB) {
         // First, so the rule-function guard sees them kept too.
         if (gpuad::GpuadOptions::fromCommandLine().Emulation)
           MPM.addPass(gpuad::emu::KeepLibraryCallsPass());
+        // The kernels Thrust calls of differentiated host code run as, before
+        // the guard: they get derivative kernels.
+        MPM.addPass(gpuad::MapKernelsPass());
         MPM.addPass(gpuad::ProtectRuleFunctionsPass([](Module &M) {
           return gpuad::mayMakeLaunchDerivatives(
               M, gpuad::GpuadOptions::fromCommandLine());

@@ -622,7 +622,8 @@ launchDerivativeKernels(Module &M, const GpuadOptions &Options) {
   std::optional<StringSet<>> Launched = launchedByHostRequests();
   for (Function &F : M)
     if (!F.isDeclaration() && Target->isKernel(F) &&
-        !F.getName().starts_with("__gpuad_") &&
+        (!F.getName().starts_with("__gpuad_") ||
+         F.getName().starts_with("__gpuad_map_")) &&
         wanted(F, Options.LaunchDerivatives, Launched))
       Kernels.push_back(&F);
   return Kernels;

@@ -59,12 +59,16 @@ static std::string subprogramName(const DISubprogram &SP) {
   return Name;
 }
 
-std::string libraryAlgorithmError(StringRef Algorithm) {
+std::string libraryAlgorithmError(StringRef Algorithm, StringRef Why) {
+  if (!Why.empty())
+    return ("cannot differentiate '" + Algorithm + "': " + Why).str();
   return ("cannot differentiate '" + Algorithm +
-          "': gpuad does not differentiate the algorithms of Thrust, CUB or "
-          "rocPRIM called from host code (they launch the library's own "
-          "kernels); write the kernel, or differentiate the functor in device "
-          "code")
+          "': of the algorithms of Thrust, CUB and rocPRIM called from host "
+          "code, gpuad differentiates thrust::transform, for_each, reduce "
+          "and transform_reduce on device data (it runs them as kernels of "
+          "its own); the others launch the library's own kernels, which it "
+          "does not differentiate: write the kernel, or differentiate the "
+          "functor in device code")
       .str();
 }
 

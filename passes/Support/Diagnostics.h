@@ -80,8 +80,10 @@ std::string describeLocation(const llvm::DebugLoc &Loc);
 std::optional<std::pair<llvm::DebugLoc, std::string>>
 libraryCallSite(const llvm::DebugLoc &Loc);
 /// The error for a GPU library's \p Algorithm called from differentiated
-/// host code.
-std::string libraryAlgorithmError(llvm::StringRef Algorithm);
+/// host code: \p Why gpuad cannot run it as a map kernel, or that it runs
+/// no other algorithm.
+std::string libraryAlgorithmError(llvm::StringRef Algorithm,
+                                  llvm::StringRef Why = "");
 
 } // namespace gpuad
 

@@ -24,6 +24,7 @@
 #include "Analysis/ArgumentWrites.h"
 #include "Analysis/TypeInfo.h"
 #include "Normalize/Preprocess.h"
+#include "Rules/AlgorithmCalls.h"
 #include "Rules/CallTable.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
@@ -605,8 +606,18 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
         libraryCallSite(Call.getDebugLoc());
     std::string Name =
         Site ? Site->second : libraryFunctionName(Callee->getName());
+    // A Thrust algorithm gpuad runs as a map kernel, but not this call.
+    std::string Why;
+    if (std::optional<StringMap<AlgorithmCall>> Algorithms = algorithmCalls())
+      if (auto It = Algorithms->find(Callee->getName());
+          It != Algorithms->end()) {
+        Name = It->second.Algorithm;
+        Why = It->second.ok() ? "internal error: its arguments are not as "
+                                "the frontend described them"
+                              : It->second.Status;
+      }
     return Ctx.diags().error(*Key.Fn, Site ? Site->first : Call.getDebugLoc(),
-                             libraryAlgorithmError(Name));
+                             libraryAlgorithmError(Name, Why));
   }
   if (Ctx.isDispatcher(*Callee))
     checkFunctionShadow(Call);

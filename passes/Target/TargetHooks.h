@@ -162,6 +162,9 @@ public:
   // Where tapes live (Tape/TapePlacement.h).
   /// Whether \p F is a kernel (the entry point of a launch).
   virtual bool isKernel(const llvm::Function &F) const { return false; }
+  /// Makes \p F (void, external) a kernel, as the frontend marks
+  /// `__global__` functions.
+  virtual void makeKernel(llvm::Function &F) const {}
   /// The most threads a block of kernel \p F may have, when its launch
   /// bounds say (`__launch_bounds__`, `amdgpu_flat_work_group_size`).
   virtual std::optional<unsigned>

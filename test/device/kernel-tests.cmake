@@ -107,3 +107,6 @@ gpuad_add_device_test(kernel-host-launch host-launch.cu)
 gpuad_add_device_test(kernel-host-launch-O0 host-launch.cu FLAGS -O0)
 gpuad_add_device_test(kernel-host-launch-struct host-launch-struct.cu)
 gpuad_add_device_test(kernel-host-launch-struct-O0 host-launch-struct.cu FLAGS -O0)
+# Thrust algorithms from a differentiated driver, run as gpuad's map
+# kernels (the file's own RUN lines check -O2 and -O0 in one schedule).
+gpuad_add_device_test(kernel-host-thrust host-thrust.cu)

@@ -179,6 +179,13 @@ public:
   bool isKernel(const Function &F) const override {
     return F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
   }
+  /// As clang makes a HIP kernel without launch bounds.
+  void makeKernel(Function &F) const override {
+    F.setCallingConv(CallingConv::AMDGPU_KERNEL);
+    F.setVisibility(GlobalValue::ProtectedVisibility);
+    F.addFnAttr("amdgpu-flat-work-group-size", "1,1024");
+    F.addFnAttr("uniform-work-group-size", "true");
+  }
   /// "amdgpu-flat-work-group-size"="min,max" (clang gives every HIP kernel
   /// one; 1024 without launch bounds).
   std::optional<unsigned>

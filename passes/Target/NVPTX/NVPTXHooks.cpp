@@ -193,6 +193,9 @@ public:
   bool isKernel(const Function &F) const override {
     return F.getCallingConv() == CallingConv::PTX_Kernel;
   }
+  void makeKernel(Function &F) const override {
+    F.setCallingConv(CallingConv::PTX_Kernel);
+  }
   /// "nvvm.maxntid" (clang's __launch_bounds__): up to three dimensions.
   std::optional<unsigned>
   maxThreadsPerBlock(const Function &Kernel) const override {

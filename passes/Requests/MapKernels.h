@@ -1,0 +1,44 @@
+//===- MapKernels.h - gpuad's kernels for Thrust algorithm calls -*- C++
+//-*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// The device half of running Thrust algorithm calls as map kernels
+/// (Rules/AlgorithmCalls.h): for each call the frontend plugin found in
+/// differentiated host code, a kernel
+///
+///   __gpuad_map_<form>_<hash>(inputs..., output, i64 n, functor leaves...)
+///
+/// whose thread i < n rebuilds the functor from its leaves in private
+/// memory and applies its `operator()` to element i: stores the result
+/// (transform), lets it update the element in place (for_each), or adds it
+/// to the cell `output` points to (reduce, transform_reduce).  It is made
+/// at the start of the pipeline, while `operator()` is still a function of
+/// its own, so that the pipeline optimises it as any kernel and its
+/// derivative kernels are made as for any launched kernel.
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_REQUESTS_MAPKERNELS_H
+#define GPUAD_REQUESTS_MAPKERNELS_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace gpuad {
+
+/// Makes the map kernels of device module \p M; returns whether it made
+/// any.  A record whose `operator()` is not in \p M (or does not take what
+/// the record says) gets none: the host's launch of it then stops with a
+/// message naming it.
+bool makeMapKernels(llvm::Module &M);
+
+class MapKernelsPass : public llvm::PassInfoMixin<MapKernelsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_REQUESTS_MAPKERNELS_H
