@@ -84,75 +84,79 @@ struct Operands {
   Value *Init = nullptr;
 };
 
-/// Reads \p Call's operands as \p R's parameters say the host ABI passed
-/// them, or returns false.
-bool readOperands(CallBase &Call, const AlgorithmCall &R, IRBuilderBase &B,
-                  Operands &Out) {
-  Module &M = *Call.getModule();
-  LLVMContext &C = M.getContext();
+/// Whether \p Call's operands are as \p R's parameters say the host ABI
+/// passed them.
+bool operandsMatch(const CallBase &Call, const AlgorithmCall &R) {
+  const Module &M = *Call.getModule();
   unsigned Next = 0;
-  auto Take = [&]() -> Value * {
-    return Next < Call.arg_size() ? Call.getArgOperand(Next++) : nullptr;
+  auto Take = [&](auto &&Fits) {
+    return Next < Call.arg_size() && Fits(Call.getArgOperand(Next++));
   };
+  auto IsPointer = [](const Value *V) { return V->getType()->isPointerTy(); };
   for (char P : R.Params) {
-    switch (P) {
-    case 'P':
-      if (!Take())
-        return false;
-      break;
-    case 'I': {
-      Value *It = Take();
-      if (!It || !It->getType()->isPointerTy())
-        return false;
-      Out.Iterators.push_back(It);
-      break;
+    bool Ok = true;
+    if (P == 'P' || P == 'I')
+      Ok = Take(IsPointer);
+    else if (P == 'T')
+      Ok = Take([&](const Value *V) {
+        return V->getType() == algorithmType(R.Output, M.getContext());
+      });
+    else if (P == 'F' && R.How == AlgorithmCall::Passing::Memory)
+      Ok = Take(IsPointer);
+    else if (P == 'F' && R.How == AlgorithmCall::Passing::Registers) {
+      // One IR argument per eightbyte (x86-64's classification).
+      Ok = Triple(M.getTargetTriple()).isX86();
+      for (unsigned K = 0; Ok && K < (R.Size + 7) / 8; ++K)
+        Ok = Take([&](const Value *V) {
+          return M.getDataLayout().getTypeStoreSize(V->getType()) <= 8;
+        });
     }
-    case 'T':
-      Out.Init = Take();
-      if (!Out.Init || Out.Init->getType() != algorithmType(R.Output, C))
-        return false;
-      break;
-    case 'B':
-      break; // (addition: an empty class, no IR argument)
-    case 'F': {
-      if (R.How == AlgorithmCall::Passing::Empty)
-        break;
-      Value *Bytes;
-      if (R.How == AlgorithmCall::Passing::Memory) {
-        Bytes = Take();
-        if (!Bytes || !Bytes->getType()->isPointerTy())
-          return false;
-      } else {
-        // One IR argument per eightbyte (x86-64's classification).
-        if (!Triple(M.getTargetTriple()).isX86())
-          return false;
-        unsigned Pieces = (R.Size + 7) / 8;
-        auto *Buffer = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), 8 * Pieces),
-                                      nullptr, "functor");
-        Buffer->setAlignment(Align(std::max<uint64_t>(R.Align, 8)));
-        for (unsigned K = 0; K < Pieces; ++K) {
-          Value *Piece = Take();
-          if (!Piece ||
-              M.getDataLayout().getTypeStoreSize(Piece->getType()) > 8)
-            return false;
-          B.CreateAlignedStore(
-              Piece, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Buffer, 8 * K),
-              Align(8));
-        }
-        Bytes = Buffer;
-      }
-      for (auto &[Offset, Code] : R.Leaves)
-        Out.Leaves.push_back(B.CreateAlignedLoad(
-            algorithmType(Code, C),
-            B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Bytes, Offset),
-            commonAlignment(Align(R.Align), Offset)));
-      break;
-    }
-    default:
+    if (!Ok)
       return false;
-    }
   }
   return Next == Call.arg_size();
+}
+
+/// \p Call's operands by role (operandsMatch holds): the iterators'
+/// pointers, the functor's leaves, the initial value.
+Operands readOperands(CallBase &Call, const AlgorithmCall &R,
+                      IRBuilderBase &B) {
+  Function &F = *Call.getFunction();
+  LLVMContext &C = F.getContext();
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  Operands Out;
+  unsigned Next = 0;
+  for (char P : R.Params) {
+    if (P == 'P')
+      ++Next;
+    else if (P == 'I')
+      Out.Iterators.push_back(Call.getArgOperand(Next++));
+    else if (P == 'T')
+      Out.Init = Call.getArgOperand(Next++);
+    if (P != 'F' || R.How == AlgorithmCall::Passing::Empty)
+      continue; // (B, addition: an empty class, no IR argument)
+    Value *Bytes;
+    if (R.How == AlgorithmCall::Passing::Memory) {
+      Bytes = Call.getArgOperand(Next++);
+    } else {
+      unsigned Pieces = (R.Size + 7) / 8;
+      auto *Buffer = Entry.CreateAlloca(
+          ArrayType::get(B.getInt8Ty(), 8 * Pieces), nullptr, "functor");
+      Buffer->setAlignment(Align(std::max<uint64_t>(R.Align, 8)));
+      for (unsigned K = 0; K < Pieces; ++K)
+        B.CreateAlignedStore(
+            Call.getArgOperand(Next++),
+            B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Buffer, 8 * K),
+            Align(8));
+      Bytes = Buffer;
+    }
+    for (auto &[Offset, Code] : R.Leaves)
+      Out.Leaves.push_back(B.CreateAlignedLoad(
+          algorithmType(Code, C),
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Bytes, Offset),
+          commonAlignment(Align(R.Align), Offset)));
+  }
+  return Out;
 }
 
 /// `cudaLaunchKernel(handle, grid, block, args, 0, stream 0)` of the map
@@ -193,10 +197,10 @@ bool rewrite(CallBase &Call, const AlgorithmCall &R) {
   if (!Call.use_empty() &&
       Call.getType() != (R.sums() ? OutTy : PointerType::getUnqual(C)))
     return false;
-  IRBuilder<> B(&Call);
-  Operands Ops;
-  if (!readOperands(Call, R, B, Ops))
+  if (!operandsMatch(Call, R))
     return false;
+  IRBuilder<> B(&Call);
+  Operands Ops = readOperands(Call, R, B);
   bool Hip = M.getFunction("__hipRegisterFunction") ||
              M.getFunction("hipLaunchKernel");
   GpuRuntimeApi Runtime(M, Hip ? "hip" : "cuda");
@@ -270,6 +274,11 @@ bool rewrite(CallBase &Call, const AlgorithmCall &R) {
 
 bool launchAlgorithmsAsMapKernels(Function &F,
                                   const StringMap<AlgorithmCall> &Calls) {
+  // (Host code only: device code's Thrust calls run sequentially in the
+  // thread, and are differentiated as code.)
+  Triple T(F.getParent()->getTargetTriple());
+  if (T.isNVPTX() || T.isAMDGPU())
+    return false;
   SmallVector<std::pair<CallBase *, const AlgorithmCall *>, 4> Work;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)

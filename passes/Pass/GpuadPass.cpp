@@ -10,6 +10,7 @@
 #include "Normalize/RuleFunctionGuard.h"
 #include "Planner/DerivativeContext.h"
 #include "Requests/LaunchDerivatives.h"
+#include "Requests/MapKernels.h"
 #include "Requests/Markers.h"
 #include "Requests/RequestProcessing.h"
 #include "Rules/Registrations.h"
@@ -66,8 +67,10 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
     AlwaysInlinerPass().run(M, MAM);
   }
   // After inlining, so that each kernel's tape regions are its own.
-  if (!Ctx.diags().numErrors())
+  if (!Ctx.diags().numErrors()) {
     placeTapesInSharedMemory(M, Ctx.target(), Options.TapePlacement);
+    aggregateMapKernelSums(M, Ctx.target());
+  }
   return PreservedAnalyses::none();
 }
 

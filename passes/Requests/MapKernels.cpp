@@ -12,8 +12,10 @@
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -190,6 +192,36 @@ bool makeMapKernels(Module &M) {
     else
       M.getContext().emitError("gpuad: cannot run '" + R.Algorithm +
                                "' as a map kernel: " + Why);
+  }
+  return Changed;
+}
+
+bool aggregateMapKernelSums(Module &M, TargetHooks &Target) {
+  bool Changed = false;
+  for (Function &F : M) {
+    StringRef Name = F.getName();
+    if (F.isDeclaration() || !Target.isKernel(F) ||
+        !(Name.starts_with("__gpuad_map_") ||
+          Name.starts_with("__gpuad_fwd___gpuad_map_") ||
+          Name.starts_with("__gpuad_rev___gpuad_map_")))
+      continue;
+    // (Collected first: the warp's sum ends in an atomic add of its own.
+    // Adds at a narrower scope than the map kernel's system-wide one are
+    // emitAccumulate's already.)
+    SmallVector<AtomicRMWInst *, 4> Sums;
+    for (Instruction &I : instructions(F))
+      if (auto *Add = dyn_cast<AtomicRMWInst>(&I);
+          Add && Add->getOperation() == AtomicRMWInst::FAdd &&
+          Add->getSyncScopeID() == SyncScope::System && Add->use_empty() &&
+          isa<Argument>(getUnderlyingObject(Add->getPointerOperand())))
+        Sums.push_back(Add);
+    for (AtomicRMWInst *Add : Sums) {
+      IRBuilder<> B(Add);
+      Target.emitAccumulate(B, Add->getPointerOperand(), Add->getValOperand(),
+                            Add->getAlign(), /*ThreadPrivate=*/false);
+      Add->eraseFromParent();
+      Changed = true;
+    }
   }
   return Changed;
 }

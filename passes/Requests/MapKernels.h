@@ -27,11 +27,19 @@
 
 namespace gpuad {
 
+class TargetHooks;
+
 /// Makes the map kernels of device module \p M; returns whether it made
 /// any.  A record whose `operator()` is not in \p M (or does not take what
 /// the record says) gets none: the host's launch of it then stops with a
 /// message naming it.
 bool makeMapKernels(llvm::Module &M);
+
+/// The sums of \p M's map kernels and their derivative kernels (atomic adds
+/// to a cell an argument points to, the same in every thread) summed in
+/// the warp first (TargetHooks::emitAccumulate): one atomic per warp.
+/// Called once the derivative kernels are whole (inlined).
+bool aggregateMapKernelSums(llvm::Module &M, TargetHooks &Target);
 
 class MapKernelsPass : public llvm::PassInfoMixin<MapKernelsPass> {
 public:

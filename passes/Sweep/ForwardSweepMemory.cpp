@@ -612,9 +612,10 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
       if (auto It = Algorithms->find(Callee->getName());
           It != Algorithms->end()) {
         Name = It->second.Algorithm;
-        Why = It->second.ok() ? "internal error: its arguments are not as "
-                                "the frontend described them"
-                              : It->second.Status;
+        Why = It->second.ok()
+                  ? "gpuad reads its arguments as the x86-64 ABI passes "
+                    "them, and this call's are not"
+                  : It->second.Status;
       }
     return Ctx.diags().error(*Key.Fn, Site ? Site->first : Call.getDebugLoc(),
                              libraryAlgorithmError(Name, Why));
