@@ -46,9 +46,11 @@ struct DiffRequest {
   /// One entry per parameter of Key.Fn.
   llvm::SmallVector<ArgRequest, 8> Args;
   /// Split mode (__enzyme_augmentfwd / __enzyme_reverse): how the tape
-  /// travels, the byte count for Allocated, the pointer for Memory.
+  /// travels, the byte count `enzyme_allocated` gives (Allocated, or the
+  /// size of Memory's buffer; 0 when not given), the pointer for Memory.
   TapeTransport Tape = TapeTransport::Heap;
   uint64_t AllocatedBytes = 0;
+  bool HasAllocatedBytes = false;
   llvm::Value *TapePointer = nullptr;
   /// __enzyme_reverse: the seed of an active return (one per lane) and the
   /// operands that carry the tape (a pointer, or a value in pieces).

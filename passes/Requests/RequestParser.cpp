@@ -252,8 +252,11 @@ bool Parser::parseMarker(const MarkerMatch &M, unsigned &Idx) {
     if (!C)
       return fail("enzyme_allocated needs a compile-time byte count, got '" +
                   describe(*arg(Idx)) + "'");
-    Req.Tape = TapeTransport::Allocated;
+    // (With enzyme_tape too, the size of the memory it points to.)
+    if (Req.Tape != TapeTransport::Memory)
+      Req.Tape = TapeTransport::Allocated;
     Req.AllocatedBytes = C->getZExtValue();
+    Req.HasAllocatedBytes = true;
     return true;
   }
   }

@@ -183,9 +183,17 @@ Type *declaredTapeType(const DiffRequest &Req, Type *Declared,
 
 bool checkTapeFits(const DiffRequest &Req, Type *TapeTy, Type *UserTy,
                    Diagnostics &Diags) {
-  if (Req.Tape == TapeTransport::Memory)
-    return true;
   uint64_t Need = tapeBytes(Req, TapeTy);
+  auto TooSmall = [&] {
+    Diags.error(*Req.Call->getFunction(), *Req.Call,
+                "the tape of '" + Req.Key.Fn->getName() + "' needs " +
+                    Twine(Need) + " bytes, but enzyme_allocated gives " +
+                    Twine(Req.AllocatedBytes) +
+                    " (__enzyme_augmentsize gives the size)");
+    return false;
+  };
+  if (Req.Tape == TapeTransport::Memory)
+    return !Req.HasAllocatedBytes || Need <= Req.AllocatedBytes || TooSmall();
   const DataLayout &DL = layout(Req);
   bool Augmented = Req.Key.Mode == DiffMode::ReverseAugmented;
   std::optional<Holding> How;
@@ -207,14 +215,8 @@ bool checkTapeFits(const DiffRequest &Req, Type *TapeTy, Type *UserTy,
   }
   if (How)
     return true;
-  if (Req.Tape == TapeTransport::Allocated) {
-    Diags.error(*Req.Call->getFunction(), *Req.Call,
-                "the tape of '" + Req.Key.Fn->getName() + "' needs " +
-                    Twine(Need) + " bytes, but enzyme_allocated gives " +
-                    Twine(Req.AllocatedBytes) +
-                    " (__enzyme_augmentsize gives the size)");
-    return false;
-  }
+  if (Req.Tape == TapeTransport::Allocated)
+    return TooSmall();
   Diags.error(*Req.Call->getFunction(), *Req.Call,
               "the tape of '" + Req.Key.Fn->getName() + "' needs " +
                   Twine(Need) + " bytes, or " + Twine(DL.getPointerSize()) +
