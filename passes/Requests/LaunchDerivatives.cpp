@@ -13,6 +13,7 @@
 #include "Support/DemangledTypes.h"
 #include "Support/Diagnostics.h"
 #include "Support/EntryPoints.h"
+#include "Support/FrontendAnswers.h"
 #include "Support/Options.h"
 #include "Target/TargetHooks.h"
 
@@ -27,7 +28,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Debug.h"
-#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <functional>
@@ -60,16 +60,12 @@ bool makesRequests(const Function &K) {
 /// plugin (frontend/LaunchedKernels.cpp, in this clang process) found them;
 /// none where it did not run (plain clang without -fplugin, opt).
 std::optional<StringSet<>> launchedByHostRequests() {
-  using Query = const char *();
-  auto *Ask = reinterpret_cast<Query *>(
-      sys::DynamicLibrary::SearchForAddressOfSymbol("gpuad_launched_kernels"));
-  const char *Names = Ask ? Ask() : nullptr;
+  std::optional<SmallVector<StringRef, 8>> Names =
+      frontendAnswer("gpuad_launched_kernels");
   if (!Names)
     return std::nullopt;
   StringSet<> Set;
-  SmallVector<StringRef, 8> Lines;
-  StringRef(Names).split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  for (StringRef L : Lines)
+  for (StringRef L : *Names)
     Set.insert(L);
   return Set;
 }

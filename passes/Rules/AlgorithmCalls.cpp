@@ -6,9 +6,10 @@
 
 #include "Rules/AlgorithmCalls.h"
 
+#include "Support/FrontendAnswers.h"
+
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Type.h"
-#include "llvm/Support/DynamicLibrary.h"
 
 using namespace llvm;
 
@@ -77,16 +78,12 @@ std::optional<AlgorithmCall> AlgorithmCall::parse(StringRef Line) {
 }
 
 std::optional<StringMap<AlgorithmCall>> algorithmCalls() {
-  using Query = const char *();
-  auto *Ask = reinterpret_cast<Query *>(
-      sys::DynamicLibrary::SearchForAddressOfSymbol("gpuad_algorithm_calls"));
-  const char *Text = Ask ? Ask() : nullptr;
-  if (!Text)
+  std::optional<SmallVector<StringRef, 8>> Lines =
+      frontendAnswer("gpuad_algorithm_calls");
+  if (!Lines)
     return std::nullopt;
   StringMap<AlgorithmCall> Calls;
-  SmallVector<StringRef, 8> Lines;
-  StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  for (StringRef L : Lines)
+  for (StringRef L : *Lines)
     if (std::optional<AlgorithmCall> R = AlgorithmCall::parse(L))
       Calls[R->Callee] = std::move(*R);
   return Calls;
