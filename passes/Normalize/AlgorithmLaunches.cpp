@@ -6,6 +6,7 @@
 
 #include "Normalize/AlgorithmLaunches.h"
 
+#include "Rules/KernelLaunch.h"
 #include "Support/GpuRuntimeApi.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -53,15 +54,8 @@ Value *mapKernelHandle(Module &M, const AlgorithmCall &R, FunctionType *FT,
   if (Hip)
     Handle = new GlobalVariable(M, Stub->getType(), /*isConstant=*/true,
                                 GlobalValue::InternalLinkage, Stub, R.Kernel);
-  if (CallBase *Registration = someRegistration(M)) {
-    IRBuilder<> B(Registration->getNextNode());
-    Value *Text = B.CreateGlobalString(R.Kernel, R.Kernel + ".gpuad.name");
-    SmallVector<Value *, 10> Ops(Registration->args());
-    Ops[1] = Handle;
-    Ops[2] = Ops[3] = Text;
-    B.CreateCall(Registration->getFunctionType(),
-                 Registration->getCalledOperand(), Ops);
-  }
+  if (CallBase *Registration = someRegistration(M))
+    registerKernelHandle(*Registration, Handle, R.Kernel);
   return Handle;
 }
 

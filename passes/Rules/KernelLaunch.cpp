@@ -322,15 +322,18 @@ Constant *launchDerivativeHandle(const KernelLaunch &L, LaunchDerivative D) {
       ConstantInt::get(Type::getInt8Ty(M.getContext()), 0), HandleName);
   if (!Registration || Device.empty())
     return Handle;
-  IRBuilder<> B(Registration->getNextNode());
-  Value *Text = B.CreateGlobalString(Name, Name + ".gpuad.name");
-  SmallVector<Value *, 10> Ops(Registration->args());
-  Ops[1] = Handle;
-  Ops[2] = Ops[3] = Text;
-  B.CreateCall(Registration->getFunctionType(),
-               Registration->getCalledOperand(), Ops);
+  registerKernelHandle(*Registration, Handle, Name);
   ++NumDerivativeHandles;
   return Handle;
+}
+
+void registerKernelHandle(CallBase &Like, Value *Handle, StringRef Name) {
+  IRBuilder<> B(Like.getNextNode());
+  Value *Text = B.CreateGlobalString(Name, Name + ".gpuad.name");
+  SmallVector<Value *, 10> Ops(Like.args());
+  Ops[1] = Handle;
+  Ops[2] = Ops[3] = Text;
+  B.CreateCall(Like.getFunctionType(), Like.getCalledOperand(), Ops);
 }
 
 bool isLaunchStub(const Function &F, const CallTable &Calls) {

@@ -174,6 +174,12 @@ private:
 llvm::Constant *launchDerivativeHandle(const KernelLaunch &L,
                                        LaunchDerivative D);
 
+/// Registers \p Handle as the host handle of device kernel \p Name, with
+/// a registration call like \p Like (a `__cudaRegisterFunction` or
+/// `__hipRegisterFunction` call of the module's), beside it.
+void registerKernelHandle(llvm::CallBase &Like, llvm::Value *Handle,
+                          llvm::StringRef Name);
+
 /// The host stub \p Handle (a launch's first argument) stands for, or null.
 llvm::Function *launchedStub(const llvm::Value *Handle);
 /// Whether \p F or a function it calls launches a kernel (a runtime launch
