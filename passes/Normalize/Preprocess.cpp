@@ -41,7 +41,7 @@ using namespace llvm;
 namespace gpuad {
 
 Preprocessor::Preprocessor(CallTable &Calls)
-    : Calls(Calls), Algorithms(algorithmCalls()) {
+    : Calls(Calls), Checkpoints(Calls), Algorithms(algorithmCalls()) {
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -354,6 +354,8 @@ Function &Preprocessor::normalizedForReverse(Function &F,
     Again.addPass(LCSSAPass());
     run(Again, Clone);
   }
+  if (Function *User = original(Clone))
+    Checkpoints.outline(Clone, *User, FAM);
   // Last: nothing may clean up the companions before the reverse sweep
   // reads them.
   recordLastPicks(Clone);

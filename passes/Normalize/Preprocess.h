@@ -17,6 +17,7 @@
 #ifndef GPUAD_NORMALIZE_PREPROCESS_H
 #define GPUAD_NORMALIZE_PREPROCESS_H
 
+#include "Normalize/CheckpointedLoops.h"
 #include "Rules/AlgorithmCalls.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -64,6 +65,9 @@ public:
   /// as restrict (it gets `noalias`); one clone per distinct \p Restrict.
   llvm::Function &normalizedForReverse(llvm::Function &F,
                                        llvm::ArrayRef<bool> Restrict = {});
+  /// The loops normalizedForReverse() outlines to checkpoint them.
+  CheckpointedLoops &checkpoints() { return Checkpoints; }
+
   /// The user function a normalised clone was made from.
   llvm::Function *original(const llvm::Function &Clone) const;
 
@@ -92,6 +96,7 @@ private:
   std::map<std::pair<llvm::Function *, std::vector<bool>>, llvm::Function *>
       ReverseClones;
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Originals;
+  CheckpointedLoops Checkpoints;
   /// The Thrust calls the frontend plugin described (run as map kernels).
   std::optional<llvm::StringMap<AlgorithmCall>> Algorithms;
 };

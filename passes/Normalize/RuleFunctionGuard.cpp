@@ -6,6 +6,8 @@
 
 #include "Normalize/RuleFunctionGuard.h"
 
+#include "Normalize/CheckpointedLoops.h"
+
 #include "Rules/AlgorithmCalls.h"
 #include "Rules/CallTable.h"
 #include "Rules/Registrations.h"
@@ -52,10 +54,24 @@ static bool hideBodyFromCalls(Function &F) {
   return true;
 }
 
+/// The checkpoint marker touches no memory of the program's: the
+/// optimiser may move loads and stores past it, and must keep it.
+static bool describeCheckpointMarker(Module &M) {
+  Function *Marker = M.getFunction(CheckpointMarker);
+  if (!Marker || !Marker->isDeclaration())
+    return false;
+  Marker->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+  Marker->addFnAttr(Attribute::NoUnwind);
+  Marker->addFnAttr(Attribute::WillReturn);
+  Marker->addFnAttr(Attribute::NoCallback);
+  return true;
+}
+
 PreservedAnalyses ProtectRuleFunctionsPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
+  bool Marked = describeCheckpointMarker(M);
   if (findEntryCalls(M).empty() && !(AlsoWhen && AlsoWhen(M)))
-    return PreservedAnalyses::all();
+    return Marked ? PreservedAnalyses::none() : PreservedAnalyses::all();
   // The table without a target: what this module's calls are, as far as
   // rows tell (the target's own spellings are intrinsics, never guarded).
   CallTable Calls(M, nullptr);

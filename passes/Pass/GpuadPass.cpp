@@ -6,6 +6,7 @@
 
 #include "Pass/GpuadPass.h"
 
+#include "Normalize/CheckpointedLoops.h"
 #include "Normalize/IterationCounters.h"
 #include "Normalize/RuleFunctionGuard.h"
 #include "Planner/DerivativeContext.h"
@@ -15,6 +16,7 @@
 #include "Requests/RequestProcessing.h"
 #include "Rules/Registrations.h"
 #include "Support/EntryPoints.h"
+#include "Support/HostRuntime.h"
 #include "Tape/TapePlacement.h"
 
 #include "llvm/IR/Module.h"
@@ -26,14 +28,33 @@ using namespace llvm;
 
 namespace gpuad {
 
+/// The checkpoint marker speaks to the compiler only: inactive while gpuad
+/// runs, then its calls go.  Returns whether there were any.
+static bool eraseCheckpointMarkers(Module &M) {
+  Function *Marker = M.getFunction(CheckpointMarker);
+  if (!Marker)
+    return false;
+  for (User *U : make_early_inc_range(Marker->users()))
+    if (auto *Call = dyn_cast<CallBase>(U))
+      Call->eraseFromParent();
+  if (Marker->use_empty())
+    Marker->eraseFromParent();
+  return true;
+}
+
 PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (Function *Marker = M.getFunction(CheckpointMarker))
+    Marker->addFnAttr("enzyme_inactive");
   bool Revealed = revealRegisteredBodies(M);
   declareIterationCounters(M);
   std::vector<CallBase *> Calls = findEntryCalls(M);
+  Function *FirstCaller =
+      Calls.empty() ? nullptr : Calls.front()->getFunction();
   SmallVector<Function *, 8> LaunchedKernels =
       launchDerivativeKernels(M, Options);
   if (Calls.empty() && LaunchedKernels.empty()) {
     Revealed |= lowerIterationCounters(M);
+    Revealed |= eraseCheckpointMarkers(M);
     // Registrations speak to the compiler only; nothing uses them here.
     Registrations::read(M, nullptr);
     // Attributes the guard changed in this module come back as they were.
@@ -58,6 +79,11 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
         makeLaunchDerivatives(LaunchedKernels, Options, Ctx.registrations());
   eraseDeadMarkerReferences(M);
   lowerIterationCounters(M);
+  eraseCheckpointMarkers(M);
+  if (!Ctx.diags().numErrors() && FirstCaller && !linkHostRuntime(M))
+    Ctx.diags().error(*FirstCaller, DebugLoc(),
+                      "internal error: gpuad's host runtime could not be "
+                      "linked");
   // The entry points were never meant to exist; drop their declarations.
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.use_empty() && classifyEntryPoint(F.getName()))

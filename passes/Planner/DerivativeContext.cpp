@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Planner/DerivativeContext.h"
+
 #include "Normalize/KernelLaunches.h"
 #include "Normalize/RuntimeMemory.h"
 
 #include "Forward/ForwardEmitter.h"
+#include "Planner/CheckpointedDerivatives.h"
 #include "Planner/CustomDerivatives.h"
 #include "Planner/RuntimeDisjointness.h"
 #include "Reverse/ReverseEmitter.h"
@@ -45,6 +47,9 @@ DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts,
       Summaries(Calls), Writes(Calls) {
   Regs.addToCallTable(Calls);
   Pre.setHoistInvariantCalls(Options.HoistInvariantCalls);
+  // Device loops are not checkpointed yet: their tapes are per thread.
+  if (!Target->isGPU())
+    Pre.checkpoints().enable(Options.TapeBudgetMiB);
   Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
   Pre.setIndirectCallRewriter([this](Function &Clone, const Function &F) {
     return Indirect.rewrite(Clone, F);
@@ -77,6 +82,15 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
     return nullptr;
   if (const CustomRule *R = Regs.ruleFor(*Key.Fn))
     return getCustom(Key, *R);
+  if (const CheckpointedLoop *CL = Pre.checkpoints().lookup(*Key.Fn);
+      CL && canCheckpoint(*CL, Key)) {
+    SplitHalves H = getSplit(Key);
+    Function *D = declare(Key, DerivativeSignature::reverse(Key));
+    emitCombinedFromHalves(*D, Signatures[D], Key, *H.Augmented,
+                           Signatures[H.Augmented], *H.Backward,
+                           Signatures[H.Backward]);
+    return D;
+  }
   if (Key.Alias == AliasVersion::Checked) {
     DerivativeKey Restrict = Key, AsProven = Key;
     Restrict.Alias = AliasVersion::Restrict;
@@ -196,6 +210,17 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
   }
   if (const CustomRule *R = Regs.ruleFor(*Key.Fn))
     return getCustomSplit(Key, BwdKey, *R);
+  if (const CheckpointedLoop *CL = Pre.checkpoints().lookup(*Key.Fn);
+      CL && canCheckpoint(*CL, Key)) {
+    PointerType *Record = PointerType::get(M.getContext(), 0);
+    SplitHalves H;
+    H.Augmented = declare(Key, DerivativeSignature::augmented(Key, Record));
+    H.Backward = declare(BwdKey, DerivativeSignature::backward(Key, Record));
+    emitCheckpointedAugmented(*CL, Key, *H.Augmented, Signatures[H.Augmented]);
+    emitCheckpointedBackward(*this, *CL, Key, *H.Backward,
+                             Signatures[H.Backward]);
+    return H;
+  }
 
   // A recursive function's halves are called while they are being emitted,
   // so they are declared first, with the tape boxed on the heap (its type is

@@ -36,4 +36,9 @@ void copyFunctionAttributes(const Function &From, Function &To) {
   }
 }
 
+void recopyFunctionAttributes(const Function &From, Function &To) {
+  To.setAttributes(AttributeList());
+  copyFunctionAttributes(From, To);
+}
+
 } // namespace gpuad

@@ -20,6 +20,10 @@ namespace gpuad {
 
 /// Function attributes of a primal that stay true of its derivatives.
 void copyFunctionAttributes(const llvm::Function &From, llvm::Function &To);
+/// For a function cloned from \p From with another signature or body
+/// (CloneFunctionInto copies every attribute): drops \p To's attributes,
+/// then copies those that stay true.
+void recopyFunctionAttributes(const llvm::Function &From, llvm::Function &To);
 
 } // namespace gpuad
 

@@ -128,6 +128,11 @@ static std::optional<TapePlacementChoice> parsePlacement(StringRef Name) {
       .Default(std::nullopt);
 }
 
+static cl::opt<unsigned> TapeBudgetOpt(
+    "gpuad-tape-budget", cl::init(0),
+    cl::desc("MiB the reverse sweep may keep of each time loop's states: "
+             "loops beyond it are checkpointed (0: keep everything)"));
+
 GpuadOptions GpuadOptions::fromCommandLine() {
   GpuadOptions O;
   O.Emulation = EmulationOpt;
@@ -142,6 +147,7 @@ GpuadOptions GpuadOptions::fromCommandLine() {
   O.TapePlacement = TapePlacementOpt;
   O.BatchMapping = BatchMappingOpt;
   O.LaunchDerivatives = LaunchDerivativesOpt;
+  O.TapeBudgetMiB = TapeBudgetOpt;
   return O;
 }
 
@@ -170,6 +176,9 @@ Expected<GpuadOptions> GpuadOptions::parse(StringRef Params) {
       O.TapePlacement = *parsePlacement(Value);
     } else if (Key == "batch-mapping" && parseMapping(Value)) {
       O.BatchMapping = *parseMapping(Value);
+    } else if (Key == "tape-budget" &&
+               !Value.getAsInteger(10, O.TapeBudgetMiB)) {
+      // O.TapeBudgetMiB is set.
     } else if (Key == "launch-derivatives") {
       O.LaunchDerivatives = Value.str();
     } else if (Key == "libdevice") {

@@ -79,6 +79,9 @@ struct GpuadOptions {
   /// "all", "none", or a comma-separated list of kernel names.
   std::string LaunchDerivatives = "auto";
   TapePlacementChoice TapePlacement = TapePlacementChoice::Auto;
+  /// MiB the reverse sweep keeps of each time loop's states, beyond which
+  /// the loop is checkpointed (Normalize/CheckpointedLoops.h); 0: no budget.
+  unsigned TapeBudgetMiB = 0;
   BatchMappingChoice BatchMapping = BatchMappingChoice::Auto;
   /// Where print<gpuad-tape> wants each reverse-mode tape's layout (null:
   /// nowhere).

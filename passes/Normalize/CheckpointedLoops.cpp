@@ -1,0 +1,655 @@
+//===- CheckpointedLoops.cpp - Time loops reversed from snapshots ---------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Normalize/CheckpointedLoops.h"
+
+#include "Rules/CallTable.h"
+#include "Support/FunctionAttributes.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <functional>
+#include <optional>
+
+using namespace llvm;
+
+namespace gpuad {
+
+namespace {
+
+/// The least and greatest value of an expression over the loop's run.
+struct Bounds {
+  const SCEV *Min, *Max;
+};
+
+/// Finds the state of the outlined loop \p L: the regions it writes.
+class StateFinder {
+public:
+  /// \p FirstOutput: the first parameter of the outlined loop through
+  /// which it stores a value the code after it uses.
+  /// \p Name: a buffer as the user knows it.
+  StateFinder(Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
+              const CallTable &Calls, unsigned FirstOutput,
+              std::function<std::string(const Value &)> Name)
+      : L(L), SE(SE), DT(DT), Calls(Calls), FirstOutput(FirstOutput),
+        Name(std::move(Name)) {}
+
+  /// Visits every instruction of the loop; false (and why()) if its state
+  /// cannot be identified.
+  bool run();
+  const std::string &why() const { return Why; }
+  /// Per base object: its extent in bytes from the base.
+  const MapVector<Value *, Bounds> &extents() const { return Extents; }
+  /// The stores of a pointer the code after the loop uses, and the
+  /// parameters the pointer can be.
+  SmallVector<CheckpointedLoop::PointerOutput, 2> &pointerOutputs() {
+    return PointerOutputs;
+  }
+
+private:
+  bool visit(Instruction &I);
+  bool addWrite(Instruction &I, Value *Ptr, const SCEV *Size);
+  bool addExtent(Value *Base, const SCEV *Min, const SCEV *Max);
+  bool addPointerOutput(StoreInst &SI);
+  std::optional<Bounds> bounds(const SCEV *E, const BasicBlock *At);
+  std::optional<const SCEV *> lastIteration(const Loop &Lk,
+                                            const BasicBlock *At);
+  bool refuse(const Twine &Msg) {
+    Why = Msg.str();
+    return false;
+  }
+
+  Loop &L;
+  ScalarEvolution &SE;
+  const DominatorTree &DT;
+  const CallTable &Calls;
+  unsigned FirstOutput;
+  std::function<std::string(const Value &)> Name;
+  MapVector<Value *, Bounds> Extents;
+  SmallVector<CheckpointedLoop::PointerOutput, 2> PointerOutputs;
+  std::string Why;
+};
+
+/// The parameters of the outlined loop a pointer \p V in loop \p L can
+/// hold: itself, or the buffers a header PHI carries; empty if others.
+SmallVector<unsigned, 2> buffersOf(Value *V, const Loop &L) {
+  SmallVector<unsigned, 2> Buffers;
+  SmallVector<Value *, 4> Work = {V};
+  SmallPtrSet<Value *, 4> Seen = {V};
+  while (!Work.empty()) {
+    Value *W = Work.pop_back_val();
+    if (auto *A = dyn_cast<Argument>(W)) {
+      if (!is_contained(Buffers, A->getArgNo()))
+        Buffers.push_back(A->getArgNo());
+      continue;
+    }
+    auto *P = dyn_cast<PHINode>(W);
+    if (!P || P->getParent() != L.getHeader())
+      return {};
+    for (Value *In : P->incoming_values())
+      if (Seen.insert(In).second)
+        Work.push_back(In);
+  }
+  return Buffers;
+}
+
+/// " at line N" where \p I has a location.
+std::string at(const Instruction &I) {
+  if (const DebugLoc &DL = I.getDebugLoc(); DL && DL.getLine())
+    return " (line " + std::to_string(DL.getLine()) + ")";
+  return "";
+}
+
+} // namespace
+
+bool StateFinder::run() {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (!visit(I))
+        return false;
+  return true;
+}
+
+bool StateFinder::visit(Instruction &I) {
+  const DataLayout &DL = I.getModule()->getDataLayout();
+  Type *I64 = Type::getInt64Ty(I.getContext());
+  auto Size = [&](Type *T) {
+    return SE.getConstant(I64, DL.getTypeStoreSize(T).getFixedValue());
+  };
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Value *V = SI->getValueOperand();
+    if (V->getType()->isPtrOrPtrVectorTy() && !addPointerOutput(*SI))
+      return false;
+    return addWrite(I, SI->getPointerOperand(), Size(V->getType()));
+  }
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return addWrite(I, RMW->getPointerOperand(),
+                    Size(RMW->getValOperand()->getType()));
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    return addWrite(I, CX->getPointerOperand(),
+                    Size(CX->getNewValOperand()->getType()));
+  auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return true;
+  if (auto *MI = dyn_cast<AnyMemIntrinsic>(Call))
+    return addWrite(
+        I, MI->getRawDest(),
+        SE.getTruncateOrZeroExtend(SE.getSCEV(MI->getLength()), I64));
+  if (auto *II = dyn_cast<IntrinsicInst>(Call))
+    if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
+        II->getIntrinsicID() == Intrinsic::assume || !II->mayWriteToMemory())
+      return true;
+  const Function *Callee = Call->getCalledFunction();
+  if (Callee && Callee->getName() == CheckpointMarker)
+    return true;
+  if (Call->onlyReadsMemory() || (Callee && Calls.scalarRule(*Callee)))
+    return true;
+  return refuse("it calls " +
+                (Callee ? "'" + Callee->getName().str() + "'"
+                        : std::string("a function through a pointer")) +
+                ", which may write memory or do I/O that running the loop "
+                "again would repeat");
+}
+
+bool StateFinder::addWrite(Instruction &I, Value *Ptr, const SCEV *Size) {
+  const SCEV *At = SE.getSCEV(Ptr);
+  const auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(At));
+  if (!Base)
+    return refuse("it writes through a pointer whose object gpuad cannot "
+                  "tell" +
+                  at(I));
+  Value *Object = Base->getValue();
+  // Memory of one iteration's own (a local array in the body).
+  if (auto *AI = dyn_cast<AllocaInst>(Object); AI && L.contains(AI))
+    return true;
+  if (isa<SCEVCouldNotCompute>(Size))
+    return refuse("it writes a length gpuad cannot bound" + at(I));
+  std::optional<Bounds> Offsets =
+      bounds(SE.getMinusSCEV(At, Base), I.getParent());
+  std::optional<Bounds> Length = bounds(Size, I.getParent());
+  if (!Offsets || !Length)
+    return refuse("it writes " + Name(*Object) +
+                  " at offsets gpuad cannot bound before the loop runs" +
+                  at(I));
+  Type *I64 = Type::getInt64Ty(I.getContext());
+  const SCEV *Min = SE.getTruncateOrSignExtend(Offsets->Min, I64);
+  const SCEV *Max = SE.getAddExpr(SE.getTruncateOrSignExtend(Offsets->Max, I64),
+                                  SE.getTruncateOrZeroExtend(Length->Max, I64));
+  return addExtent(Object, Min, Max);
+}
+
+bool StateFinder::addPointerOutput(StoreInst &SI) {
+  auto *Out = dyn_cast<Argument>(SI.getPointerOperand());
+  SmallVector<unsigned, 2> Buffers = buffersOf(SI.getValueOperand(), L);
+  if (!Out || Out->getArgNo() < FirstOutput || Buffers.empty())
+    return refuse("it stores a pointer to memory" + at(SI));
+  PointerOutputs.push_back({&SI, Out->getArgNo(), std::move(Buffers)});
+  return true;
+}
+
+bool StateFinder::addExtent(Value *Base, const SCEV *Min, const SCEV *Max) {
+  if (isa<Argument>(Base) || isa<GlobalVariable>(Base)) {
+    auto [It, New] = Extents.insert({Base, {Min, Max}});
+    if (!New)
+      It->second = {SE.getSMinExpr(It->second.Min, Min),
+                    SE.getSMaxExpr(It->second.Max, Max)};
+    return true;
+  }
+  // A pointer the loop carries: each buffer it can hold.
+  SmallVector<unsigned, 2> Buffers = buffersOf(Base, L);
+  if (Buffers.empty())
+    return refuse("it writes through a pointer it computes itself (" +
+                  Name(*Base) +
+                  "), which gpuad cannot copy from outside the "
+                  "loop");
+  Function *C = L.getHeader()->getParent();
+  for (unsigned ArgNo : Buffers)
+    addExtent(C->getArg(ArgNo), Min, Max);
+  return true;
+}
+
+/// The last iteration of \p Lk (counting from 0) in which block \p At runs
+/// at most: the backedge-taken count if the exit tests come after it, one
+/// less if each comes before it (a loop that exits at its header).  Never
+/// more than that: a region wider than what the loop writes could reach
+/// past the buffer.
+std::optional<const SCEV *> StateFinder::lastIteration(const Loop &Lk,
+                                                       const BasicBlock *At) {
+  const SCEV *Taken = SE.getSymbolicMaxBackedgeTakenCount(&Lk);
+  if (isa<SCEVCouldNotCompute>(Taken))
+    return std::nullopt;
+  SmallVector<BasicBlock *, 4> Exiting;
+  Lk.getExitingBlocks(Exiting);
+  unsigned Before = count_if(Exiting, [&](const BasicBlock *E) {
+    return E != At && DT.dominates(E, At);
+  });
+  if (Before == 0)
+    return Taken;
+  if (Before == Exiting.size())
+    return SE.getMinusSCEV(Taken, SE.getOne(Taken->getType()));
+  return std::nullopt;
+}
+
+std::optional<Bounds> StateFinder::bounds(const SCEV *E, const BasicBlock *At) {
+  if (SE.isLoopInvariant(E, &L))
+    return Bounds{E, E};
+  if (const auto *AR = dyn_cast<SCEVAddRecExpr>(E)) {
+    const SCEV *Step = AR->getStepRecurrence(SE);
+    if (!AR->isAffine() || !SE.isLoopInvariant(Step, &L))
+      return std::nullopt;
+    std::optional<const SCEV *> Last = lastIteration(*AR->getLoop(), At);
+    if (!Last)
+      return std::nullopt;
+    std::optional<Bounds> Start = bounds(AR->getStart(), At);
+    std::optional<Bounds> Count = bounds(*Last, At);
+    if (!Start || !Count)
+      return std::nullopt;
+    const SCEV *Span = SE.getMulExpr(
+        Step, SE.getTruncateOrZeroExtend(Count->Max, Step->getType()));
+    if (SE.isKnownNonNegative(Step))
+      return Bounds{Start->Min, SE.getAddExpr(Start->Max, Span)};
+    if (SE.isKnownNonPositive(Step))
+      return Bounds{SE.getAddExpr(Start->Min, Span), Start->Max};
+    return std::nullopt;
+  }
+  if (const auto *Add = dyn_cast<SCEVAddExpr>(E)) {
+    SmallVector<const SCEV *, 4> Mins, Maxs;
+    for (const SCEV *Op : Add->operands()) {
+      std::optional<Bounds> B = bounds(Op, At);
+      if (!B)
+        return std::nullopt;
+      Mins.push_back(B->Min);
+      Maxs.push_back(B->Max);
+    }
+    return Bounds{SE.getAddExpr(Mins), SE.getAddExpr(Maxs)};
+  }
+  if (const auto *Mul = dyn_cast<SCEVMulExpr>(E)) {
+    const auto *Factor = dyn_cast<SCEVConstant>(Mul->getOperand(0));
+    if (!Factor || Mul->getNumOperands() != 2)
+      return std::nullopt;
+    std::optional<Bounds> B = bounds(Mul->getOperand(1), At);
+    if (!B)
+      return std::nullopt;
+    const SCEV *A = SE.getMulExpr(Factor, B->Min);
+    const SCEV *Z = SE.getMulExpr(Factor, B->Max);
+    return Factor->getAPInt().isNegative() ? Bounds{Z, A} : Bounds{A, Z};
+  }
+  if (const auto *Cast = dyn_cast<SCEVCastExpr>(E)) {
+    std::optional<Bounds> B = bounds(Cast->getOperand(0), At);
+    if (!B)
+      return std::nullopt;
+    Type *T = Cast->getType();
+    if (isa<SCEVSignExtendExpr>(Cast))
+      return Bounds{SE.getSignExtendExpr(B->Min, T),
+                    SE.getSignExtendExpr(B->Max, T)};
+    if (isa<SCEVZeroExtendExpr>(Cast))
+      return Bounds{SE.getZeroExtendExpr(B->Min, T),
+                    SE.getZeroExtendExpr(B->Max, T)};
+    return std::nullopt;
+  }
+  if (const auto *MM = dyn_cast<SCEVMinMaxExpr>(E);
+      MM && (isa<SCEVSMaxExpr>(MM) || isa<SCEVSMinExpr>(MM))) {
+    SmallVector<const SCEV *, 4> Mins, Maxs;
+    for (const SCEV *Op : MM->operands()) {
+      std::optional<Bounds> B = bounds(Op, At);
+      if (!B)
+        return std::nullopt;
+      Mins.push_back(B->Min);
+      Maxs.push_back(B->Max);
+    }
+    return Bounds{SE.getSMinExpr(Mins), SE.getSMaxExpr(Maxs)};
+  }
+  return std::nullopt;
+}
+
+/// The marker calls of \p F's blocks in \p L (all of \p F's when null).
+static SmallVector<CallInst *, 2> markersIn(Function &F, const Loop *L) {
+  SmallVector<CallInst *, 2> Found;
+  for (BasicBlock &BB : F)
+    if (!L || L->contains(&BB))
+      for (Instruction &I : BB)
+        if (auto *Call = dyn_cast<CallInst>(&I))
+          if (Function *Callee = Call->getCalledFunction();
+              Callee && Callee->getName() == CheckpointMarker)
+            Found.push_back(Call);
+  return Found;
+}
+
+/// `Step`: \p C's body from the header to the latch or an exit, the header
+/// PHIs read from and written back to the scalar state's two parts.
+static Function *makeStep(Function &C, Loop &L, const CheckpointedLoop &CL) {
+  LLVMContext &Ctx = C.getContext();
+  SmallVector<Type *, 8> Params(C.getFunctionType()->params());
+  Params.push_back(PointerType::get(Ctx, 0));
+  Params.push_back(PointerType::get(Ctx, 0));
+  Function *S = Function::Create(
+      FunctionType::get(Type::getInt1Ty(Ctx), Params, false),
+      GlobalValue::InternalLinkage, C.getName() + ".step", C.getParent());
+  ValueToValueMapTy VMap;
+  for (auto [From, To] : zip(C.args(), S->args())) {
+    VMap[&From] = &To;
+    To.setName(From.getName());
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(S, &C, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  recopyFunctionAttributes(C, *S);
+  Value *Part[2] = {S->getArg(C.arg_size()), S->getArg(C.arg_size() + 1)};
+  Part[0]->setName("state");
+  Part[1]->setName("state.inactive");
+  StructType *PartTy[2] = {CL.Active, CL.Inactive};
+  auto Address = [&](IRBuilderBase &B, unsigned K) {
+    auto [Which, Field] = CL.FieldOf[K];
+    return B.CreateStructGEP(PartTy[Which], Part[Which], Field);
+  };
+  auto *Header = cast<BasicBlock>(VMap[L.getHeader()]);
+  auto *Latch = cast<BasicBlock>(VMap[L.getLoopLatch()]);
+  BasicBlock *Entry = &S->getEntryBlock();
+
+  SmallVector<PHINode *, 8> Phis;
+  for (PHINode &P : Header->phis())
+    Phis.push_back(&P);
+  BasicBlock *Next = BasicBlock::Create(Ctx, "next.step", S);
+  IRBuilder<> B(Next);
+  for (auto [K, P] : enumerate(Phis))
+    B.CreateStore(P->getIncomingValueForBlock(Latch), Address(B, K));
+  B.CreateRet(B.getTrue());
+  Latch->getTerminator()->replaceSuccessorWith(Header, Next);
+  B.SetInsertPoint(Entry->getTerminator());
+  for (auto [K, P] : enumerate(Phis)) {
+    LoadInst *V = B.CreateLoad(P->getType(), Address(B, K), P->getName());
+    P->replaceAllUsesWith(V);
+    P->eraseFromParent();
+  }
+  for (ReturnInst *R : Returns) {
+    ReturnInst::Create(Ctx, ConstantInt::getFalse(Ctx), R->getIterator());
+    R->eraseFromParent();
+  }
+  return S;
+}
+
+Value *CheckpointedLoop::scalarAddress(IRBuilderBase &B, Value *Block,
+                                       unsigned Phi) const {
+  auto [Which, Field] = FieldOf[Phi];
+  return B.CreateInBoundsGEP(
+      Scalars, Block, {B.getInt32(0), B.getInt32(Which), B.getInt32(Field)});
+}
+
+Value *CheckpointedLoop::shadowAddress(IRBuilderBase &B, Value *Shadow,
+                                       unsigned Phi) const {
+  return B.CreateStructGEP(Active, Shadow, FieldOf[Phi].second);
+}
+
+namespace {
+
+/// Outlines one loop of a clone and describes it, or says why not.
+class LoopOutliner {
+public:
+  LoopOutliner(Function &F, FunctionAnalysisManager &FAM,
+               const CallTable &Calls, uint64_t BudgetBytes)
+      : F(F), FAM(FAM), Calls(Calls), BudgetBytes(BudgetBytes) {}
+
+  /// Outlines the loop headed by \p Header; its description, or nullopt
+  /// with why().
+  std::optional<CheckpointedLoop> run(BasicBlock *Header);
+  const std::string &why() const { return Why; }
+
+private:
+  std::string bufferName(const Value *Base) const;
+  bool describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
+                const DominatorTree &DT);
+
+  Function &F;
+  FunctionAnalysisManager &FAM;
+  const CallTable &Calls;
+  uint64_t BudgetBytes;
+  unsigned FirstOutput = 0;
+  /// Per parameter of the outlined loop: what the caller passes.
+  SmallVector<Value *, 8> Passed;
+  std::string Why;
+};
+
+} // namespace
+
+std::optional<CheckpointedLoop> LoopOutliner::run(BasicBlock *Header) {
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  Loop *L = LI.getLoopFor(Header);
+  if (!L || !L->isLoopSimplifyForm()) {
+    Why = "it is not in simplified form";
+    return std::nullopt;
+  }
+  CodeExtractor CE(L->getBlocks(), &DT, /*AggregateArgs=*/false, nullptr,
+                   nullptr, &FAM.getResult<AssumptionAnalysis>(F),
+                   /*AllowVarArgs=*/false, /*AllowAlloca=*/true, nullptr,
+                   "checkpointed");
+  if (!CE.isEligible()) {
+    Why = "it cannot be outlined";
+    return std::nullopt;
+  }
+  CodeExtractorAnalysisCache CEAC(F);
+  SetVector<Value *> Inputs, Outputs;
+  Function *C = CE.extractCodeRegion(CEAC, Inputs, Outputs);
+  FirstOutput = Inputs.size();
+  Passed.assign(Inputs.begin(), Inputs.end());
+  Passed.append(Outputs.begin(), Outputs.end());
+  FAM.clear(F, F.getName());
+  if (!C) {
+    Why = "it cannot be outlined";
+    return std::nullopt;
+  }
+  C->setLinkage(GlobalValue::InternalLinkage);
+  // The extractor brackets the call with lifetime markers of the outputs'
+  // slots; the reverse sweep uses them after (as normalizedForReverse's
+  // clones never have any).
+  for (Instruction &I : make_early_inc_range(instructions(F)))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && II->isLifetimeStartOrEnd())
+      II->eraseFromParent();
+  CheckpointedLoop CL;
+  CL.Loop = C;
+  // A marker asking for as many snapshots as fit, with no budget given.
+  CL.BudgetBytes = BudgetBytes ? BudgetBytes : DefaultBudgetMiB << 20;
+  auto &CLI = FAM.getResult<LoopAnalysis>(*C);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(*C);
+  bool Ok = CLI.getTopLevelLoops().size() == 1 &&
+            describe(CL, *CLI.getTopLevelLoops().front(), SE,
+                     FAM.getResult<DominatorTreeAnalysis>(*C));
+  FAM.clear(*C, C->getName());
+  if (Ok)
+    return CL;
+  // Back as it was: the loop keeps its full tape.
+  CallBase *Call = cast<CallBase>(C->user_back());
+  InlineFunctionInfo IFI;
+  InlineFunction(*Call, IFI);
+  C->eraseFromParent();
+  FAM.clear(F, F.getName());
+  return std::nullopt;
+}
+
+/// A region's buffer as the user knows it: a parameter of the function, a
+/// local, a global.
+std::string LoopOutliner::bufferName(const Value *Base) const {
+  if (const auto *A = dyn_cast<Argument>(Base);
+      A && A->getParent() != &F && A->getArgNo() < Passed.size()) {
+    if (A->getArgNo() >= FirstOutput)
+      return "the slot of a value it leaves to the code after it";
+    Base = Passed[A->getArgNo()];
+  }
+  if (isa<GlobalVariable>(Base) || Base->hasName())
+    return "'" + Base->getName().str() + "'";
+  if (const auto *A = dyn_cast<Argument>(Base))
+    return "parameter " + std::to_string(A->getArgNo() + 1);
+  if (isa<AllocaInst>(Base))
+    return "a local";
+  return "a buffer computed before the loop";
+}
+
+bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
+                            const DominatorTree &DT) {
+  Function &C = *CL.Loop;
+  BasicBlock *Entry = &C.getEntryBlock();
+  // The snapshots the marker asks for (the last marker's, if several).
+  for (CallInst *Marker : markersIn(C, nullptr)) {
+    Value *N = Marker->getArgOperand(0);
+    if (auto *I = dyn_cast<Instruction>(N); I && I->getParent() != Entry) {
+      Why = "its snapshot count is computed inside the loop";
+      return false;
+    }
+    CL.Snapshots = N;
+    Marker->eraseFromParent();
+  }
+  StateFinder State(L, SE, DT, Calls, FirstOutput,
+                    [this](const Value &V) { return bufferName(&V); });
+  if (!State.run()) {
+    Why = State.why();
+    return false;
+  }
+  CL.PointerOutputs = std::move(State.pointerOutputs());
+  // The scalar state: the header PHIs, and where each starts.
+  SmallVector<Type *, 8> Fields[2];
+  for (PHINode &P : L.getHeader()->phis()) {
+    Type *T = P.getType();
+    unsigned Part = T->isFPOrFPVectorTy() || T->isPtrOrPtrVectorTy() ? 0 : 1;
+    CL.FieldOf.push_back({Part, unsigned(Fields[Part].size())});
+    Fields[Part].push_back(T);
+    Value *Init = P.getIncomingValueForBlock(L.getLoopPreheader());
+    auto *Param = dyn_cast<Argument>(Init);
+    if (!Param && !isa<Constant>(Init)) {
+      Why = "a value it carries starts as one computed inside the "
+            "outlined loop";
+      return false;
+    }
+    CL.EntryParam.push_back(Param ? int(Param->getArgNo()) : -1);
+    SmallVector<unsigned, 2> Buffers;
+    if (P.getType()->isPointerTy() && (Buffers = buffersOf(&P, L)).empty()) {
+      Why = "it carries a pointer that can hold other values than the "
+            "buffers passed to it";
+      return false;
+    }
+    CL.PointerParams.push_back(std::move(Buffers));
+  }
+  CL.Active = StructType::get(C.getContext(), Fields[0]);
+  CL.Inactive = StructType::get(C.getContext(), Fields[1]);
+  CL.Scalars = StructType::get(C.getContext(), {CL.Active, CL.Inactive});
+
+  // The regions and the trip count, computed where the loop starts.
+  SCEVExpander Expand(SE, "checkpoint");
+  Instruction *At = Entry->getTerminator();
+  IRBuilder<> B(At);
+  Type *I64 = B.getInt64Ty();
+  for (auto &[Base, Extent] : State.extents()) {
+    const SCEV *Bytes = SE.getSMaxExpr(SE.getMinusSCEV(Extent.Max, Extent.Min),
+                                       SE.getZero(I64));
+    if (!Expand.isSafeToExpandAt(Extent.Min, At) ||
+        !Expand.isSafeToExpandAt(Bytes, At)) {
+      Why = "the extent of what it writes of " + bufferName(Base) +
+            " is not known when the loop starts";
+      return false;
+    }
+    Value *Lo = Expand.expandCodeFor(Extent.Min, I64, At);
+    Value *Start = B.CreatePtrAdd(Base, Lo, Base->getName() + ".region");
+    CL.Regions.push_back(
+        {bufferName(Base), Start, Expand.expandCodeFor(Bytes, I64, At)});
+  }
+  const SCEV *Taken = SE.getBackedgeTakenCount(&L);
+  if (!isa<SCEVCouldNotCompute>(Taken) && Expand.isSafeToExpandAt(Taken, At))
+    CL.Steps = B.CreateAdd(
+        B.CreateZExtOrTrunc(Expand.expandCodeFor(Taken, nullptr, At), I64),
+        B.getInt64(1), "steps");
+  CL.Step = makeStep(C, L, CL);
+  return true;
+}
+
+/// The loops of \p F to checkpoint, by header: those with a marker, and
+/// with a budget the outermost loops that hold a loop (and no marked one).
+static SmallVector<BasicBlock *, 4> chosenLoops(Function &F, LoopInfo &LI,
+                                                bool Budget) {
+  SmallVector<BasicBlock *, 4> Headers;
+  SmallPtrSet<Loop *, 4> Marked;
+  for (CallInst *Marker : markersIn(F, nullptr))
+    if (Loop *L = LI.getLoopFor(Marker->getParent());
+        L && Marked.insert(L).second)
+      Headers.push_back(L->getHeader());
+  if (Budget)
+    for (Loop *L : LI.getTopLevelLoops())
+      if (!L->isInnermost() &&
+          none_of(Marked, [&](Loop *M) { return L->contains(M); }))
+        Headers.push_back(L->getHeader());
+  // Inner marked loops first: outlining an outer loop moves the inner one.
+  return Headers;
+}
+
+void CheckpointedLoops::outline(Function &F, const Function &User,
+                                FunctionAnalysisManager &FAM) {
+  // An outlined loop is checkpointed as a whole or not at all, and a
+  // step's own loops run inside one step of the loop.
+  if (!Enabled || any_of(Loops, [&](const auto &Entry) {
+        return Entry.second.Step == &User || Entry.second.Loop == &User;
+      }))
+    return;
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  SmallVector<BasicBlock *, 4> Headers = chosenLoops(F, LI, BudgetMiB != 0);
+  if (Headers.empty())
+    return;
+  OptimizationRemarkEmitter ORE(&F);
+  for (BasicBlock *Header : Headers) {
+    Loop *L = FAM.getResult<LoopAnalysis>(F).getLoopFor(Header);
+    if (!L)
+      continue; // inside a loop outlined already
+    DebugLoc Loc = L->getStartLoc();
+    LoopOutliner Outliner(F, FAM, Calls, uint64_t(BudgetMiB) << 20);
+    std::optional<CheckpointedLoop> CL = Outliner.run(Header);
+    if (!CL) {
+      ORE.emit([&] {
+        return OptimizationRemarkMissed("gpuad", "NotCheckpointed", Loc, Header)
+               << "loop not checkpointed (it keeps its full tape): "
+               << Outliner.why();
+      });
+      continue;
+    }
+    ORE.emit([&] {
+      const DataLayout &DL = F.getDataLayout();
+      OptimizationRemark R("gpuad", "Checkpointed", Loc,
+                           &CL->Loop->getEntryBlock());
+      R << "loop checkpointed: its state is "
+        << ore::NV("ScalarBytes", DL.getTypeAllocSize(CL->Scalars))
+        << " B of scalars (" << ore::NV("Scalars", CL->FieldOf.size())
+        << (CL->FieldOf.size() == 1 ? " value)" : " values)");
+      for (const CheckpointedLoop::Region &Reg : CL->Regions) {
+        R << ", the memory it writes of " << Reg.What;
+        if (auto *Bytes = dyn_cast<ConstantInt>(Reg.Bytes))
+          R << " (" << ore::NV("Bytes", Bytes->getZExtValue()) << " B)";
+      }
+      R << "; snapshots: ";
+      if (CL->Snapshots)
+        R << "as many as __gpuad_checkpoint says";
+      else
+        R << "as many as " << ore::NV("BudgetMiB", BudgetMiB) << " MiB hold";
+      return R << (CL->Steps ? ", scheduled by binomial checkpointing "
+                               "(revolve; the trip count is known when the "
+                               "loop starts)"
+                             : ", thinned online (the trip count is known "
+                               "only when the loop ends)");
+    });
+    Loops[CL->Loop] = std::move(*CL);
+  }
+}
+
+} // namespace gpuad

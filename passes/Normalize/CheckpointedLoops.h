@@ -1,0 +1,144 @@
+//===- CheckpointedLoops.h - Time loops reversed from snapshots -*- C++ -*-===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+/// \file
+/// Reversing a loop keeps what every iteration's adjoint needs: for a time
+/// loop over a field, steps times the field.  A checkpointed loop keeps
+/// snapshots of its state instead, and runs stretches of the loop again in
+/// the reverse sweep (runtime/Checkpointing.h has the schedule).
+///
+/// Which loops: in the clone reverse mode differentiates, a loop whose body
+/// calls the marker `__gpuad_checkpoint(snapshots)` (gpuad.h; 0 snapshots:
+/// as the budget allows), and, with a tape budget (`-gpuad-tape-budget`),
+/// every outermost loop that holds another loop (a time loop over a
+/// field).
+///
+/// The loop is outlined into a function of its own, `Loop` (CodeExtractor:
+/// its live-ins are parameters, its live-outs stored through pointer
+/// parameters), which the planner differentiates as a unit
+/// (Planner/CheckpointedDerivatives): the augmented half runs the loop,
+/// storing snapshots where the schedule says; the backward half reverses
+/// it step by step.  `Step` is the loop's body as a function: one visit of
+/// the header, from the scalar state in memory to the next (stored back) or
+/// out of the loop.
+///
+/// The state a step needs is its scalar state (the header PHIs) and the
+/// memory the loop writes, found here as regions: for each store, memory
+/// intrinsic and atomic in the loop, the base object (a parameter of
+/// `Loop`, a global, or a header PHI that only ever holds parameters:
+/// ping-pong buffers) and the extent of its offsets over every iteration
+/// of every loop inside (scalar evolution, bounded by the loops' trip
+/// counts).  A loop is not checkpointed -- it keeps its full tape, with a
+/// remark saying why -- when its state cannot be identified: a write with
+/// no bound, a pointer stored to memory, a call that may write memory or do
+/// I/O (running the loop again would repeat it).
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUAD_NORMALIZE_CHECKPOINTEDLOOPS_H
+#define GPUAD_NORMALIZE_CHECKPOINTEDLOOPS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/PassManager.h"
+
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class Function;
+class IRBuilderBase;
+class Instruction;
+class StructType;
+class Value;
+} // namespace llvm
+
+namespace gpuad {
+
+class CallTable;
+
+/// Name of the marker a loop body calls to be checkpointed.
+inline constexpr const char *CheckpointMarker = "__gpuad_checkpoint";
+/// The budget of a marked loop that leaves the snapshots to the budget when
+/// none is given.
+inline constexpr uint64_t DefaultBudgetMiB = 64;
+
+struct CheckpointedLoop {
+  /// The outlined loop, and one step of it: `Loop`'s parameters, then
+  /// pointers to the two parts of the scalar state; returns whether the
+  /// loop goes on.
+  llvm::Function *Loop = nullptr, *Step = nullptr;
+  /// The scalar state, {Active, Inactive}: the header PHIs that carry
+  /// derivatives (floats, pointers: `Step`'s state has a shadow) and the
+  /// others (integers); per header PHI, its part and field.
+  llvm::StructType *Scalars = nullptr, *Active = nullptr, *Inactive = nullptr;
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 8> FieldOf;
+  /// The address of header PHI \p Phi's value in \p Block (a Scalars).
+  llvm::Value *scalarAddress(llvm::IRBuilderBase &B, llvm::Value *Block,
+                             unsigned Phi) const;
+  /// The address of its shadow in \p Shadow (an Active), for active ones.
+  llvm::Value *shadowAddress(llvm::IRBuilderBase &B, llvm::Value *Shadow,
+                             unsigned Phi) const;
+  /// Per field: the parameter of `Loop` that holds its value when the loop
+  /// starts, or -1 (a constant).
+  llvm::SmallVector<int, 8> EntryParam;
+  /// Per pointer field: the parameters it can hold (ping-pong buffers).
+  llvm::SmallVector<llvm::SmallVector<unsigned, 2>, 8> PointerParams;
+  /// The stores (in `Loop`) of a pointer the code after the loop uses,
+  /// through output parameter `Out`, and the parameters the pointer can be:
+  /// the augmented half stores its shadow too.
+  struct PointerOutput {
+    llvm::Instruction *Store;
+    unsigned Out;
+    llvm::SmallVector<unsigned, 2> Buffers;
+  };
+  llvm::SmallVector<PointerOutput, 2> PointerOutputs;
+  /// Memory regions written, as values in `Loop`'s entry block.
+  struct Region {
+    std::string What; ///< for remarks: the buffer, as the user knows it
+    llvm::Value *Start, *Bytes;
+  };
+  llvm::SmallVector<Region, 4> Regions;
+  /// The number of steps (header visits), in `Loop`'s entry block; null
+  /// when the loop's exit is known only when it happens.
+  llvm::Value *Steps = nullptr;
+  /// Snapshots the marker asked for, in `Loop`'s entry block (null: from
+  /// the budget), and the budget in bytes.
+  llvm::Value *Snapshots = nullptr;
+  uint64_t BudgetBytes = 0;
+};
+
+class CheckpointedLoops {
+public:
+  explicit CheckpointedLoops(const CallTable &Calls) : Calls(Calls) {}
+
+  /// Host code only (device loops are not checkpointed yet); \p BudgetMiB
+  /// 0: only the marked loops.
+  void enable(unsigned BudgetMiB) {
+    Enabled = true;
+    this->BudgetMiB = BudgetMiB;
+  }
+
+  /// Outlines the loops of \p F (a clone about to be differentiated in
+  /// reverse mode; \p User is the function it copies) that are to be
+  /// checkpointed and can be.  Remarks say which and why.
+  void outline(llvm::Function &F, const llvm::Function &User,
+               llvm::FunctionAnalysisManager &FAM);
+
+  /// The loop \p F is, if it is an outlined one.
+  const CheckpointedLoop *lookup(const llvm::Function &F) const {
+    auto It = Loops.find(&F);
+    return It == Loops.end() ? nullptr : &It->second;
+  }
+
+private:
+  const CallTable &Calls;
+  bool Enabled = false;
+  unsigned BudgetMiB = 0;
+  llvm::DenseMap<const llvm::Function *, CheckpointedLoop> Loops;
+};
+
+} // namespace gpuad
+
+#endif // GPUAD_NORMALIZE_CHECKPOINTEDLOOPS_H

@@ -1,0 +1,332 @@
+//===- CheckpointedDerivatives.cpp - Reversing loops from snapshots -------===//
+//
+// Part of gpuad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Planner/CheckpointedDerivatives.h"
+
+#include "Normalize/CheckpointedLoops.h"
+#include "Support/FunctionAttributes.h"
+#include "Sweep/SweepPlanner.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace gpuad {
+
+namespace {
+
+/// The runtime's entry points (runtime/CheckpointedLoop.h).
+struct LoopRuntime {
+  explicit LoopRuntime(Module &M) {
+    LLVMContext &C = M.getContext();
+    Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C),
+         *I32 = Type::getInt32Ty(C), *Void = Type::getVoidTy(C);
+    auto Get = [&](StringRef Name, Type *Ret, ArrayRef<Type *> Params) {
+      return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+    };
+    Begin = Get("gpuad_loop_begin", Ptr, {I64, I32, I64, I64, I32});
+    Region = Get("gpuad_loop_region", Void, {Ptr, I32, Ptr, I64});
+    Scalars = Get("gpuad_loop_scalars", Ptr, {Ptr});
+    Step = Get("gpuad_loop_step", Void, {Ptr, I64});
+    End = Get("gpuad_loop_end", Void, {Ptr, I64});
+    Reverse = Get("gpuad_loop_reverse", Void, {Ptr, Ptr, Ptr, Ptr});
+  }
+  FunctionCallee Begin, Region, Scalars, Step, End, Reverse;
+};
+
+/// The outlined loop's header (the entry block's successor) and latch.
+std::pair<BasicBlock *, BasicBlock *> headerAndLatch(Function &F) {
+  BasicBlock *Entry = &F.getEntryBlock();
+  BasicBlock *Header = Entry->getSingleSuccessor();
+  for (BasicBlock *Pred : predecessors(Header))
+    if (Pred != Entry)
+      return {Header, Pred};
+  return {Header, nullptr};
+}
+
+/// The backward half's arguments, kept in a context block for the
+/// callbacks, and the adjoints they accumulate.
+class StepContext {
+public:
+  StepContext(const CheckpointedLoop &CL, Function &Bwd,
+              const DerivativeSignature &Sig)
+      : CL(CL), Sig(Sig) {
+    SmallVector<Type *, 16> Fields;
+    for (Argument &A : Bwd.args())
+      Fields.push_back(A.getType());
+    LoopField = Fields.size();
+    Fields.push_back(PointerType::get(Bwd.getContext(), 0)); // the record
+    Fields.push_back(PointerType::get(Bwd.getContext(), 0)); // scalars' shadow
+    AdjointField = Fields.size();
+    for (unsigned ArgNo : Sig.AdjointArgs)
+      Fields.push_back(CL.Loop->getArg(ArgNo)->getType());
+    Ty = StructType::get(Bwd.getContext(), Fields);
+  }
+
+  StructType *type() const { return Ty; }
+  Value *field(IRBuilderBase &B, Value *Ctx, unsigned K) const {
+    return B.CreateStructGEP(Ty, Ctx, K);
+  }
+  Value *load(IRBuilderBase &B, Value *Ctx, unsigned K) const {
+    return B.CreateLoad(Ty->getElementType(K), field(B, Ctx, K));
+  }
+  Value *primal(IRBuilderBase &B, Value *Ctx, unsigned ArgNo) const {
+    return load(B, Ctx, Sig.PrimalParam[ArgNo]);
+  }
+  Value *shadow(IRBuilderBase &B, Value *Ctx, unsigned ArgNo) const {
+    int P = Sig.ShadowParam[ArgNo];
+    return P < 0 ? nullptr : load(B, Ctx, P);
+  }
+  Value *record(IRBuilderBase &B, Value *Ctx) const {
+    return load(B, Ctx, LoopField);
+  }
+  Value *scalarShadow(IRBuilderBase &B, Value *Ctx) const {
+    return load(B, Ctx, LoopField + 1);
+  }
+  unsigned recordField() const { return LoopField; }
+  unsigned adjointField(unsigned K) const { return AdjointField + K; }
+
+private:
+  const CheckpointedLoop &CL;
+  const DerivativeSignature &Sig;
+  StructType *Ty;
+  unsigned LoopField, AdjointField;
+};
+
+Function *makeCallback(Function &Bwd, StringRef Suffix,
+                       ArrayRef<Type *> Params) {
+  LLVMContext &C = Bwd.getContext();
+  Function *F =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
+                       GlobalValue::InternalLinkage,
+                       Bwd.getName() + "." + Suffix, Bwd.getParent());
+  F->addFnAttr(Attribute::NoUnwind);
+  return F;
+}
+
+/// `advance(context, from, to)`: the steps [from, to) on the current state.
+Function *makeAdvance(const CheckpointedLoop &CL, Function &Bwd,
+                      const StepContext &SC, LoopRuntime &RT) {
+  LLVMContext &C = Bwd.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  Function *F =
+      makeCallback(Bwd, "advance", {PointerType::get(C, 0), I64, I64});
+  Value *Ctx = F->getArg(0), *From = F->getArg(1), *To = F->getArg(2);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Body = BasicBlock::Create(C, "step", F);
+  BasicBlock *Exit = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  SmallVector<Value *, 16> Args;
+  for (unsigned I = 0; I < CL.Loop->arg_size(); ++I)
+    Args.push_back(SC.primal(B, Ctx, I));
+  Value *Scalars = B.CreateCall(RT.Scalars, {SC.record(B, Ctx)});
+  Args.push_back(B.CreateStructGEP(CL.Scalars, Scalars, 0));
+  Args.push_back(B.CreateStructGEP(CL.Scalars, Scalars, 1));
+  B.CreateCondBr(B.CreateICmpSLT(From, To), Body, Exit);
+  B.SetInsertPoint(Body);
+  PHINode *I = B.CreatePHI(I64, 2, "i");
+  B.CreateCall(CL.Step, Args);
+  Value *Next = B.CreateAdd(I, B.getInt64(1));
+  I->addIncoming(From, Entry);
+  I->addIncoming(Next, Body);
+  B.CreateCondBr(B.CreateICmpSLT(Next, To), Body, Exit);
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+  return F;
+}
+
+/// `reverse_step(context, step)`: the step's combined reverse derivative
+/// on the current state, its adjoints added to the context's.
+Function *makeReverseStep(SweepPlanner &Planner, const CheckpointedLoop &CL,
+                          const DerivativeKey &Key, Function &Bwd,
+                          const StepContext &SC, LoopRuntime &RT) {
+  LLVMContext &C = Bwd.getContext();
+  Function *F = makeCallback(Bwd, "reverse_step",
+                             {PointerType::get(C, 0), Type::getInt64Ty(C)});
+  Value *Ctx = F->getArg(0);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Value *Scalars = B.CreateCall(RT.Scalars, {SC.record(B, Ctx)});
+  Value *ScalarShadow = SC.scalarShadow(B, Ctx);
+  // A carried pointer's shadow is the shadow of the buffer it holds now.
+  for (auto [K, Buffers] : enumerate(CL.PointerParams)) {
+    if (Buffers.empty())
+      continue;
+    Value *P =
+        B.CreateLoad(PointerType::get(C, 0), CL.scalarAddress(B, Scalars, K));
+    Value *Shadow = SC.shadow(B, Ctx, Buffers.front());
+    for (unsigned ArgNo : drop_begin(Buffers))
+      Shadow = B.CreateSelect(B.CreateICmpEQ(P, SC.primal(B, Ctx, ArgNo)),
+                              SC.shadow(B, Ctx, ArgNo), Shadow);
+    B.CreateStore(Shadow, CL.shadowAddress(B, ScalarShadow, K));
+  }
+
+  DerivativeKey StepKey;
+  StepKey.Fn = CL.Step;
+  StepKey.Mode = DiffMode::ReverseCombined;
+  for (ArgActivity A : Key.Args)
+    StepKey.Args.push_back(A == ArgActivity::DupNoNeed ? ArgActivity::Dup : A);
+  StepKey.Args.push_back(ArgActivity::Dup);
+  StepKey.Args.push_back(ArgActivity::Const);
+  Function *D = Planner.getOrCreate(StepKey);
+  const DerivativeSignature &DS = Planner.signatureOf(*D);
+  SmallVector<Value *, 16> Args(DS.Type->getNumParams());
+  unsigned State = CL.Loop->arg_size();
+  for (unsigned I = 0; I < State; ++I) {
+    Args[DS.PrimalParam[I]] = SC.primal(B, Ctx, I);
+    if (DS.ShadowParam[I] >= 0)
+      Args[DS.ShadowParam[I]] = SC.shadow(B, Ctx, I);
+  }
+  Args[DS.PrimalParam[State]] = B.CreateStructGEP(CL.Scalars, Scalars, 0);
+  Args[DS.ShadowParam[State]] = ScalarShadow;
+  Args[DS.PrimalParam[State + 1]] = B.CreateStructGEP(CL.Scalars, Scalars, 1);
+  CallInst *Result = B.CreateCall(D, Args);
+  for (unsigned K = 0; K < DS.AdjointArgs.size(); ++K) {
+    Value *Slot = SC.field(B, Ctx, SC.adjointField(K));
+    Value *Adjoint = DS.adjointOf(B, Result, K);
+    B.CreateStore(B.CreateFAdd(B.CreateLoad(Adjoint->getType(), Slot), Adjoint),
+                  Slot);
+  }
+  B.CreateRetVoid();
+  return F;
+}
+
+} // namespace
+
+bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key) {
+  if (Key.Width != 1 || !isReverse(Key.Mode))
+    return false;
+  auto Shadowed = [&](ArrayRef<unsigned> Buffers) {
+    return none_of(Buffers, [&](unsigned ArgNo) {
+      return Key.Args[ArgNo] == ArgActivity::Const;
+    });
+  };
+  return all_of(CL.PointerParams, Shadowed) &&
+         all_of(CL.PointerOutputs,
+                [&](const CheckpointedLoop::PointerOutput &O) {
+                  return Key.Args[O.Out] == ArgActivity::Const ||
+                         Shadowed(O.Buffers);
+                });
+}
+
+void emitCheckpointedAugmented(const CheckpointedLoop &CL,
+                               const DerivativeKey &Key, Function &D,
+                               const DerivativeSignature &Sig) {
+  Function &C = *CL.Loop;
+  ValueToValueMapTy VMap;
+  for (Argument &A : C.args())
+    VMap[&A] = D.getArg(Sig.PrimalParam[A.getArgNo()]);
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(&D, &C, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  recopyFunctionAttributes(C, D);
+  D.setLinkage(GlobalValue::InternalLinkage);
+  LoopRuntime RT(*D.getParent());
+  auto Mapped = [&](Value *V) { return MapValue(V, VMap); };
+
+  BasicBlock *Entry = &D.getEntryBlock();
+  auto [Header, Latch] = headerAndLatch(D);
+  IRBuilder<> B(Entry->getTerminator());
+  Type *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
+  const DataLayout &DL = D.getDataLayout();
+  Value *Snapshots = CL.Snapshots
+                         ? B.CreateSExtOrTrunc(Mapped(CL.Snapshots), I32)
+                         : B.getInt32(0);
+  Value *Record =
+      B.CreateCall(RT.Begin, {CL.Steps ? Mapped(CL.Steps) : B.getInt64(-1),
+                              Snapshots, B.getInt64(CL.BudgetBytes),
+                              B.getInt64(DL.getTypeAllocSize(CL.Scalars)),
+                              B.getInt32(CL.Regions.size())});
+  for (auto [K, R] : enumerate(CL.Regions))
+    B.CreateCall(RT.Region, {Record, B.getInt32(K), Mapped(R.Start),
+                             B.CreateSExtOrTrunc(Mapped(R.Bytes), I64)});
+  Value *Scalars = B.CreateCall(RT.Scalars, {Record});
+
+  // Each step announced with its state, before it runs.
+  SmallVector<PHINode *, 8> Phis;
+  for (PHINode &P : Header->phis())
+    Phis.push_back(&P);
+  B.SetInsertPoint(Header, Header->begin());
+  PHINode *StepNo = B.CreatePHI(I64, 2, "step");
+  B.SetInsertPoint(Header, Header->getFirstInsertionPt());
+  for (auto [K, P] : enumerate(Phis))
+    B.CreateStore(P, CL.scalarAddress(B, Scalars, K));
+  B.CreateCall(RT.Step, {Record, StepNo});
+  B.SetInsertPoint(Latch->getTerminator());
+  StepNo->addIncoming(B.getInt64(0), Entry);
+  StepNo->addIncoming(B.CreateAdd(StepNo, B.getInt64(1)), Latch);
+
+  // A pointer the code after the loop uses gets its shadow.
+  for (const CheckpointedLoop::PointerOutput &O : CL.PointerOutputs) {
+    int OutShadow = Sig.ShadowParam[O.Out];
+    if (OutShadow < 0)
+      continue;
+    auto *Store = cast<StoreInst>(VMap[O.Store]);
+    B.SetInsertPoint(Store->getNextNode());
+    Value *P = Store->getValueOperand();
+    Value *Shadow = D.getArg(Sig.ShadowParam[O.Buffers.front()]);
+    for (unsigned ArgNo : drop_begin(O.Buffers))
+      Shadow =
+          B.CreateSelect(B.CreateICmpEQ(P, D.getArg(Sig.PrimalParam[ArgNo])),
+                         D.getArg(Sig.ShadowParam[ArgNo]), Shadow);
+    B.CreateStore(Shadow, D.getArg(OutShadow));
+  }
+
+  for (ReturnInst *R : Returns) {
+    B.SetInsertPoint(R);
+    B.CreateCall(RT.End, {Record, B.CreateAdd(StepNo, B.getInt64(1))});
+    Value *Primal = Sig.PrimalField >= 0 ? R->getReturnValue() : nullptr;
+    B.CreateRet(Sig.packAugmented(B, Record, Primal, nullptr));
+    R->eraseFromParent();
+  }
+  (void)Key;
+}
+
+void emitCheckpointedBackward(SweepPlanner &Planner, const CheckpointedLoop &CL,
+                              const DerivativeKey &Key, Function &D,
+                              const DerivativeSignature &Sig) {
+  LLVMContext &C = D.getContext();
+  LoopRuntime RT(*D.getParent());
+  StepContext SC(CL, D, Sig);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", &D));
+  Value *Ctx = B.CreateAlloca(SC.type(), nullptr, "context");
+  for (Argument &A : D.args())
+    B.CreateStore(&A, SC.field(B, Ctx, A.getArgNo()));
+  Value *Record = D.getArg(Sig.TapeParam);
+  B.CreateStore(Record, SC.field(B, Ctx, SC.recordField()));
+  Value *ScalarShadow = B.CreateAlloca(CL.Active, nullptr, "scalars.shadow");
+  B.CreateStore(Constant::getNullValue(CL.Active), ScalarShadow);
+  B.CreateStore(ScalarShadow, SC.field(B, Ctx, SC.recordField() + 1));
+  for (unsigned K = 0; K < Sig.AdjointArgs.size(); ++K) {
+    Type *T = CL.Loop->getArg(Sig.AdjointArgs[K])->getType();
+    B.CreateStore(Constant::getNullValue(T),
+                  SC.field(B, Ctx, SC.adjointField(K)));
+  }
+  Function *Advance = makeAdvance(CL, D, SC, RT);
+  Function *ReverseStep = makeReverseStep(Planner, CL, Key, D, SC, RT);
+  B.CreateCall(RT.Reverse, {Record, Advance, ReverseStep, Ctx});
+
+  // The adjoints of the arguments: each step's, and the state's at the start.
+  SmallVector<Value *, 4> Adjoints;
+  for (auto [K, ArgNo] : enumerate(Sig.AdjointArgs)) {
+    Value *Sum = SC.load(B, Ctx, SC.adjointField(K));
+    for (auto [Phi, From] : enumerate(CL.EntryParam))
+      if (From == int(ArgNo))
+        Sum = B.CreateFAdd(
+            Sum, B.CreateLoad(Sum->getType(),
+                              CL.shadowAddress(B, ScalarShadow, Phi)));
+    Adjoints.push_back(Sum);
+  }
+  Value *Ret = Sig.packAdjoints(B, nullptr, Adjoints);
+  if (Ret)
+    B.CreateRet(Ret);
+  else
+    B.CreateRetVoid();
+}
+
+} // namespace gpuad
