@@ -8,6 +8,7 @@
 
 #include "Rules/CallTable.h"
 #include "Support/FunctionAttributes.h"
+#include "Support/Inlining.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -15,11 +16,13 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -134,6 +137,8 @@ bool StateFinder::visit(Instruction &I) {
   };
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *V = SI->getValueOperand();
+    if (isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand())))
+      return true; // a local (above), whatever it holds
     if (V->getType()->isPtrOrPtrVectorTy() && !addPointerOutput(*SI))
       return false;
     return addWrite(I, SI->getPointerOperand(), Size(V->getType()));
@@ -175,8 +180,9 @@ bool StateFinder::addWrite(Instruction &I, Value *Ptr, const SCEV *Size) {
                   "tell" +
                   at(I));
   Value *Object = Base->getValue();
-  // Memory of one iteration's own (a local array in the body).
-  if (auto *AI = dyn_cast<AllocaInst>(Object); AI && L.contains(AI))
+  // Memory of one iteration's own: a local of the body, or of a function
+  // it called (inlined here; dead between calls).
+  if (isa<AllocaInst>(Object))
     return true;
   if (isa<SCEVCouldNotCompute>(Size))
     return refuse("it writes a length gpuad cannot bound" + at(I));
@@ -303,6 +309,23 @@ std::optional<Bounds> StateFinder::bounds(const SCEV *E, const BasicBlock *At) {
                     SE.getZeroExtendExpr(B->Max, T)};
     return std::nullopt;
   }
+  // A join of values the loop does not change (the same index computed on
+  // two paths): between their least and greatest.
+  if (const auto *U = dyn_cast<SCEVUnknown>(E)) {
+    auto *Phi = dyn_cast<PHINode>(U->getValue());
+    if (!Phi || Phi->getParent() == L.getHeader() ||
+        !SE.isSCEVable(Phi->getType()))
+      return std::nullopt;
+    SmallVector<const SCEV *, 4> Mins, Maxs;
+    for (Value *In : Phi->incoming_values()) {
+      const SCEV *S = SE.getSCEV(In);
+      if (!SE.isLoopInvariant(S, &L))
+        return std::nullopt;
+      Mins.push_back(S);
+      Maxs.push_back(S);
+    }
+    return Bounds{SE.getSMinExpr(Mins), SE.getSMaxExpr(Maxs)};
+  }
   if (const auto *MM = dyn_cast<SCEVMinMaxExpr>(E);
       MM && (isa<SCEVSMaxExpr>(MM) || isa<SCEVSMinExpr>(MM))) {
     SmallVector<const SCEV *, 4> Mins, Maxs;
@@ -396,6 +419,34 @@ Value *CheckpointedLoop::shadowAddress(IRBuilderBase &B, Value *Shadow,
   return B.CreateStructGEP(Active, Shadow, FieldOf[Phi].second);
 }
 
+/// The functions the loop calls that have bodies gpuad would differentiate
+/// become part of it (a step function at -O0), a few levels deep, so that
+/// what they write is found like the loop's own writes.
+static void inlineBodies(Function &C, const CallTable &Calls,
+                         FunctionAnalysisManager &FAM) {
+  auto Inline = [&](const Function &Callee) {
+    if (&Callee == &C || Calls.hasDerivativeRow(Callee) ||
+        Calls.isCustom(Callee) || Callee.hasFnAttribute("enzyme_inactive"))
+      return false;
+    // Not a recursive one.
+    for (const Instruction &I : instructions(Callee))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (Call->getCalledFunction() == &Callee)
+          return false;
+    return true;
+  };
+  bool Inlined = false;
+  for (unsigned Level = 0; Level < 4 && inlineCallsTo(C, Inline); ++Level)
+    Inlined = true;
+  if (!Inlined)
+    return;
+  // Their locals (an -O0 callee's parameters in stack slots) as values.
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
+  FPM.run(C, FAM);
+  FAM.clear(C, C.getName());
+}
+
 namespace {
 
 /// Outlines one loop of a clone and describes it, or says why not.
@@ -455,6 +506,7 @@ std::optional<CheckpointedLoop> LoopOutliner::run(BasicBlock *Header) {
     return std::nullopt;
   }
   C->setLinkage(GlobalValue::InternalLinkage);
+  inlineBodies(*C, Calls, FAM);
   // The extractor brackets the call with lifetime markers of the outputs'
   // slots; the reverse sweep uses them after (as normalizedForReverse's
   // clones never have any).

@@ -139,6 +139,7 @@ public:
   bool addAlias(llvm::StringRef Name, llvm::StringRef Family);
   /// Functions with a registered derivative: classify() answers Custom.
   void addCustom(const llvm::Function &F) { Custom.insert(&F); }
+  bool isCustom(const llvm::Function &F) const { return Custom.contains(&F); }
 
   /// Every spelling of the scalar rows (for tests and documentation).
   void forEachScalarSpelling(

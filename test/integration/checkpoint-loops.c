@@ -9,7 +9,8 @@
 // run-time trip count (binomial schedule); a state of arrays and scalars
 // with an active scalar parameter; an early exit known only when it
 // happens (online schedule); a scalar-only integrator with one snapshot
-// (everything recomputed from the start); split mode (the schedule's
+// (everything recomputed from the start); a step function the loop calls
+// (at -O0 a call, whose writes are the loop's); split mode (the schedule's
 // record is the tape).
 // RUN: %gpuad-cc -O0 %itest-flags -I%S/../../runtime %s -o %t.O0 -lm && %t.O0
 // RUN: %gpuad-cc -O2 %itest-flags -I%S/../../runtime %s -o %t.O2 -lm && %t.O2
@@ -120,6 +121,28 @@ ORBIT(orbit_full, (void)0)
 ORBIT(orbit_ckpt, __gpuad_checkpoint(1))
 GC_SCALAR_OF_ARRAY(orbit_ckpt)
 
+/* ---- A step function (a call at -O0): what it writes is the loop's ------- */
+static void diffuse(double *v, const double *u, int n) {
+  for (int i = 1; i < n - 1; ++i)
+    v[i] = u[i] + 0.1 * (u[i - 1] - 2 * u[i] + u[i + 1]) * (1 + 0.2 * u[i]);
+  v[0] = v[n - 1] = 0;
+}
+#define CALLS(name, MARK)                                                      \
+  double name(double *x, int n) {                                              \
+    double a[N], b[N];                                                         \
+    for (int i = 0; i < n; ++i)                                                \
+      a[i] = x[i];                                                             \
+    for (int t = 0; t < Steps; t += 2) {                                       \
+      MARK;                                                                    \
+      diffuse(b, a, n);                                                        \
+      diffuse(a, b, n);                                                        \
+    }                                                                          \
+    return a[2] * a[5] + b[3];                                                 \
+  }
+CALLS(calls_full, (void)0)
+CALLS(calls_ckpt, __gpuad_checkpoint(2))
+GC_SCALAR_OF_ARRAY(calls_ckpt)
+
 static double x0[N];
 static double x0_scratch[N];
 static double *x0copy(double *unused) {
@@ -197,6 +220,9 @@ int main(void) {
 
   CHECK_AGAINST_FULL("grow", grow_ckpt, grow_full, N, 5);
   GC_CHECK_SCALAR(grow_ckpt, x0, N);
+
+  CHECK_AGAINST_FULL("calls", calls_ckpt, calls_full, N, 2);
+  GC_CHECK_SCALAR(calls_ckpt, x0, N);
 
   CHECK_AGAINST_FULL("orbit", orbit_ckpt, orbit_full, 2, 1);
   GC_CHECK_SCALAR(orbit_ckpt, x0, 2);
