@@ -358,9 +358,9 @@ static SmallVector<CallInst *, 2> markersIn(Function &F, const Loop *L) {
 /// PHIs read from and written back to the scalar state's two parts.
 static Function *makeStep(Function &C, Loop &L, const CheckpointedLoop &CL) {
   LLVMContext &Ctx = C.getContext();
+  unsigned NumPointers = CL.PointerPhis.size();
   SmallVector<Type *, 8> Params(C.getFunctionType()->params());
-  Params.push_back(PointerType::get(Ctx, 0));
-  Params.push_back(PointerType::get(Ctx, 0));
+  Params.append(NumPointers + 2, PointerType::get(Ctx, 0));
   Function *S = Function::Create(
       FunctionType::get(Type::getInt1Ty(Ctx), Params, false),
       GlobalValue::InternalLinkage, C.getName() + ".step", C.getParent());
@@ -373,7 +373,8 @@ static Function *makeStep(Function &C, Loop &L, const CheckpointedLoop &CL) {
   CloneFunctionInto(S, &C, VMap, CloneFunctionChangeType::LocalChangesOnly,
                     Returns);
   recopyFunctionAttributes(C, *S);
-  Value *Part[2] = {S->getArg(C.arg_size()), S->getArg(C.arg_size() + 1)};
+  unsigned StateParam = C.arg_size() + NumPointers;
+  Value *Part[2] = {S->getArg(StateParam), S->getArg(StateParam + 1)};
   Part[0]->setName("state");
   Part[1]->setName("state.inactive");
   StructType *PartTy[2] = {CL.Active, CL.Inactive};
@@ -388,15 +389,29 @@ static Function *makeStep(Function &C, Loop &L, const CheckpointedLoop &CL) {
   SmallVector<PHINode *, 8> Phis;
   for (PHINode &P : Header->phis())
     Phis.push_back(&P);
+  auto Buffers = [&](unsigned K) {
+    SmallVector<Value *, 2> V;
+    for (unsigned ArgNo : CL.PointerParams[K])
+      V.push_back(S->getArg(ArgNo));
+    return V;
+  };
   BasicBlock *Next = BasicBlock::Create(Ctx, "next.step", S);
   IRBuilder<> B(Next);
-  for (auto [K, P] : enumerate(Phis))
-    B.CreateStore(P->getIncomingValueForBlock(Latch), Address(B, K));
+  for (auto [K, P] : enumerate(Phis)) {
+    Value *V = P->getIncomingValueForBlock(Latch);
+    if (P->getType()->isPointerTy())
+      V = bufferIndex(B, V, Buffers(K));
+    B.CreateStore(V, Address(B, K));
+  }
   B.CreateRet(B.getTrue());
   Latch->getTerminator()->replaceSuccessorWith(Header, Next);
   B.SetInsertPoint(Entry->getTerminator());
   for (auto [K, P] : enumerate(Phis)) {
-    LoadInst *V = B.CreateLoad(P->getType(), Address(B, K), P->getName());
+    auto Carried = find(CL.PointerPhis, K);
+    Value *V = Carried != CL.PointerPhis.end()
+                   ? static_cast<Value *>(S->getArg(
+                         C.arg_size() + (Carried - CL.PointerPhis.begin())))
+                   : B.CreateLoad(P->getType(), Address(B, K), P->getName());
     P->replaceAllUsesWith(V);
     P->eraseFromParent();
   }
@@ -404,7 +419,26 @@ static Function *makeStep(Function &C, Loop &L, const CheckpointedLoop &CL) {
     ReturnInst::Create(Ctx, ConstantInt::getFalse(Ctx), R->getIterator());
     R->eraseFromParent();
   }
+  // A pointer the code after the loop uses is the augmented half's to store
+  // (no adjoint flows through it): the step's derivative keeps no pointer
+  // in memory, so it can check its buffers apart at run time.
+  for (const CheckpointedLoop::PointerOutput &O : CL.PointerOutputs)
+    cast<Instruction>(VMap[O.Store])->eraseFromParent();
   return S;
+}
+
+Value *bufferIndex(IRBuilderBase &B, Value *P, ArrayRef<Value *> Buffers) {
+  Value *Index = B.getInt32(Buffers.size() - 1);
+  for (unsigned J = Buffers.size() - 1; J-- > 0;)
+    Index = B.CreateSelect(B.CreateICmpEQ(P, Buffers[J]), B.getInt32(J), Index);
+  return Index;
+}
+
+Value *bufferAt(IRBuilderBase &B, Value *Index, ArrayRef<Value *> Buffers) {
+  Value *P = Buffers.back();
+  for (unsigned J = Buffers.size() - 1; J-- > 0;)
+    P = B.CreateSelect(B.CreateICmpEQ(Index, B.getInt32(J)), Buffers[J], P);
+  return P;
 }
 
 Value *CheckpointedLoop::scalarAddress(IRBuilderBase &B, Value *Block,
@@ -578,7 +612,11 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
   SmallVector<Type *, 8> Fields[2];
   for (PHINode &P : L.getHeader()->phis()) {
     Type *T = P.getType();
-    unsigned Part = T->isFPOrFPVectorTy() || T->isPtrOrPtrVectorTy() ? 0 : 1;
+    if (T->isPointerTy()) {
+      CL.PointerPhis.push_back(CL.FieldOf.size());
+      T = Type::getInt32Ty(C.getContext());
+    }
+    unsigned Part = T->isFPOrFPVectorTy() ? 0 : 1;
     CL.FieldOf.push_back({Part, unsigned(Fields[Part].size())});
     Fields[Part].push_back(T);
     Value *Init = P.getIncomingValueForBlock(L.getLoopPreheader());
@@ -590,7 +628,8 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
     }
     CL.EntryParam.push_back(Param ? int(Param->getArgNo()) : -1);
     SmallVector<unsigned, 2> Buffers;
-    if (P.getType()->isPointerTy() && (Buffers = buffersOf(&P, L)).empty()) {
+    if (P.getType()->isPtrOrPtrVectorTy() &&
+        (Buffers = buffersOf(&P, L)).empty()) {
       Why = "it carries a pointer that can hold other values than the "
             "buffers passed to it";
       return false;

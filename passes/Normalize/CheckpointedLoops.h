@@ -65,13 +65,18 @@ inline constexpr const char *CheckpointMarker = "__gpuad_checkpoint";
 inline constexpr uint64_t DefaultBudgetMiB = 64;
 
 struct CheckpointedLoop {
-  /// The outlined loop, and one step of it: `Loop`'s parameters, then
-  /// pointers to the two parts of the scalar state; returns whether the
-  /// loop goes on.
+  /// The outlined loop, and one step of it: `Loop`'s parameters, then the
+  /// buffers the carried pointers hold (one per PointerPhis entry: as
+  /// parameters, the step's derivative can check them apart at run time),
+  /// then pointers to the two parts of the scalar state; returns whether
+  /// the loop goes on.
   llvm::Function *Loop = nullptr, *Step = nullptr;
+  /// The header PHIs that carry a pointer, in `Step`'s parameter order.
+  llvm::SmallVector<unsigned, 2> PointerPhis;
   /// The scalar state, {Active, Inactive}: the header PHIs that carry
-  /// derivatives (floats, pointers: `Step`'s state has a shadow) and the
-  /// others (integers); per header PHI, its part and field.
+  /// derivatives (floats: `Step`'s state has a shadow) and the others
+  /// (integers; for a carried pointer, the i32 index in PointerParams of
+  /// the buffer it holds); per header PHI, its part and field.
   llvm::StructType *Scalars = nullptr, *Active = nullptr, *Inactive = nullptr;
   llvm::SmallVector<std::pair<unsigned, unsigned>, 8> FieldOf;
   /// The address of header PHI \p Phi's value in \p Block (a Scalars).
@@ -108,6 +113,14 @@ struct CheckpointedLoop {
   llvm::Value *Snapshots = nullptr;
   uint64_t BudgetBytes = 0;
 };
+
+/// The index (i32) of the first of \p Buffers that pointer \p P equals
+/// (the last one's if none does).
+llvm::Value *bufferIndex(llvm::IRBuilderBase &B, llvm::Value *P,
+                         llvm::ArrayRef<llvm::Value *> Buffers);
+/// The buffer at index \p Index of \p Buffers.
+llvm::Value *bufferAt(llvm::IRBuilderBase &B, llvm::Value *Index,
+                      llvm::ArrayRef<llvm::Value *> Buffers);
 
 class CheckpointedLoops {
 public:

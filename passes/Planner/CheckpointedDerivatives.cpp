@@ -7,8 +7,9 @@
 #include "Planner/CheckpointedDerivatives.h"
 
 #include "Normalize/CheckpointedLoops.h"
+#include "Planner/DerivativeContext.h"
+#include "Planner/RuntimeDisjointness.h"
 #include "Support/FunctionAttributes.h"
-#include "Sweep/SweepPlanner.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -89,6 +90,18 @@ public:
   Value *scalarShadow(IRBuilderBase &B, Value *Ctx) const {
     return load(B, Ctx, LoopField + 1);
   }
+  /// The buffer carried pointer \p J (of CL.PointerPhis) holds now, or its
+  /// shadow.
+  Value *carried(IRBuilderBase &B, Value *Ctx, Value *Scalars, unsigned J,
+                 bool Shadow) const {
+    unsigned Phi = CL.PointerPhis[J];
+    Value *Index =
+        B.CreateLoad(B.getInt32Ty(), CL.scalarAddress(B, Scalars, Phi));
+    SmallVector<Value *, 2> Buffers;
+    for (unsigned ArgNo : CL.PointerParams[Phi])
+      Buffers.push_back(Shadow ? shadow(B, Ctx, ArgNo) : primal(B, Ctx, ArgNo));
+    return bufferAt(B, Index, Buffers);
+  }
   unsigned recordField() const { return LoopField; }
   unsigned adjointField(unsigned K) const { return AdjointField + K; }
 
@@ -126,11 +139,14 @@ Function *makeAdvance(const CheckpointedLoop &CL, Function &Bwd,
   for (unsigned I = 0; I < CL.Loop->arg_size(); ++I)
     Args.push_back(SC.primal(B, Ctx, I));
   Value *Scalars = B.CreateCall(RT.Scalars, {SC.record(B, Ctx)});
-  Args.push_back(B.CreateStructGEP(CL.Scalars, Scalars, 0));
-  Args.push_back(B.CreateStructGEP(CL.Scalars, Scalars, 1));
   B.CreateCondBr(B.CreateICmpSLT(From, To), Body, Exit);
   B.SetInsertPoint(Body);
   PHINode *I = B.CreatePHI(I64, 2, "i");
+  // The carried pointers change from step to step.
+  for (unsigned J = 0; J < CL.PointerPhis.size(); ++J)
+    Args.push_back(SC.carried(B, Ctx, Scalars, J, /*Shadow=*/false));
+  Args.push_back(B.CreateStructGEP(CL.Scalars, Scalars, 0));
+  Args.push_back(B.CreateStructGEP(CL.Scalars, Scalars, 1));
   B.CreateCall(CL.Step, Args);
   Value *Next = B.CreateAdd(I, B.getInt64(1));
   I->addIncoming(From, Entry);
@@ -143,51 +159,54 @@ Function *makeAdvance(const CheckpointedLoop &CL, Function &Bwd,
 
 /// `reverse_step(context, step)`: the step's combined reverse derivative
 /// on the current state, its adjoints added to the context's.
-Function *makeReverseStep(SweepPlanner &Planner, const CheckpointedLoop &CL,
+Function *makeReverseStep(DerivativeContext &Ctx, const CheckpointedLoop &CL,
                           const DerivativeKey &Key, Function &Bwd,
                           const StepContext &SC, LoopRuntime &RT) {
   LLVMContext &C = Bwd.getContext();
   Function *F = makeCallback(Bwd, "reverse_step",
                              {PointerType::get(C, 0), Type::getInt64Ty(C)});
-  Value *Ctx = F->getArg(0);
+  Value *Context = F->getArg(0);
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  Value *Scalars = B.CreateCall(RT.Scalars, {SC.record(B, Ctx)});
-  Value *ScalarShadow = SC.scalarShadow(B, Ctx);
-  // A carried pointer's shadow is the shadow of the buffer it holds now.
-  for (auto [K, Buffers] : enumerate(CL.PointerParams)) {
-    if (Buffers.empty())
-      continue;
-    Value *P =
-        B.CreateLoad(PointerType::get(C, 0), CL.scalarAddress(B, Scalars, K));
-    Value *Shadow = SC.shadow(B, Ctx, Buffers.front());
-    for (unsigned ArgNo : drop_begin(Buffers))
-      Shadow = B.CreateSelect(B.CreateICmpEQ(P, SC.primal(B, Ctx, ArgNo)),
-                              SC.shadow(B, Ctx, ArgNo), Shadow);
-    B.CreateStore(Shadow, CL.shadowAddress(B, ScalarShadow, K));
-  }
-
+  Value *Scalars = B.CreateCall(RT.Scalars, {SC.record(B, Context)});
+  Value *ScalarShadow = SC.scalarShadow(B, Context);
   DerivativeKey StepKey;
   StepKey.Fn = CL.Step;
   StepKey.Mode = DiffMode::ReverseCombined;
   for (ArgActivity A : Key.Args)
     StepKey.Args.push_back(A == ArgActivity::DupNoNeed ? ArgActivity::Dup : A);
+  StepKey.Args.append(CL.PointerPhis.size(), ArgActivity::Dup);
   StepKey.Args.push_back(ArgActivity::Dup);
   StepKey.Args.push_back(ArgActivity::Const);
-  Function *D = Planner.getOrCreate(StepKey);
-  const DerivativeSignature &DS = Planner.signatureOf(*D);
-  SmallVector<Value *, 16> Args(DS.Type->getNumParams());
-  unsigned State = CL.Loop->arg_size();
-  for (unsigned I = 0; I < State; ++I) {
-    Args[DS.PrimalParam[I]] = SC.primal(B, Ctx, I);
-    if (DS.ShadowParam[I] >= 0)
-      Args[DS.ShadowParam[I]] = SC.shadow(B, Ctx, I);
+  // The buffers are parameters: where the step's derivative may load them
+  // again instead of keeping what it read is checked at run time.
+  if (Ctx.options().RuntimeAliasCheck) {
+    DisjointnessPlan P = planRuntimeDisjointness(Ctx, StepKey);
+    if (P.possible())
+      StepKey.Alias =
+          P.Pairs.empty() ? AliasVersion::Restrict : AliasVersion::Checked;
   }
+  Function *D = Ctx.getOrCreate(StepKey);
+  const DerivativeSignature &DS = Ctx.signatureOf(*D);
+  SmallVector<Value *, 16> Args(DS.Type->getNumParams());
+  unsigned Carried = CL.Loop->arg_size();
+  for (unsigned I = 0; I < Carried; ++I) {
+    Args[DS.PrimalParam[I]] = SC.primal(B, Context, I);
+    if (DS.ShadowParam[I] >= 0)
+      Args[DS.ShadowParam[I]] = SC.shadow(B, Context, I);
+  }
+  for (unsigned J = 0; J < CL.PointerPhis.size(); ++J) {
+    Args[DS.PrimalParam[Carried + J]] =
+        SC.carried(B, Context, Scalars, J, /*Shadow=*/false);
+    Args[DS.ShadowParam[Carried + J]] =
+        SC.carried(B, Context, Scalars, J, /*Shadow=*/true);
+  }
+  unsigned State = Carried + CL.PointerPhis.size();
   Args[DS.PrimalParam[State]] = B.CreateStructGEP(CL.Scalars, Scalars, 0);
   Args[DS.ShadowParam[State]] = ScalarShadow;
   Args[DS.PrimalParam[State + 1]] = B.CreateStructGEP(CL.Scalars, Scalars, 1);
   CallInst *Result = B.CreateCall(D, Args);
   for (unsigned K = 0; K < DS.AdjointArgs.size(); ++K) {
-    Value *Slot = SC.field(B, Ctx, SC.adjointField(K));
+    Value *Slot = SC.field(B, Context, SC.adjointField(K));
     Value *Adjoint = DS.adjointOf(B, Result, K);
     B.CreateStore(B.CreateFAdd(B.CreateLoad(Adjoint->getType(), Slot), Adjoint),
                   Slot);
@@ -254,8 +273,16 @@ void emitCheckpointedAugmented(const CheckpointedLoop &CL,
   B.SetInsertPoint(Header, Header->begin());
   PHINode *StepNo = B.CreatePHI(I64, 2, "step");
   B.SetInsertPoint(Header, Header->getFirstInsertionPt());
-  for (auto [K, P] : enumerate(Phis))
-    B.CreateStore(P, CL.scalarAddress(B, Scalars, K));
+  for (auto [K, P] : enumerate(Phis)) {
+    Value *V = P;
+    if (P->getType()->isPointerTy()) {
+      SmallVector<Value *, 2> Buffers;
+      for (unsigned ArgNo : CL.PointerParams[K])
+        Buffers.push_back(D.getArg(Sig.PrimalParam[ArgNo]));
+      V = bufferIndex(B, P, Buffers);
+    }
+    B.CreateStore(V, CL.scalarAddress(B, Scalars, K));
+  }
   B.CreateCall(RT.Step, {Record, StepNo});
   B.SetInsertPoint(Latch->getTerminator());
   StepNo->addIncoming(B.getInt64(0), Entry);
@@ -287,34 +314,35 @@ void emitCheckpointedAugmented(const CheckpointedLoop &CL,
   (void)Key;
 }
 
-void emitCheckpointedBackward(SweepPlanner &Planner, const CheckpointedLoop &CL,
+void emitCheckpointedBackward(DerivativeContext &Ctx,
+                              const CheckpointedLoop &CL,
                               const DerivativeKey &Key, Function &D,
                               const DerivativeSignature &Sig) {
   LLVMContext &C = D.getContext();
   LoopRuntime RT(*D.getParent());
   StepContext SC(CL, D, Sig);
   IRBuilder<> B(BasicBlock::Create(C, "entry", &D));
-  Value *Ctx = B.CreateAlloca(SC.type(), nullptr, "context");
+  Value *Context = B.CreateAlloca(SC.type(), nullptr, "context");
   for (Argument &A : D.args())
-    B.CreateStore(&A, SC.field(B, Ctx, A.getArgNo()));
+    B.CreateStore(&A, SC.field(B, Context, A.getArgNo()));
   Value *Record = D.getArg(Sig.TapeParam);
-  B.CreateStore(Record, SC.field(B, Ctx, SC.recordField()));
+  B.CreateStore(Record, SC.field(B, Context, SC.recordField()));
   Value *ScalarShadow = B.CreateAlloca(CL.Active, nullptr, "scalars.shadow");
   B.CreateStore(Constant::getNullValue(CL.Active), ScalarShadow);
-  B.CreateStore(ScalarShadow, SC.field(B, Ctx, SC.recordField() + 1));
+  B.CreateStore(ScalarShadow, SC.field(B, Context, SC.recordField() + 1));
   for (unsigned K = 0; K < Sig.AdjointArgs.size(); ++K) {
     Type *T = CL.Loop->getArg(Sig.AdjointArgs[K])->getType();
     B.CreateStore(Constant::getNullValue(T),
-                  SC.field(B, Ctx, SC.adjointField(K)));
+                  SC.field(B, Context, SC.adjointField(K)));
   }
   Function *Advance = makeAdvance(CL, D, SC, RT);
-  Function *ReverseStep = makeReverseStep(Planner, CL, Key, D, SC, RT);
-  B.CreateCall(RT.Reverse, {Record, Advance, ReverseStep, Ctx});
+  Function *ReverseStep = makeReverseStep(Ctx, CL, Key, D, SC, RT);
+  B.CreateCall(RT.Reverse, {Record, Advance, ReverseStep, Context});
 
   // The adjoints of the arguments: each step's, and the state's at the start.
   SmallVector<Value *, 4> Adjoints;
   for (auto [K, ArgNo] : enumerate(Sig.AdjointArgs)) {
-    Value *Sum = SC.load(B, Ctx, SC.adjointField(K));
+    Value *Sum = SC.load(B, Context, SC.adjointField(K));
     for (auto [Phi, From] : enumerate(CL.EntryParam))
       if (From == int(ArgNo))
         Sum = B.CreateFAdd(

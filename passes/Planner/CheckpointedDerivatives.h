@@ -34,7 +34,7 @@ class Function;
 namespace gpuad {
 
 struct CheckpointedLoop;
-class SweepPlanner;
+class DerivativeContext;
 
 /// Whether the halves below can serve \p Key.
 bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key);
@@ -42,7 +42,8 @@ bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key);
 void emitCheckpointedAugmented(const CheckpointedLoop &CL,
                                const DerivativeKey &Key, llvm::Function &D,
                                const DerivativeSignature &Sig);
-void emitCheckpointedBackward(SweepPlanner &Ctx, const CheckpointedLoop &CL,
+void emitCheckpointedBackward(DerivativeContext &Ctx,
+                              const CheckpointedLoop &CL,
                               const DerivativeKey &Key, llvm::Function &D,
                               const DerivativeSignature &Sig);
 
