@@ -274,15 +274,21 @@ std::optional<Bounds> StateFinder::bounds(const SCEV *E, const BasicBlock *At) {
       return Bounds{SE.getAddExpr(Start->Min, Span), Start->Max};
     return std::nullopt;
   }
-  if (const auto *Add = dyn_cast<SCEVAddExpr>(E)) {
-    SmallVector<const SCEV *, 4> Mins, Maxs;
-    for (const SCEV *Op : Add->operands()) {
+  // Each operand's least and greatest.
+  SmallVector<const SCEV *, 4> Mins, Maxs;
+  auto OperandBounds = [&](ArrayRef<const SCEV *> Ops) {
+    for (const SCEV *Op : Ops) {
       std::optional<Bounds> B = bounds(Op, At);
       if (!B)
-        return std::nullopt;
+        return false;
       Mins.push_back(B->Min);
       Maxs.push_back(B->Max);
     }
+    return true;
+  };
+  if (const auto *Add = dyn_cast<SCEVAddExpr>(E)) {
+    if (!OperandBounds(Add->operands()))
+      return std::nullopt;
     return Bounds{SE.getAddExpr(Mins), SE.getAddExpr(Maxs)};
   }
   if (const auto *Mul = dyn_cast<SCEVMulExpr>(E)) {
@@ -316,7 +322,6 @@ std::optional<Bounds> StateFinder::bounds(const SCEV *E, const BasicBlock *At) {
     if (!Phi || Phi->getParent() == L.getHeader() ||
         !SE.isSCEVable(Phi->getType()))
       return std::nullopt;
-    SmallVector<const SCEV *, 4> Mins, Maxs;
     for (Value *In : Phi->incoming_values()) {
       const SCEV *S = SE.getSCEV(In);
       if (!SE.isLoopInvariant(S, &L))
@@ -328,14 +333,8 @@ std::optional<Bounds> StateFinder::bounds(const SCEV *E, const BasicBlock *At) {
   }
   if (const auto *MM = dyn_cast<SCEVMinMaxExpr>(E);
       MM && (isa<SCEVSMaxExpr>(MM) || isa<SCEVSMinExpr>(MM))) {
-    SmallVector<const SCEV *, 4> Mins, Maxs;
-    for (const SCEV *Op : MM->operands()) {
-      std::optional<Bounds> B = bounds(Op, At);
-      if (!B)
-        return std::nullopt;
-      Mins.push_back(B->Min);
-      Maxs.push_back(B->Max);
-    }
+    if (!OperandBounds(MM->operands()))
+      return std::nullopt;
     return Bounds{SE.getSMinExpr(Mins), SE.getSMaxExpr(Maxs)};
   }
   return std::nullopt;

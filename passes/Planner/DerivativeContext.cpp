@@ -83,14 +83,8 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
   if (const CustomRule *R = Regs.ruleFor(*Key.Fn))
     return getCustom(Key, *R);
   if (const CheckpointedLoop *CL = Pre.checkpoints().lookup(*Key.Fn);
-      CL && canCheckpoint(*CL, Key)) {
-    SplitHalves H = getSplit(Key);
-    Function *D = declare(Key, DerivativeSignature::reverse(Key));
-    emitCombinedFromHalves(*D, Signatures[D], Key, *H.Augmented,
-                           Signatures[H.Augmented], *H.Backward,
-                           Signatures[H.Backward]);
-    return D;
-  }
+      CL && canCheckpoint(*CL, Key))
+    return getCombinedFromSplit(Key);
   if (Key.Alias == AliasVersion::Checked) {
     DerivativeKey Restrict = Key, AsProven = Key;
     Restrict.Alias = AliasVersion::Restrict;
@@ -317,7 +311,11 @@ Function *DerivativeContext::getCustom(const DerivativeKey &Key,
       stubOut(*D);
     return D;
   }
-  // Combined reverse mode: the augmented call, then the reverse one.
+  return getCombinedFromSplit(Key);
+}
+
+Function *DerivativeContext::getCombinedFromSplit(const DerivativeKey &Key) {
+  // The augmented call, then the reverse one.
   SplitHalves H = getSplit(Key);
   Function *D = declare(Key, DerivativeSignature::reverse(Key));
   emitCombinedFromHalves(*D, Signatures[D], Key, *H.Augmented,

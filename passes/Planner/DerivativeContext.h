@@ -224,6 +224,9 @@ private:
                           const DerivativeSignature &Sig);
   /// Derivatives made from a user's registered functions.
   llvm::Function *getCustom(const DerivativeKey &Key, const CustomRule &R);
+  /// A combined reverse derivative that calls \p Key's split halves (a
+  /// custom rule's, a checkpointed loop's).
+  llvm::Function *getCombinedFromSplit(const DerivativeKey &Key);
   SplitHalves getCustomSplit(const DerivativeKey &AugKey,
                              const DerivativeKey &BwdKey, const CustomRule &R);
   /// Wraps the dispatcher's halves \p Own in halves that call the pair
