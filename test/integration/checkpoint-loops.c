@@ -7,8 +7,8 @@
 // and the run statistics show the schedule really ran (no more snapshots
 // than asked for, steps run again).  Cases: ping-pong buffers with a
 // run-time trip count (binomial schedule); a state of arrays and scalars
-// with an active scalar parameter; an early exit known only when it
-// happens (online schedule); a scalar-only integrator with one snapshot
+// with an active scalar parameter; an exit known only when it happens
+// (online schedule): a while condition, and a break in mid-step; a scalar-only integrator with one snapshot
 // (everything recomputed from the start); a step function the loop calls
 // (at -O0 a call, whose writes are the loop's); split mode (the schedule's
 // record is the tape).
@@ -103,6 +103,27 @@ GC_SCALAR_OF_ARRAY(chain_ckpt_x)
 GROW(grow_full, (void)0)
 GROW(grow_ckpt, __gpuad_checkpoint(5))
 GC_SCALAR_OF_ARRAY(grow_ckpt)
+
+/* ---- A break out of the middle of a step --------------------------------- */
+#define BREAK(name, MARK)                                                      \
+  double name(double *x, int n) {                                              \
+    double y[N];                                                               \
+    for (int i = 0; i < n; ++i)                                                \
+      y[i] = x[i];                                                             \
+    double peak = 0;                                                           \
+    for (int t = 0; t < 1000; ++t) {                                           \
+      MARK;                                                                    \
+      for (int i = 0; i < n; ++i)                                              \
+        y[i] = y[i] * 1.01 + 0.02 * sin(y[(i + 3) % n]);                       \
+      if (y[0] + t * 0.05 > 2.5)                                               \
+        break;                                                                 \
+      peak = peak * 0.5 + y[1];                                                \
+    }                                                                          \
+    return peak + y[2] * y[0];                                                 \
+  }
+BREAK(break_full, (void)0)
+BREAK(break_ckpt, __gpuad_checkpoint(3))
+GC_SCALAR_OF_ARRAY(break_ckpt)
 
 /* ---- Scalars only, one snapshot: every step recomputed from the start ----- */
 #define ORBIT(name, MARK)                                                      \
@@ -220,6 +241,9 @@ int main(void) {
 
   CHECK_AGAINST_FULL("grow", grow_ckpt, grow_full, N, 5);
   GC_CHECK_SCALAR(grow_ckpt, x0, N);
+
+  CHECK_AGAINST_FULL("break", break_ckpt, break_full, N, 3);
+  GC_CHECK_SCALAR(break_ckpt, x0, N);
 
   CHECK_AGAINST_FULL("calls", calls_ckpt, calls_full, N, 2);
   GC_CHECK_SCALAR(calls_ckpt, x0, N);
