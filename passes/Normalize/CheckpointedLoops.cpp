@@ -6,6 +6,7 @@
 
 #include "Normalize/CheckpointedLoops.h"
 
+#include "Checkpointing.h"
 #include "Rules/CallTable.h"
 #include "Support/FunctionAttributes.h"
 #include "Support/Inlining.h"
@@ -22,6 +23,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
@@ -728,15 +730,30 @@ void CheckpointedLoops::outline(Function &F, const Function &User,
           R << " (" << ore::NV("Bytes", Bytes->getZExtValue()) << " B)";
       }
       R << "; snapshots: ";
-      if (CL->Snapshots)
+      auto *Count = dyn_cast_or_null<ConstantInt>(CL->Snapshots);
+      if (Count && Count->getSExtValue() > 0)
+        R << ore::NV("Snapshots", Count->getSExtValue());
+      else if (CL->Snapshots && !Count)
         R << "as many as __gpuad_checkpoint says";
       else
-        R << "as many as " << ore::NV("BudgetMiB", BudgetMiB) << " MiB hold";
-      return R << (CL->Steps ? ", scheduled by binomial checkpointing "
-                               "(revolve; the trip count is known when the "
-                               "loop starts)"
-                             : ", thinned online (the trip count is known "
-                               "only when the loop ends)");
+        R << "as many as " << ore::NV("BudgetMiB", CL->BudgetBytes >> 20)
+          << " MiB hold";
+      R << (CL->Steps ? ", scheduled by binomial checkpointing (revolve; the "
+                        "trip count is known when the loop starts)"
+                      : ", thinned online (the trip count is known only when "
+                        "the loop ends)");
+      // Revolve's cost where both counts are constants.
+      auto *Steps = dyn_cast_or_null<ConstantInt>(CL->Steps);
+      if (Count && Count->getSExtValue() > 0 && Steps) {
+        int64_t T = Steps->getSExtValue();
+        double PerStep =
+            double(gpuad_checkpoint_forward_steps(T, Count->getSExtValue())) /
+            double(T);
+        std::string Text;
+        raw_string_ostream(Text) << format("%.2f", PerStep);
+        R << "; each step runs " << Text << " times forward on average";
+      }
+      return R;
     });
     Loops[CL->Loop] = std::move(*CL);
   }

@@ -26,7 +26,7 @@
 #define N 8
 int Steps = 20; /* not a constant the optimiser could fold */
 
-// MARKED: checkpoint-remarks.c:[[@LINE+5]]:3: remark: loop checkpointed: its state is {{[0-9]+}} B of scalars ({{[0-9]+}} value{{s?}}), the memory it writes of parameter 2; snapshots: as many as __gpuad_checkpoint says, scheduled by binomial checkpointing (revolve; the trip count is known when the loop starts)
+// MARKED: checkpoint-remarks.c:[[@LINE+5]]:3: remark: loop checkpointed: its state is {{[0-9]+}} B of scalars ({{[0-9]+}} value{{s?}}), the memory it writes of parameter 2; snapshots: 3, scheduled by binomial checkpointing (revolve; the trip count is known when the loop starts) [-Rpass=gpuad]
 // BUDGET: checkpoint-remarks.c:[[@LINE+4]]:3: remark: loop checkpointed: {{.*}} the memory it writes of parameter 2; snapshots: as many as 16 MiB hold, scheduled by binomial checkpointing
 double smooth_into(double *x, double *u, int n, int steps) {
   for (int i = 0; i < n; ++i)
@@ -54,6 +54,21 @@ double settle(double *x) {
   }
   return y * z;
 }
+
+// A constant trip count and snapshot count: the remark quotes revolve's cost.
+// MARKED: checkpoint-remarks.c:[[@LINE+4]]:3: remark: loop checkpointed: {{.*}}snapshots: 4, scheduled by binomial checkpointing (revolve; the trip count is known when the loop starts); each step runs 3.{{[0-9]+}} times forward on average
+double fixed(double *x, double *u) {
+  for (int i = 0; i < N; ++i)
+    u[i] = x[i];
+  for (int t = 0; t < 100; ++t) {
+    MARK(4);
+    for (int i = 1; i < N - 1; ++i)
+      u[i] = u[i] * 0.9 + 0.05 * sin(u[i - 1] + u[i + 1]);
+  }
+  return u[3];
+}
+static double fixed_u[N];
+static double fixed1(double *x) { return fixed(x, fixed_u); }
 
 // MARKED: checkpoint-remarks.c:[[@LINE+3]]:3: remark: loop not checkpointed (it keeps its full tape): it calls 'printf', which may write memory or do I/O that running the loop again would repeat
 double noisy(double *x) {
@@ -142,6 +157,12 @@ int main(void) {
     check_gradient("smooth", smooth, g, x, N);
   }
   GRADIENT(settle);
+  {
+    double du[N] = {0};
+    memset(g, 0, sizeof g);
+    __enzyme_autodiff((void *)fixed, enzyme_dup, x, g, enzyme_dup, fixed_u, du);
+    check_gradient("fixed", fixed1, g, x, N);
+  }
   GRADIENT(noisy);
   GRADIENT(pointers);
   GRADIENT(plain);
