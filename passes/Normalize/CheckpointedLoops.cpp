@@ -59,8 +59,14 @@ public:
   /// cannot be identified.
   bool run();
   const std::string &why() const { return Why; }
-  /// Per base object: its extent in bytes from the base.
+  /// Per base object: the extent in bytes from the base that the loop
+  /// reads or writes, and whether it writes any of it.
   const MapVector<Value *, Bounds> &extents() const { return Extents; }
+  bool writes(const Value *Base) const { return Written.contains(Base); }
+  /// Parameters the loop reads at offsets no trip count bounds.
+  const SmallVector<unsigned, 2> &unboundedReads() const {
+    return UnboundedReads;
+  }
   /// The stores of a pointer the code after the loop uses, and the
   /// parameters the pointer can be.
   SmallVector<CheckpointedLoop::PointerOutput, 2> &pointerOutputs() {
@@ -69,8 +75,8 @@ public:
 
 private:
   bool visit(Instruction &I);
-  bool addWrite(Instruction &I, Value *Ptr, const SCEV *Size);
-  bool addExtent(Value *Base, const SCEV *Min, const SCEV *Max);
+  bool addAccess(Instruction &I, Value *Ptr, const SCEV *Size, bool Write);
+  bool addExtent(Value *Base, const SCEV *Min, const SCEV *Max, bool Write);
   bool addPointerOutput(StoreInst &SI);
   std::optional<Bounds> bounds(const SCEV *E, const BasicBlock *At);
   std::optional<const SCEV *> lastIteration(const Loop &Lk,
@@ -87,6 +93,8 @@ private:
   unsigned FirstOutput;
   std::function<std::string(const Value &)> Name;
   MapVector<Value *, Bounds> Extents;
+  SmallPtrSet<const Value *, 4> Written;
+  SmallVector<unsigned, 2> UnboundedReads;
   SmallVector<CheckpointedLoop::PointerOutput, 2> PointerOutputs;
   std::string Why;
 };
@@ -137,27 +145,35 @@ bool StateFinder::visit(Instruction &I) {
   auto Size = [&](Type *T) {
     return SE.getConstant(I64, DL.getTypeStoreSize(T).getFixedValue());
   };
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return addAccess(I, LI->getPointerOperand(), Size(LI->getType()),
+                     /*Write=*/false);
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *V = SI->getValueOperand();
     if (isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand())))
       return true; // a local (above), whatever it holds
     if (V->getType()->isPtrOrPtrVectorTy() && !addPointerOutput(*SI))
       return false;
-    return addWrite(I, SI->getPointerOperand(), Size(V->getType()));
+    return addAccess(I, SI->getPointerOperand(), Size(V->getType()),
+                     /*Write=*/true);
   }
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-    return addWrite(I, RMW->getPointerOperand(),
-                    Size(RMW->getValOperand()->getType()));
+    return addAccess(I, RMW->getPointerOperand(),
+                     Size(RMW->getValOperand()->getType()), /*Write=*/true);
   if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
-    return addWrite(I, CX->getPointerOperand(),
-                    Size(CX->getNewValOperand()->getType()));
+    return addAccess(I, CX->getPointerOperand(),
+                     Size(CX->getNewValOperand()->getType()), /*Write=*/true);
   auto *Call = dyn_cast<CallBase>(&I);
   if (!Call)
     return true;
-  if (auto *MI = dyn_cast<AnyMemIntrinsic>(Call))
-    return addWrite(
-        I, MI->getRawDest(),
-        SE.getTruncateOrZeroExtend(SE.getSCEV(MI->getLength()), I64));
+  if (auto *MI = dyn_cast<AnyMemIntrinsic>(Call)) {
+    const SCEV *Length =
+        SE.getTruncateOrZeroExtend(SE.getSCEV(MI->getLength()), I64);
+    if (auto *MT = dyn_cast<AnyMemTransferInst>(MI);
+        MT && !addAccess(I, MT->getRawSource(), Length, /*Write=*/false))
+      return false;
+    return addAccess(I, MI->getRawDest(), Length, /*Write=*/true);
+  }
   if (auto *II = dyn_cast<IntrinsicInst>(Call))
     if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
         II->getIntrinsicID() == Intrinsic::assume || !II->mayWriteToMemory())
@@ -165,7 +181,10 @@ bool StateFinder::visit(Instruction &I) {
   const Function *Callee = Call->getCalledFunction();
   if (Callee && Callee->getName() == CheckpointMarker)
     return true;
-  if (Call->onlyReadsMemory() || (Callee && Calls.scalarRule(*Callee)))
+  // What a call reads is not tracked: only calls that read no memory of
+  // the program's.
+  if (Call->doesNotAccessMemory() || Call->onlyAccessesInaccessibleMemory() ||
+      (Callee && Calls.scalarRule(*Callee)))
     return true;
   return refuse("it calls " +
                 (Callee ? "'" + Callee->getName().str() + "'"
@@ -174,32 +193,54 @@ bool StateFinder::visit(Instruction &I) {
                 "again would repeat");
 }
 
-bool StateFinder::addWrite(Instruction &I, Value *Ptr, const SCEV *Size) {
+bool StateFinder::addAccess(Instruction &I, Value *Ptr, const SCEV *Size,
+                            bool Write) {
+  const char *Verb = Write ? "writes" : "reads";
   const SCEV *At = SE.getSCEV(Ptr);
   const auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(At));
   if (!Base)
-    return refuse("it writes through a pointer whose object gpuad cannot "
-                  "tell" +
-                  at(I));
+    return refuse(Twine("it ") + Verb +
+                  " through a pointer whose object gpuad cannot tell" + at(I));
   Value *Object = Base->getValue();
   // Memory of one iteration's own: a local of the body, or of a function
   // it called (inlined here; dead between calls).
   if (isa<AllocaInst>(Object))
     return true;
-  if (isa<SCEVCouldNotCompute>(Size))
-    return refuse("it writes a length gpuad cannot bound" + at(I));
-  std::optional<Bounds> Offsets =
-      bounds(SE.getMinusSCEV(At, Base), I.getParent());
-  std::optional<Bounds> Length = bounds(Size, I.getParent());
-  if (!Offsets || !Length)
-    return refuse("it writes " + Name(*Object) +
+  // A global whole: its size is known.
+  if (auto *GV = dyn_cast<GlobalVariable>(Object)) {
+    if (GV->isConstant())
+      return true;
+    const DataLayout &DL = GV->getDataLayout();
+    Type *I64 = Type::getInt64Ty(I.getContext());
+    return addExtent(
+        GV, SE.getZero(I64),
+        SE.getConstant(I64, DL.getTypeAllocSize(GV->getValueType())), Write);
+  }
+  std::optional<Bounds> Offsets, Length;
+  if (!isa<SCEVCouldNotCompute>(Size)) {
+    Offsets = bounds(SE.getMinusSCEV(At, Base), I.getParent());
+    Length = bounds(Size, I.getParent());
+  }
+  if (!Offsets || !Length) {
+    // A read anywhere in a buffer passed in: kept whole by the full tape
+    // where later code may change it (CheckpointedLoop::UnboundedReads).
+    SmallVector<unsigned, 2> Buffers =
+        isa<Argument>(Object)
+            ? SmallVector<unsigned, 2>{cast<Argument>(Object)->getArgNo()}
+            : buffersOf(Object, L);
+    if (!Write && !Buffers.empty()) {
+      UnboundedReads.append(Buffers.begin(), Buffers.end());
+      return true;
+    }
+    return refuse(Twine("it ") + Verb + " " + Name(*Object) +
                   " at offsets gpuad cannot bound before the loop runs" +
                   at(I));
+  }
   Type *I64 = Type::getInt64Ty(I.getContext());
   const SCEV *Min = SE.getTruncateOrSignExtend(Offsets->Min, I64);
   const SCEV *Max = SE.getAddExpr(SE.getTruncateOrSignExtend(Offsets->Max, I64),
                                   SE.getTruncateOrZeroExtend(Length->Max, I64));
-  return addExtent(Object, Min, Max);
+  return addExtent(Object, Min, Max, Write);
 }
 
 bool StateFinder::addPointerOutput(StoreInst &SI) {
@@ -211,8 +252,11 @@ bool StateFinder::addPointerOutput(StoreInst &SI) {
   return true;
 }
 
-bool StateFinder::addExtent(Value *Base, const SCEV *Min, const SCEV *Max) {
+bool StateFinder::addExtent(Value *Base, const SCEV *Min, const SCEV *Max,
+                            bool Write) {
   if (isa<Argument>(Base) || isa<GlobalVariable>(Base)) {
+    if (Write)
+      Written.insert(Base);
     auto [It, New] = Extents.insert({Base, {Min, Max}});
     if (!New)
       It->second = {SE.getSMinExpr(It->second.Min, Min),
@@ -222,13 +266,17 @@ bool StateFinder::addExtent(Value *Base, const SCEV *Min, const SCEV *Max) {
   // A pointer the loop carries: each buffer it can hold.
   SmallVector<unsigned, 2> Buffers = buffersOf(Base, L);
   if (Buffers.empty())
-    return refuse("it writes through a pointer it computes itself (" +
-                  Name(*Base) +
-                  "), which gpuad cannot copy from outside the "
-                  "loop");
+    return refuse(Write ? "it writes through a pointer it computes itself (" +
+                              Name(*Base) +
+                              "), which gpuad cannot copy from outside the "
+                              "loop"
+                        : "it reads through a pointer it computes itself (" +
+                              Name(*Base) +
+                              "), whose memory could change before the "
+                              "reverse sweep runs the loop again");
   Function *C = L.getHeader()->getParent();
   for (unsigned ArgNo : Buffers)
-    addExtent(C->getArg(ArgNo), Min, Max);
+    addExtent(C->getArg(ArgNo), Min, Max, Write);
   return true;
 }
 
@@ -651,15 +699,19 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
                                        SE.getZero(I64));
     if (!Expand.isSafeToExpandAt(Extent.Min, At) ||
         !Expand.isSafeToExpandAt(Bytes, At)) {
-      Why = "the extent of what it writes of " + bufferName(Base) +
+      Why = "the extent of what it reaches of " + bufferName(Base) +
             " is not known when the loop starts";
       return false;
     }
     Value *Lo = Expand.expandCodeFor(Extent.Min, I64, At);
     Value *Start = B.CreatePtrAdd(Base, Lo, Base->getName() + ".region");
-    CL.Regions.push_back(
-        {bufferName(Base), Start, Expand.expandCodeFor(Bytes, I64, At)});
+    int ReadOnly = -1;
+    if (auto *A = dyn_cast<Argument>(Base); A && !State.writes(A))
+      ReadOnly = A->getArgNo();
+    CL.Regions.push_back({bufferName(Base), Start,
+                          Expand.expandCodeFor(Bytes, I64, At), ReadOnly});
   }
+  CL.UnboundedReads = State.unboundedReads();
   const SCEV *Taken = SE.getBackedgeTakenCount(&L);
   if (!isa<SCEVCouldNotCompute>(Taken) && Expand.isSafeToExpandAt(Taken, At))
     CL.Steps = B.CreateAdd(
@@ -725,7 +777,11 @@ void CheckpointedLoops::outline(Function &F, const Function &User,
         << " B of scalars (" << ore::NV("Scalars", CL->FieldOf.size())
         << (CL->FieldOf.size() == 1 ? " value)" : " values)");
       for (const CheckpointedLoop::Region &Reg : CL->Regions) {
-        R << ", the memory it writes of " << Reg.What;
+        R << (Reg.ReadOnlyParam < 0 ? ", the memory it writes of "
+                                    : ", what it reads of ")
+          << Reg.What;
+        if (Reg.ReadOnlyParam >= 0)
+          R << " if code after the loop may change it";
         if (auto *Bytes = dyn_cast<ConstantInt>(Reg.Bytes))
           R << " (" << ore::NV("Bytes", Bytes->getZExtValue()) << " B)";
       }

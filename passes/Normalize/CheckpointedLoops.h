@@ -25,8 +25,10 @@
 /// out of the loop.
 ///
 /// The state a step needs is its scalar state (the header PHIs) and the
-/// memory the loop writes, found here as regions: for each store, memory
-/// intrinsic and atomic in the loop, the base object (a parameter of
+/// memory the loop writes -- and what it reads, where code after the loop
+/// may change it before the reverse sweep -- found here as regions: for
+/// each load, store, memory intrinsic and atomic in the loop, the base
+/// object (a parameter of
 /// `Loop`, a global, or a header PHI that only ever holds parameters:
 /// ping-pong buffers) and the extent of its offsets over every iteration
 /// of every loop inside (scalar evolution, bounded by the loops' trip
@@ -103,8 +105,16 @@ struct CheckpointedLoop {
   struct Region {
     std::string What; ///< for remarks: the buffer, as the user knows it
     llvm::Value *Start, *Bytes;
+    /// -1: the loop writes it (or it is a global): always in the state.
+    /// Else the parameter of `Loop` through which the loop only reads it:
+    /// in the state where the caller says that memory may change between
+    /// the halves (running the loop again must read what it read).
+    int ReadOnlyParam = -1;
   };
   llvm::SmallVector<Region, 4> Regions;
+  /// Parameters the loop reads at offsets it cannot bound: the loop is
+  /// checkpointed only where that memory cannot change between the halves.
+  llvm::SmallVector<unsigned, 2> UnboundedReads;
   /// The number of steps (header visits), in `Loop`'s entry block; null
   /// when the loop's exit is known only when it happens.
   llvm::Value *Steps = nullptr;

@@ -217,8 +217,29 @@ Function *makeReverseStep(DerivativeContext &Ctx, const CheckpointedLoop &CL,
 
 } // namespace
 
+/// Whether the memory behind parameter \p ArgNo may change between the
+/// halves (DerivativeKey::Overwritten; empty: all may).
+static bool mayChange(const DerivativeKey &Key, unsigned ArgNo) {
+  return Key.Overwritten.empty() || Key.Overwritten[ArgNo];
+}
+
+/// The regions a run under \p Key keeps: what the loop writes, and what it
+/// reads that may change before the backward half.
+static SmallVector<const CheckpointedLoop::Region *, 4>
+keptRegions(const CheckpointedLoop &CL, const DerivativeKey &Key) {
+  SmallVector<const CheckpointedLoop::Region *, 4> Kept;
+  for (const CheckpointedLoop::Region &R : CL.Regions)
+    if (R.ReadOnlyParam < 0 || mayChange(Key, R.ReadOnlyParam))
+      Kept.push_back(&R);
+  return Kept;
+}
+
 bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key) {
   if (Key.Width != 1 || !isReverse(Key.Mode))
+    return false;
+  // Memory read anywhere that may change: only the full tape keeps it.
+  if (any_of(CL.UnboundedReads,
+             [&](unsigned ArgNo) { return mayChange(Key, ArgNo); }))
     return false;
   auto Shadowed = [&](ArrayRef<unsigned> Buffers) {
     return none_of(Buffers, [&](unsigned ArgNo) {
@@ -256,14 +277,16 @@ void emitCheckpointedAugmented(const CheckpointedLoop &CL,
   Value *Snapshots = CL.Snapshots
                          ? B.CreateSExtOrTrunc(Mapped(CL.Snapshots), I32)
                          : B.getInt32(0);
+  SmallVector<const CheckpointedLoop::Region *, 4> Regions =
+      keptRegions(CL, Key);
   Value *Record =
       B.CreateCall(RT.Begin, {CL.Steps ? Mapped(CL.Steps) : B.getInt64(-1),
                               Snapshots, B.getInt64(CL.BudgetBytes),
                               B.getInt64(DL.getTypeAllocSize(CL.Scalars)),
-                              B.getInt32(CL.Regions.size())});
-  for (auto [K, R] : enumerate(CL.Regions))
-    B.CreateCall(RT.Region, {Record, B.getInt32(K), Mapped(R.Start),
-                             B.CreateSExtOrTrunc(Mapped(R.Bytes), I64)});
+                              B.getInt32(Regions.size())});
+  for (auto [K, R] : enumerate(Regions))
+    B.CreateCall(RT.Region, {Record, B.getInt32(K), Mapped(R->Start),
+                             B.CreateSExtOrTrunc(Mapped(R->Bytes), I64)});
   Value *Scalars = B.CreateCall(RT.Scalars, {Record});
 
   // Each step announced with its state, before it runs.
@@ -311,7 +334,6 @@ void emitCheckpointedAugmented(const CheckpointedLoop &CL,
     B.CreateRet(Sig.packAugmented(B, Record, Primal, nullptr));
     R->eraseFromParent();
   }
-  (void)Key;
 }
 
 void emitCheckpointedBackward(DerivativeContext &Ctx,

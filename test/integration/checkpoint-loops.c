@@ -10,7 +10,8 @@
 // with an active scalar parameter; an exit known only when it happens
 // (online schedule): a while condition, and a break in mid-step; a scalar-only integrator with one snapshot
 // (everything recomputed from the start); a step function the loop calls
-// (at -O0 a call, whose writes are the loop's); split mode (the schedule's
+// (at -O0 a call, whose writes are the loop's); memory the loop only reads
+// that the code after it overwrites (kept with the state); split mode (the schedule's
 // record is the tape).
 // RUN: %gpuad-cc -O0 %itest-flags -I%S/../../runtime %s -o %t.O0 -lm && %t.O0
 // RUN: %gpuad-cc -O2 %itest-flags -I%S/../../runtime %s -o %t.O2 -lm && %t.O2
@@ -103,6 +104,35 @@ GC_SCALAR_OF_ARRAY(chain_ckpt_x)
 GROW(grow_full, (void)0)
 GROW(grow_ckpt, __gpuad_checkpoint(5))
 GC_SCALAR_OF_ARRAY(grow_ckpt)
+
+/* ---- Memory the loop only reads, which the code after it overwrites: the
+   steps run again must read what the loop read (a local array, a global) */
+static double coef[N];
+#define AFTER(name, MARK)                                                      \
+  double name(double *x, int n) {                                              \
+    double y[N], w[N];                                                         \
+    for (int i = 0; i < n; ++i) {                                              \
+      y[i] = x[i];                                                             \
+      w[i] = 0.5 + 0.1 * x[(i + 1) % n];                                       \
+      coef[i] = 0.3 * i;                                                       \
+    }                                                                          \
+    for (int t = 0; t < Steps; ++t) {                                          \
+      MARK;                                                                    \
+      for (int i = 0; i < n; ++i)                                              \
+        y[i] = y[i] + 0.1 * w[i] * sin(y[i]) + 0.01 * coef[i] * y[i];          \
+    }                                                                          \
+    for (int i = 0; i < n; ++i) {                                              \
+      w[i] = 2 * y[i];                                                         \
+      coef[i] = -1;                                                            \
+    }                                                                          \
+    double s = 0;                                                              \
+    for (int i = 0; i < n; ++i)                                                \
+      s += y[i] * w[i] + coef[i];                                              \
+    return s;                                                                  \
+  }
+AFTER(after_full, (void)0)
+AFTER(after_ckpt, __gpuad_checkpoint(3))
+GC_SCALAR_OF_ARRAY(after_ckpt)
 
 /* ---- A break out of the middle of a step --------------------------------- */
 #define BREAK(name, MARK)                                                      \
@@ -241,6 +271,9 @@ int main(void) {
 
   CHECK_AGAINST_FULL("grow", grow_ckpt, grow_full, N, 5);
   GC_CHECK_SCALAR(grow_ckpt, x0, N);
+
+  CHECK_AGAINST_FULL("after", after_ckpt, after_full, N, 3);
+  GC_CHECK_SCALAR(after_ckpt, x0, N);
 
   CHECK_AGAINST_FULL("break", break_ckpt, break_full, N, 3);
   GC_CHECK_SCALAR(break_ckpt, x0, N);

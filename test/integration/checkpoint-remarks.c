@@ -26,7 +26,7 @@
 #define N 8
 int Steps = 20; /* not a constant the optimiser could fold */
 
-// MARKED: checkpoint-remarks.c:[[@LINE+5]]:3: remark: loop checkpointed: its state is {{[0-9]+}} B of scalars ({{[0-9]+}} value{{s?}}), the memory it writes of parameter 2; snapshots: 3, scheduled by binomial checkpointing (revolve; the trip count is known when the loop starts) [-Rpass=gpuad]
+// MARKED: checkpoint-remarks.c:[[@LINE+5]]:3: remark: loop checkpointed: its state is {{[0-9]+}} B of scalars ({{[0-9]+}} value{{s?}}), {{.*}}the memory it writes of parameter 2; snapshots: 3, scheduled by binomial checkpointing (revolve; the trip count is known when the loop starts) [-Rpass=gpuad]
 // BUDGET: checkpoint-remarks.c:[[@LINE+4]]:3: remark: loop checkpointed: {{.*}} the memory it writes of parameter 2; snapshots: as many as 16 MiB hold, scheduled by binomial checkpointing
 double smooth_into(double *x, double *u, int n, int steps) {
   for (int i = 0; i < n; ++i)
