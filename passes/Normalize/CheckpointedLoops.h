@@ -28,14 +28,15 @@
 /// memory the loop writes -- and what it reads, where code after the loop
 /// may change it before the reverse sweep -- found here as regions: for
 /// each load, store, memory intrinsic and atomic in the loop, the base
-/// object (a parameter of
-/// `Loop`, a global, or a header PHI that only ever holds parameters:
-/// ping-pong buffers) and the extent of its offsets over every iteration
-/// of every loop inside (scalar evolution, bounded by the loops' trip
-/// counts).  A loop is not checkpointed -- it keeps its full tape, with a
-/// remark saying why -- when its state cannot be identified: a write with
-/// no bound, a pointer stored to memory, a call that may write memory or do
-/// I/O (running the loop again would repeat it).
+/// object (a parameter of `Loop`, a global, or a header PHI that only ever
+/// holds parameters: ping-pong buffers) and the extent of its offsets over
+/// every iteration of every loop inside (scalar evolution, bounded by the
+/// loops' trip counts).  A loop is not checkpointed -- it keeps its full
+/// tape, with a remark saying why -- when its state cannot be identified: a
+/// write with no bound, a pointer stored to memory, a read through a
+/// pointer it loads, a call that touches the program's memory or does I/O
+/// (running the loop again would repeat it; what a call reads is not
+/// tracked).
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_NORMALIZE_CHECKPOINTEDLOOPS_H
