@@ -140,6 +140,8 @@ bool StateFinder::run() {
 }
 
 bool StateFinder::visit(Instruction &I) {
+  if (I.isEHPad() || isa<InvokeInst>(I) || isa<ResumeInst>(I))
+    return refuse("it has exception-handling code" + at(I));
   const DataLayout &DL = I.getModule()->getDataLayout();
   Type *I64 = Type::getInt64Ty(I.getContext());
   auto Size = [&](Type *T) {
@@ -186,9 +188,10 @@ bool StateFinder::visit(Instruction &I) {
   if (Call->doesNotAccessMemory() || Call->onlyAccessesInaccessibleMemory() ||
       (Callee && Calls.scalarRule(*Callee)))
     return true;
+  bool Indirect = !Callee || Callee->getName().starts_with("gpuad.dispatch");
   return refuse("it calls " +
-                (Callee ? "'" + Callee->getName().str() + "'"
-                        : std::string("a function through a pointer")) +
+                (Indirect ? std::string("a function through a pointer")
+                          : "'" + Callee->getName().str() + "'") +
                 ", which may write memory or do I/O that running the loop "
                 "again would repeat");
 }
@@ -508,8 +511,11 @@ Value *CheckpointedLoop::shadowAddress(IRBuilderBase &B, Value *Shadow,
 static void inlineBodies(Function &C, const CallTable &Calls,
                          FunctionAnalysisManager &FAM) {
   auto Inline = [&](const Function &Callee) {
+    // Nor gpuad's own functions (the dispatchers of calls through
+    // pointers), which have their own derivatives.
     if (&Callee == &C || Calls.hasDerivativeRow(Callee) ||
-        Calls.isCustom(Callee) || Callee.hasFnAttribute("enzyme_inactive"))
+        Calls.isCustom(Callee) || Callee.hasFnAttribute("enzyme_inactive") ||
+        Callee.getName().starts_with("gpuad."))
       return false;
     // Not a recursive one.
     for (const Instruction &I : instructions(Callee))
@@ -577,6 +583,26 @@ std::optional<CheckpointedLoop> LoopOutliner::run(BasicBlock *Header) {
     Why = "it cannot be outlined";
     return std::nullopt;
   }
+  // If the loop cannot be checkpointed, the clone gets back exactly the
+  // body it had (inlining the outlined loop back would leave the
+  // extractor's slots for live-outs behind).
+  ValueToValueMapTy BackupMap;
+  Function *Backup = CloneFunction(&F, BackupMap);
+  auto Restore = [&] {
+    // Block by block: the function's own references (its personality)
+    // stay.
+    for (BasicBlock &BB : F)
+      BB.dropAllReferences();
+    while (!F.empty())
+      F.begin()->eraseFromParent();
+    for (auto [A, Saved] : zip(F.args(), Backup->args()))
+      Saved.replaceAllUsesWith(&A);
+    F.splice(F.end(), Backup);
+    // The copy's locations name its own copy of the subprogram.
+    F.setSubprogram(Backup->getSubprogram());
+    Backup->eraseFromParent();
+    FAM.clear(F, F.getName());
+  };
   CodeExtractorAnalysisCache CEAC(F);
   SetVector<Value *> Inputs, Outputs;
   Function *C = CE.extractCodeRegion(CEAC, Inputs, Outputs);
@@ -585,11 +611,11 @@ std::optional<CheckpointedLoop> LoopOutliner::run(BasicBlock *Header) {
   Passed.append(Outputs.begin(), Outputs.end());
   FAM.clear(F, F.getName());
   if (!C) {
+    Restore();
     Why = "it cannot be outlined";
     return std::nullopt;
   }
   C->setLinkage(GlobalValue::InternalLinkage);
-  inlineBodies(*C, Calls, FAM);
   // The extractor brackets the call with lifetime markers of the outputs'
   // slots; the reverse sweep uses them after (as normalizedForReverse's
   // clones never have any).
@@ -597,24 +623,35 @@ std::optional<CheckpointedLoop> LoopOutliner::run(BasicBlock *Header) {
     if (auto *II = dyn_cast<IntrinsicInst>(&I);
         II && II->isLifetimeStartOrEnd())
       II->eraseFromParent();
+  CallBase *Call = cast<CallBase>(C->user_back());
+  // The loop is analysed with its callees inlined, in a copy: if it cannot
+  // be checkpointed, the original goes back as it was (the callees stay
+  // calls, differentiated as before).
+  ValueToValueMapTy VMap;
+  Function *Work = CloneFunction(C, VMap);
+  inlineBodies(*Work, Calls, FAM);
   CheckpointedLoop CL;
-  CL.Loop = C;
+  CL.Loop = Work;
   // A marker asking for as many snapshots as fit, with no budget given.
   CL.BudgetBytes = BudgetBytes ? BudgetBytes : DefaultBudgetMiB << 20;
-  auto &CLI = FAM.getResult<LoopAnalysis>(*C);
-  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(*C);
+  auto &CLI = FAM.getResult<LoopAnalysis>(*Work);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(*Work);
   bool Ok = CLI.getTopLevelLoops().size() == 1 &&
             describe(CL, *CLI.getTopLevelLoops().front(), SE,
-                     FAM.getResult<DominatorTreeAnalysis>(*C));
+                     FAM.getResult<DominatorTreeAnalysis>(*Work));
+  FAM.clear(*Work, Work->getName());
   FAM.clear(*C, C->getName());
-  if (Ok)
+  if (Ok) {
+    Call->setCalledFunction(Work);
+    Work->takeName(C);
+    C->eraseFromParent();
+    Backup->eraseFromParent();
     return CL;
+  }
   // Back as it was: the loop keeps its full tape.
-  CallBase *Call = cast<CallBase>(C->user_back());
-  InlineFunctionInfo IFI;
-  InlineFunction(*Call, IFI);
+  Work->eraseFromParent();
+  Restore();
   C->eraseFromParent();
-  FAM.clear(F, F.getName());
   return std::nullopt;
 }
 
@@ -708,6 +745,8 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
     int ReadOnly = -1;
     if (auto *A = dyn_cast<Argument>(Base); A && !State.writes(A))
       ReadOnly = A->getArgNo();
+    else if (A)
+      CL.WrittenParams.push_back(A->getArgNo());
     CL.Regions.push_back({bufferName(Base), Start,
                           Expand.expandCodeFor(Bytes, I64, At), ReadOnly});
   }

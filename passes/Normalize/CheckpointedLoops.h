@@ -113,6 +113,8 @@ struct CheckpointedLoop {
     int ReadOnlyParam = -1;
   };
   llvm::SmallVector<Region, 4> Regions;
+  /// Parameters whose memory the loop writes.
+  llvm::SmallVector<unsigned, 4> WrittenParams;
   /// Parameters the loop reads at offsets it cannot bound: the loop is
   /// checkpointed only where that memory cannot change between the halves.
   llvm::SmallVector<unsigned, 2> UnboundedReads;

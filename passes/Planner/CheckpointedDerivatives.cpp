@@ -237,6 +237,13 @@ keptRegions(const CheckpointedLoop &CL, const DerivativeKey &Key) {
 bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key) {
   if (Key.Width != 1 || !isReverse(Key.Mode))
     return false;
+  // A buffer the loop writes that has no shadow: where its memory carries
+  // derivatives all the same (a constant argument's scratch shadow), the
+  // step's derivative could not see them; the full tape can.
+  if (any_of(CL.WrittenParams, [&](unsigned ArgNo) {
+        return Key.Args[ArgNo] == ArgActivity::Const;
+      }))
+    return false;
   // Memory read anywhere that may change: only the full tape keeps it.
   if (any_of(CL.UnboundedReads,
              [&](unsigned ArgNo) { return mayChange(Key, ArgNo); }))
