@@ -15,6 +15,9 @@
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 -lm && %t.O3
 // RUN: %if valgrind %{ valgrind -q --error-exitcode=9 --leak-check=full %t.O2 %}
+// With a tape budget: the time loop cannot be checkpointed (it reads through
+// pointers it computes), and keeps the derivative it had.
+// RUN: %gpuad-cc -O0 -mllvm -gpuad-tape-budget=1 %itest-flags %s -o %t.budget -lm && %t.budget
 
 #include <gpuad/gpuad.h>
 #include <revcheck.h>

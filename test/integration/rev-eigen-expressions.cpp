@@ -12,6 +12,8 @@
 // RUN: %gpuad-cc -O1 %itest-flags -I/usr/include/eigen3 %s -o %t.O1 && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags -I/usr/include/eigen3 %s -o %t.O2 && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags -I/usr/include/eigen3 %s -o %t.O3 && %t.O3
+// With a tape budget (loops refused; their functions as they were):
+// RUN: %gpuad-cc -O1 -mllvm -gpuad-tape-budget=1 %itest-flags -I/usr/include/eigen3 %s -o %t.budget && %t.budget
 // RUN: %gpuad-cc -O2 -g %itest-flags -I/usr/include/eigen3 %s -o %t.g && %t.g
 
 #include <Eigen/Dense>

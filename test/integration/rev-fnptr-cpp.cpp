@@ -9,6 +9,8 @@
 // RUN: %gpuad-cc -O1 %itest-flags %s -o %t.O1 -lm && %t.O1
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lm && %t.O2
 // RUN: %gpuad-cc -O3 %itest-flags %s -o %t.O3 -lm && %t.O3
+// With a tape budget, a time loop calling through pointers keeps its tape:
+// RUN: %gpuad-cc -O0 -mllvm -gpuad-tape-budget=1 %itest-flags %s -o %t.budget -lm && %t.budget > /dev/null
 // RUN: %if valgrind %{ valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 %t.O0 > /dev/null %}
 // RUN: %if valgrind %{ valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 %t.O2 > /dev/null %}
 // CHECK: gradcheck: all
