@@ -43,7 +43,8 @@ struct Bounds {
   const SCEV *Min, *Max;
 };
 
-/// Finds the state of the outlined loop \p L: the regions it writes.
+/// Finds the state of the outlined loop \p L: the regions it writes, and
+/// those it reads.
 class StateFinder {
 public:
   /// \p FirstOutput: the first parameter of the outlined loop through
@@ -153,7 +154,7 @@ bool StateFinder::visit(Instruction &I) {
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *V = SI->getValueOperand();
     if (isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand())))
-      return true; // a local (above), whatever it holds
+      return true; // a local (see addAccess), whatever it holds
     if (V->getType()->isPtrOrPtrVectorTy() && !addPointerOutput(*SI))
       return false;
     return addAccess(I, SI->getPointerOperand(), Size(V->getType()),
@@ -227,10 +228,7 @@ bool StateFinder::addAccess(Instruction &I, Value *Ptr, const SCEV *Size,
   if (!Offsets || !Length) {
     // A read anywhere in a buffer passed in: kept whole by the full tape
     // where later code may change it (CheckpointedLoop::UnboundedReads).
-    SmallVector<unsigned, 2> Buffers =
-        isa<Argument>(Object)
-            ? SmallVector<unsigned, 2>{cast<Argument>(Object)->getArgNo()}
-            : buffersOf(Object, L);
+    SmallVector<unsigned, 2> Buffers = buffersOf(Object, L);
     if (!Write && !Buffers.empty()) {
       UnboundedReads.append(Buffers.begin(), Buffers.end());
       return true;
@@ -393,16 +391,14 @@ std::optional<Bounds> StateFinder::bounds(const SCEV *E, const BasicBlock *At) {
   return std::nullopt;
 }
 
-/// The marker calls of \p F's blocks in \p L (all of \p F's when null).
-static SmallVector<CallInst *, 2> markersIn(Function &F, const Loop *L) {
+/// The marker calls of \p F.
+static SmallVector<CallInst *, 2> markersIn(Function &F) {
   SmallVector<CallInst *, 2> Found;
-  for (BasicBlock &BB : F)
-    if (!L || L->contains(&BB))
-      for (Instruction &I : BB)
-        if (auto *Call = dyn_cast<CallInst>(&I))
-          if (Function *Callee = Call->getCalledFunction();
-              Callee && Callee->getName() == CheckpointMarker)
-            Found.push_back(Call);
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && Callee->getName() == CheckpointMarker)
+        Found.push_back(Call);
   return Found;
 }
 
@@ -546,8 +542,10 @@ public:
       : F(F), FAM(FAM), Calls(Calls), BudgetBytes(BudgetBytes) {}
 
   /// Outlines the loop headed by \p Header; its description, or nullopt
-  /// with why().
-  std::optional<CheckpointedLoop> run(BasicBlock *Header);
+  /// with why().  Where the function gets its body back, \p Pending (the
+  /// headers of loops still to try) are moved to the blocks of that body.
+  std::optional<CheckpointedLoop> run(BasicBlock *Header,
+                                      MutableArrayRef<BasicBlock *> Pending);
   const std::string &why() const { return Why; }
 
 private:
@@ -567,7 +565,8 @@ private:
 
 } // namespace
 
-std::optional<CheckpointedLoop> LoopOutliner::run(BasicBlock *Header) {
+std::optional<CheckpointedLoop>
+LoopOutliner::run(BasicBlock *Header, MutableArrayRef<BasicBlock *> Pending) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   Loop *L = LI.getLoopFor(Header);
@@ -589,6 +588,9 @@ std::optional<CheckpointedLoop> LoopOutliner::run(BasicBlock *Header) {
   ValueToValueMapTy BackupMap;
   Function *Backup = CloneFunction(&F, BackupMap);
   auto Restore = [&] {
+    for (BasicBlock *&BB : Pending)
+      if (Value *Copy = BackupMap.lookup(BB)) // not one outlined before
+        BB = cast<BasicBlock>(Copy);
     // Block by block: the function's own references (its personality)
     // stay.
     for (BasicBlock &BB : F)
@@ -678,7 +680,7 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
   Function &C = *CL.Loop;
   BasicBlock *Entry = &C.getEntryBlock();
   // The snapshots the marker asks for (the last marker's, if several).
-  for (CallInst *Marker : markersIn(C, nullptr)) {
+  for (CallInst *Marker : markersIn(C)) {
     Value *N = Marker->getArgOperand(0);
     if (auto *I = dyn_cast<Instruction>(N); I && I->getParent() != Entry) {
       Why = "its snapshot count is computed inside the loop";
@@ -766,7 +768,7 @@ static SmallVector<BasicBlock *, 4> chosenLoops(Function &F, LoopInfo &LI,
                                                 bool Budget) {
   SmallVector<BasicBlock *, 4> Headers;
   SmallPtrSet<Loop *, 4> Marked;
-  for (CallInst *Marker : markersIn(F, nullptr))
+  for (CallInst *Marker : markersIn(F))
     if (Loop *L = LI.getLoopFor(Marker->getParent());
         L && Marked.insert(L).second)
       Headers.push_back(L->getHeader());
@@ -775,7 +777,7 @@ static SmallVector<BasicBlock *, 4> chosenLoops(Function &F, LoopInfo &LI,
       if (!L->isInnermost() &&
           none_of(Marked, [&](Loop *M) { return L->contains(M); }))
         Headers.push_back(L->getHeader());
-  // Inner marked loops first: outlining an outer loop moves the inner one.
+  // A loop inside one outlined before it has moved with it (skipped).
   return Headers;
 }
 
@@ -792,16 +794,19 @@ void CheckpointedLoops::outline(Function &F, const Function &User,
   if (Headers.empty())
     return;
   OptimizationRemarkEmitter ORE(&F);
-  for (BasicBlock *Header : Headers) {
-    Loop *L = FAM.getResult<LoopAnalysis>(F).getLoopFor(Header);
+  for (unsigned I = 0; I < Headers.size(); ++I) {
+    Loop *L = FAM.getResult<LoopAnalysis>(F).getLoopFor(Headers[I]);
     if (!L)
       continue; // inside a loop outlined already
     DebugLoc Loc = L->getStartLoc();
     LoopOutliner Outliner(F, FAM, Calls, uint64_t(BudgetMiB) << 20);
-    std::optional<CheckpointedLoop> CL = Outliner.run(Header);
+    std::optional<CheckpointedLoop> CL =
+        Outliner.run(Headers[I], MutableArrayRef(Headers).drop_front(I + 1));
     if (!CL) {
+      // (The header's block may be gone: the function got its body back.)
       ORE.emit([&] {
-        return OptimizationRemarkMissed("gpuad", "NotCheckpointed", Loc, Header)
+        return OptimizationRemarkMissed("gpuad", "NotCheckpointed", Loc,
+                                        &F.getEntryBlock())
                << "loop not checkpointed (it keeps its full tape): "
                << Outliner.why();
       });

@@ -1,5 +1,4 @@
-//===- HostRuntime.h - gpuad's C runtime, linked into host modules -*- C++
-//-*-===//
+//===- HostRuntime.h - gpuad's C runtime in host modules --------*- C++ -*-===//
 //
 // Part of gpuad.
 //

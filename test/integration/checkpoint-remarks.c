@@ -10,6 +10,9 @@
 // RUN: %gpuad-cc -O2 -mllvm -gpuad-tape-budget=16 -DNO_MARKERS %itest-flags \
 // RUN:   %s -c -o /dev/null -Rpass=gpuad -Rpass-missed=gpuad 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BUDGET
+// RUN: %gpuad-cc -O2 -mllvm -gpuad-tape-budget=16 -DNO_MARKERS %itest-flags \
+// RUN:   %s -c -o /dev/null -Rpass=gpuad -Rpass-missed=gpuad 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TWO
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t -lm && %t
 // RUN: %gpuad-cc -O2 -mllvm -gpuad-tape-budget=16 -DNO_MARKERS %itest-flags %s -o %t.budget -lm && %t.budget
 
@@ -115,6 +118,28 @@ double plain(double *x) {
   return s;
 }
 
+// Two time loops in one function: the first refused (the function gets its
+// body back), the second checkpointed.
+// TWO-DAG: checkpoint-remarks.c:[[@LINE+4]]:3: remark: loop not checkpointed (it keeps its full tape): it calls 'printf'
+// TWO-DAG: checkpoint-remarks.c:[[@LINE+11]]:3: remark: loop checkpointed:
+double two(double *x, double *u, int n, int steps) {
+  double s = x[0];
+  for (int t = 0; t < steps; ++t) {
+    for (int i = 0; i < n; ++i)
+      s = s * 0.9 + sin(s + x[i]);
+    if (t == steps + 1000)
+      printf("%g\n", s);
+  }
+  for (int i = 0; i < n; ++i)
+    u[i] = x[i] * s;
+  for (int t = 0; t < steps; ++t)
+    for (int i = 1; i < n - 1; ++i)
+      u[i] = 0.5 * u[i] + 0.25 * sin(u[i - 1] + u[i + 1]);
+  return u[2] * u[5];
+}
+static double two_u[N];
+static double two1(double *x) { return two(x, two_u, N, Steps); }
+
 typedef double (*Fn)(double *);
 static double scatter_w[N];
 static double scatter1(double *x) {
@@ -166,6 +191,13 @@ int main(void) {
   GRADIENT(noisy);
   GRADIENT(pointers);
   GRADIENT(plain);
+  {
+    double du[N] = {0};
+    memset(g, 0, sizeof g);
+    __enzyme_autodiff((void *)two, enzyme_dup, x, g, enzyme_dup, two_u, du,
+                      enzyme_const, N, enzyme_const, Steps);
+    check_gradient("two", two1, g, x, N);
+  }
   for (int i = 0; i < N; ++i)
     scatter_w[i] = 0.1 * i;
   memset(g, 0, sizeof g);
