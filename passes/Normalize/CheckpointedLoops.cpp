@@ -179,7 +179,7 @@ bool StateFinder::visit(Instruction &I) {
   }
   if (auto *II = dyn_cast<IntrinsicInst>(Call))
     if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
-        II->getIntrinsicID() == Intrinsic::assume || !II->mayWriteToMemory())
+        II->getIntrinsicID() == Intrinsic::assume)
       return true;
   const Function *Callee = Call->getCalledFunction();
   if (Callee && Callee->getName() == CheckpointMarker)
