@@ -58,11 +58,20 @@ int64_t gpuad_checkpoint_forward_steps(int64_t steps, int32_t slots) {
   return total;
 }
 
-/* The free slots, a stack. */
+/* The free slots, a stack; and the slot the live state equals (-1: none),
+   so that a restore into it is skipped. */
 typedef struct Slots {
   int32_t *free;
   int32_t count;
+  int32_t live;
 } Slots;
+
+static void restoreFrom(Slots *pool, int32_t slot,
+                        const gpuad_checkpoint_ops *ops) {
+  if (pool->live != slot)
+    ops->restore(ops->context, slot);
+  pool->live = -1; /* what follows changes the state */
+}
 
 /* Reverses steps [a, b), the state at a in slot `from`. */
 static void reverseSegment(int64_t a, int64_t b, int32_t from, Slots *pool,
@@ -70,16 +79,17 @@ static void reverseSegment(int64_t a, int64_t b, int32_t from, Slots *pool,
   while (b - a > 1 && pool->count > 0) {
     int64_t m = b - rightPart(b - a, pool->count + 1);
     int32_t slot = pool->free[--pool->count];
-    ops->restore(ops->context, from);
+    restoreFrom(pool, from, ops);
     ops->advance(ops->context, a, m);
     ops->store(ops->context, slot);
+    pool->live = slot;
     reverseSegment(m, b, slot, pool, ops);
     pool->free[pool->count++] = slot;
     b = m;
   }
   /* No slot to spare: from the start each time. */
   for (int64_t i = b - 1; i >= a; --i) {
-    ops->restore(ops->context, from);
+    restoreFrom(pool, from, ops);
     if (i > a)
       ops->advance(ops->context, a, i);
     ops->reverse_step(ops->context, i);
@@ -104,36 +114,32 @@ void gpuad_checkpoints_begin(gpuad_checkpoints *cp, int64_t steps,
   cp->next = 0;
   cp->step = step_storage;
   cp->slot = slot_storage;
+  for (int32_t s = 0; s < cp->slots; ++s)
+    cp->slot[s] = s;
 }
 
 /* Online: keeps every other snapshot (step 0's among them), doubling the
-   stride; returns a slot that is free now. */
-static int32_t thin(gpuad_checkpoints *cp) {
-  int32_t kept = 0, freed = -1;
-  for (int32_t i = 0; i < cp->used; ++i) {
-    if (i % 2 == 0) {
-      cp->step[kept] = cp->step[i];
-      cp->slot[kept] = cp->slot[i];
-      ++kept;
-    } else if (freed < 0) {
-      freed = cp->slot[i];
-    }
+   stride.  The kept ones stay in step order; the freed slots join the free
+   ones after them. */
+static void thin(gpuad_checkpoints *cp) {
+  int32_t kept = 0;
+  for (int32_t i = 0; i < cp->used; i += 2, ++kept) {
+    int64_t step = cp->step[kept];
+    int32_t slot = cp->slot[kept];
+    cp->step[kept] = cp->step[i];
+    cp->slot[kept] = cp->slot[i];
+    cp->step[i] = step;
+    cp->slot[i] = slot;
   }
   cp->used = kept;
   cp->stride *= 2;
-  return freed;
 }
 
-/* A slot no snapshot holds. */
-static int32_t freeSlot(const gpuad_checkpoints *cp) {
-  for (int32_t s = 0; s < cp->slots; ++s) {
-    int32_t held = 0;
-    for (int32_t i = 0; i < cp->used && !held; ++i)
-      held = cp->slot[i] == s;
-    if (!held)
-      return s;
-  }
-  return -1;
+/* Stores step's state in the first free slot. */
+static int32_t take(gpuad_checkpoints *cp, int64_t step) {
+  int32_t slot = cp->slot[cp->used];
+  cp->step[cp->used++] = step;
+  return slot;
 }
 
 int32_t gpuad_checkpoints_slot_for(gpuad_checkpoints *cp, int64_t step) {
@@ -141,28 +147,24 @@ int32_t gpuad_checkpoints_slot_for(gpuad_checkpoints *cp, int64_t step) {
     return -1;
   if (cp->steps >= 0) {
     /* Offline: the spine of the binomial schedule, slot by slot. */
-    int32_t slot = cp->used;
-    cp->step[cp->used] = step;
-    cp->slot[cp->used++] = slot;
-    cp->next = nextSpineStep(step, cp->steps, cp->slots - slot);
+    int32_t left = cp->slots - cp->used;
+    int32_t slot = take(cp, step);
+    cp->next = nextSpineStep(step, cp->steps, left);
     return slot;
   }
-  int32_t slot = cp->used < cp->slots ? freeSlot(cp) : -1;
-  if (slot < 0) {
+  if (cp->used == cp->slots) {
     if (cp->slots == 1) { /* step 0's only */
       cp->next = -1;
       return -1;
     }
-    slot = thin(cp);
+    thin(cp);
     if (step % cp->stride != 0) {
       cp->next = (step / cp->stride + 1) * cp->stride;
       return -1;
     }
   }
-  cp->step[cp->used] = step;
-  cp->slot[cp->used++] = slot;
   cp->next = step + cp->stride;
-  return slot;
+  return take(cp, step);
 }
 
 void gpuad_checkpoints_reverse(gpuad_checkpoints *cp, int64_t steps,
@@ -170,21 +172,22 @@ void gpuad_checkpoints_reverse(gpuad_checkpoints *cp, int64_t steps,
   if (steps <= 0 || cp->used == 0)
     return;
   int32_t *stack = (int32_t *)malloc(sizeof(int32_t) * (size_t)cp->slots);
-  Slots pool = {stack, 0};
+  char *held = (char *)calloc((size_t)cp->slots, 1);
+  for (int32_t i = 0; i < cp->used; ++i)
+    held[cp->slot[i]] = 1;
+  Slots pool = {stack, 0, -1};
   int64_t end = steps;
   for (int32_t k = cp->used - 1; k >= 0; --k) {
     /* The slots of snapshots 0..k stay taken; the others are free. */
     pool.count = 0;
-    for (int32_t s = 0; s < cp->slots; ++s) {
-      int32_t held = 0;
-      for (int32_t i = 0; i <= k && !held; ++i)
-        held = cp->slot[i] == s;
-      if (!held)
+    for (int32_t s = 0; s < cp->slots; ++s)
+      if (!held[s])
         stack[pool.count++] = s;
-    }
     if (cp->step[k] < end)
       reverseSegment(cp->step[k], end, cp->slot[k], &pool, ops);
     end = cp->step[k];
+    held[cp->slot[k]] = 0;
   }
+  free(held);
   free(stack);
 }

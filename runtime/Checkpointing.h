@@ -59,7 +59,7 @@ typedef struct gpuad_checkpoints {
   int64_t stride; /* online: the distance between stored steps */
   int64_t next;   /* the step whose state is stored next; -1: none */
   int64_t *step;  /* per snapshot: its step */
-  int32_t *slot;  /* per snapshot: its slot */
+  int32_t *slot;  /* per snapshot: its slot; after them, the free slots */
 } gpuad_checkpoints;
 
 /* The fewest steps the forward sweeps of a binomial reversal of `steps`

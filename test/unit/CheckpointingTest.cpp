@@ -27,6 +27,7 @@ struct Loop {
   std::vector<int64_t> Slots;
   std::vector<int64_t> Reversed;
   int64_t Advanced = 0;
+  int64_t Restores = 0;
   bool Wrong = false;
 
   explicit Loop(int32_t NumSlots) : Slots(NumSlots, -1) {}
@@ -50,6 +51,7 @@ struct Loop {
       Loop &L = *static_cast<Loop *>(C);
       L.Wrong |=
           Slot < 0 || Slot >= (int32_t)L.Slots.size() || L.Slots[Slot] < 0;
+      ++L.Restores;
       if (!L.Wrong)
         L.State = L.Slots[Slot];
     };
@@ -128,6 +130,9 @@ TEST(Checkpointing, BinomialReversesEveryStepWithTheFewestForwardSteps) {
       // The reverse sweep re-runs the spine's segments: at most what the
       // whole schedule runs, less the first pass to the last spine state.
       EXPECT_LE(Run.Advanced, F[L][C]) << "l=" << L << " c=" << C;
+      // A restore per reversed step at most: none into the state just
+      // stored.
+      EXPECT_LE(Run.Restores, L) << "l=" << L << " c=" << C;
     }
 }
 
