@@ -14,6 +14,7 @@
 typedef struct Region {
   void *base;
   int64_t bytes;
+  const gpuad_device_memory *device; /* null: host memory */
 } Region;
 
 struct gpuad_checkpointed_loop {
@@ -23,7 +24,12 @@ struct gpuad_checkpointed_loop {
   int32_t regions;
   Region *region;
   void *scalars;
-  void **snapshot; /* per slot, allocated when first stored */
+  /* Per slot, allocated when first stored: the scalars and host regions,
+     and the device regions' block. */
+  void **snapshot;
+  void **device_snapshot;
+  int64_t device_bytes;
+  const gpuad_device_memory *device;
   int64_t *schedule_steps;
   int32_t *schedule_slots;
   int32_t started;
@@ -71,6 +77,15 @@ void gpuad_loop_region(gpuad_checkpointed_loop *loop, int32_t index,
                        void *base, int64_t bytes) {
   loop->region[index].base = base;
   loop->region[index].bytes = bytes > 0 ? bytes : 0;
+  loop->region[index].device = 0;
+}
+
+void gpuad_loop_device_region(gpuad_checkpointed_loop *loop, int32_t index,
+                              void *base, int64_t bytes,
+                              const gpuad_device_memory *memory) {
+  gpuad_loop_region(loop, index, base, bytes);
+  loop->region[index].device = memory;
+  loop->device = memory;
 }
 
 void *gpuad_loop_scalars(gpuad_checkpointed_loop *loop) {
@@ -80,8 +95,11 @@ void *gpuad_loop_scalars(gpuad_checkpointed_loop *loop) {
 /* The schedule's slots, once the state's size is known (the first step). */
 static void start(gpuad_checkpointed_loop *loop) {
   int64_t state = loop->scalar_bytes;
-  for (int32_t i = 0; i < loop->regions; ++i)
+  for (int32_t i = 0; i < loop->regions; ++i) {
     state += loop->region[i].bytes;
+    if (loop->region[i].device)
+      loop->device_bytes += loop->region[i].bytes;
+  }
   loop->state_bytes = state;
   int64_t slots = loop->snapshots_wanted;
   if (slots <= 0) {
@@ -95,39 +113,60 @@ static void start(gpuad_checkpointed_loop *loop) {
   if (slots > (1 << 24))
     slots = 1 << 24;
   loop->snapshot = (void **)calloc((size_t)slots, sizeof(void *));
+  loop->device_snapshot = (void **)calloc((size_t)slots, sizeof(void *));
   loop->schedule_steps = (int64_t *)allocate(sizeof(int64_t) * (size_t)slots);
   loop->schedule_slots = (int32_t *)allocate(sizeof(int32_t) * (size_t)slots);
-  if (!loop->snapshot)
+  if (!loop->snapshot || !loop->device_snapshot)
     abort();
   gpuad_checkpoints_begin(&loop->schedule, loop->steps, (int32_t)slots,
                           loop->schedule_steps, loop->schedule_slots);
   loop->started = 1;
 }
 
+/* Copies the regions into the blocks `host` and `device` (out) or back
+   from them: each region at its place in its block. */
+static void copyRegions(gpuad_checkpointed_loop *loop, char *host,
+                        char *device, int out) {
+  for (int32_t i = 0; i < loop->regions; ++i) {
+    const Region *r = &loop->region[i];
+    size_t bytes = (size_t)r->bytes;
+    if (r->device) {
+      if (out)
+        r->device->copy(device, r->base, r->bytes);
+      else
+        r->device->copy(r->base, device, r->bytes);
+      device += bytes;
+    } else {
+      if (out)
+        memcpy(host, r->base, bytes);
+      else
+        memcpy(r->base, host, bytes);
+      host += bytes;
+    }
+  }
+}
+
 static void store(void *context, int32_t slot) {
   gpuad_checkpointed_loop *loop = (gpuad_checkpointed_loop *)context;
   if (!loop->snapshot[slot]) {
-    loop->snapshot[slot] = allocate((size_t)loop->state_bytes);
+    loop->snapshot[slot] =
+        allocate((size_t)(loop->state_bytes - loop->device_bytes));
+    if (loop->device_bytes)
+      loop->device_snapshot[slot] = loop->device->allocate(loop->device_bytes);
     ++loop->stats.snapshots;
   }
   char *to = (char *)loop->snapshot[slot];
   memcpy(to, loop->scalars, (size_t)loop->scalar_bytes);
-  to += loop->scalar_bytes;
-  for (int32_t i = 0; i < loop->regions; ++i) {
-    memcpy(to, loop->region[i].base, (size_t)loop->region[i].bytes);
-    to += loop->region[i].bytes;
-  }
+  copyRegions(loop, to + loop->scalar_bytes,
+              (char *)loop->device_snapshot[slot], 1);
 }
 
 static void restore(void *context, int32_t slot) {
   gpuad_checkpointed_loop *loop = (gpuad_checkpointed_loop *)context;
-  const char *from = (const char *)loop->snapshot[slot];
+  char *from = (char *)loop->snapshot[slot];
   memcpy(loop->scalars, from, (size_t)loop->scalar_bytes);
-  from += loop->scalar_bytes;
-  for (int32_t i = 0; i < loop->regions; ++i) {
-    memcpy(loop->region[i].base, from, (size_t)loop->region[i].bytes);
-    from += loop->region[i].bytes;
-  }
+  copyRegions(loop, from + loop->scalar_bytes,
+              (char *)loop->device_snapshot[slot], 0);
 }
 
 void gpuad_loop_step(gpuad_checkpointed_loop *loop, int64_t step) {
@@ -154,18 +193,6 @@ static void reverseStep(void *context, int64_t step) {
   loop->reverse_step(loop->context, step);
 }
 
-/* Copies the regions into or out of `buffer`. */
-static void copyRegions(gpuad_checkpointed_loop *loop, char *buffer,
-                        int out) {
-  for (int32_t i = 0; i < loop->regions; ++i) {
-    if (out)
-      memcpy(buffer, loop->region[i].base, (size_t)loop->region[i].bytes);
-    else
-      memcpy(loop->region[i].base, buffer, (size_t)loop->region[i].bytes);
-    buffer += loop->region[i].bytes;
-  }
-}
-
 void gpuad_loop_reverse(gpuad_checkpointed_loop *loop,
                         void (*advance_fn)(void *, int64_t, int64_t),
                         void (*reverse_step)(void *, int64_t), void *context) {
@@ -174,15 +201,23 @@ void gpuad_loop_reverse(gpuad_checkpointed_loop *loop,
     loop->reverse_step = reverse_step;
     loop->context = context;
     /* The reverse sweep leaves the regions as the loop's end left them. */
-    char *final =
-        (char *)allocate((size_t)(loop->state_bytes - loop->scalar_bytes));
-    copyRegions(loop, final, 1);
+    char *final = (char *)allocate((size_t)(
+        loop->state_bytes - loop->scalar_bytes - loop->device_bytes));
+    char *final_device =
+        loop->device_bytes ? (char *)loop->device->allocate(loop->device_bytes)
+                           : 0;
+    copyRegions(loop, final, final_device, 1);
     gpuad_checkpoint_ops ops = {loop, advance, store, restore, reverseStep};
     gpuad_checkpoints_reverse(&loop->schedule, loop->steps, &ops);
-    copyRegions(loop, final, 0);
+    copyRegions(loop, final, final_device, 0);
     free(final);
-    for (int32_t s = 0; s < loop->schedule.slots; ++s)
+    for (int32_t s = 0; s < loop->schedule.slots; ++s) {
       free(loop->snapshot[s]);
+      if (loop->device_snapshot[s])
+        loop->device->release(loop->device_snapshot[s]);
+    }
+    if (final_device)
+      loop->device->release(final_device);
   }
   loop->stats.state_bytes = loop->state_bytes;
   loop->stats.steps = loop->steps;
@@ -199,6 +234,7 @@ void gpuad_loop_reverse(gpuad_checkpointed_loop *loop,
                 ? (double)loop->stats.recomputed_steps / (double)loop->steps
                 : 0.0);
   free(loop->snapshot);
+  free(loop->device_snapshot);
   free(loop->schedule_steps);
   free(loop->schedule_slots);
   free(loop->region);

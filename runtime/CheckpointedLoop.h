@@ -15,6 +15,10 @@
  * last first, with the regions holding the loop's final state again at the
  * end.  Snapshots are allocated as they are first used, so a run that needs
  * fewer than the budget allows holds fewer.
+ *
+ * A region may live on a GPU (a loop of kernel launches): the generated code
+ * then hands the record the runtime's own allocation and copy for it, and
+ * that region's part of every snapshot is device memory.
 \*===----------------------------------------------------------------------===*/
 
 #ifndef GPUAD_RUNTIME_CHECKPOINTEDLOOP_H
@@ -39,6 +43,18 @@ gpuad_checkpointed_loop *gpuad_loop_begin(int64_t steps, int32_t snapshots,
                                           int32_t regions);
 void gpuad_loop_region(gpuad_checkpointed_loop *loop, int32_t index,
                        void *base, int64_t bytes);
+/* How a device region is kept: `allocate` and `release` device blocks,
+   `copy` bytes between device and host memory either way (each finishes
+   what is queued on the device before it copies). */
+typedef struct gpuad_device_memory {
+  void *(*allocate)(int64_t bytes);
+  void (*release)(void *block);
+  void (*copy)(void *to, const void *from, int64_t bytes);
+} gpuad_device_memory;
+/* Region `index` lives on the device; `memory` outlives the run. */
+void gpuad_loop_device_region(gpuad_checkpointed_loop *loop, int32_t index,
+                              void *base, int64_t bytes,
+                              const gpuad_device_memory *memory);
 /* The block holding the scalar state (the generated code's layout). */
 void *gpuad_loop_scalars(gpuad_checkpointed_loop *loop);
 /* Before step `step` runs, with the scalar block holding its state. */

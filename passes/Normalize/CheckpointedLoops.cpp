@@ -7,7 +7,10 @@
 #include "Normalize/CheckpointedLoops.h"
 
 #include "Checkpointing.h"
+#include "Normalize/KernelLaunches.h"
+#include "Normalize/RuntimeMemory.h"
 #include "Rules/CallTable.h"
+#include "Rules/KernelLaunch.h"
 #include "Support/FunctionAttributes.h"
 #include "Support/Inlining.h"
 
@@ -27,6 +30,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <functional>
@@ -64,6 +68,11 @@ public:
   /// reads or writes, and whether it writes any of it.
   const MapVector<Value *, Bounds> &extents() const { return Extents; }
   bool writes(const Value *Base) const { return Written.contains(Base); }
+  /// Bases (parameters) whose whole device allocation a kernel reaches.
+  const SetVector<Value *> &wholeAllocations() const { return Whole; }
+  /// Whether \p Base's memory is copied by the GPU runtime, and which.
+  bool onDevice(const Value *Base) const { return Device.contains(Base); }
+  StringRef deviceApi() const { return Api; }
   /// Parameters the loop reads at offsets no trip count bounds.
   const SmallVector<unsigned, 2> &unboundedReads() const {
     return UnboundedReads;
@@ -76,8 +85,12 @@ public:
 
 private:
   bool visit(Instruction &I);
+  bool visitLaunch(const KernelLaunch &Launch);
   bool addAccess(Instruction &I, Value *Ptr, const SCEV *Size, bool Write);
   bool addExtent(Value *Base, const SCEV *Min, const SCEV *Max, bool Write);
+  /// Marks the parameters \p Base can be (itself, or a carried pointer's
+  /// buffers) as device memory, written or not; false if it is neither.
+  bool addDevice(Value *Base, bool Write, bool WholeAllocation);
   bool addPointerOutput(StoreInst &SI);
   std::optional<Bounds> bounds(const SCEV *E, const BasicBlock *At);
   std::optional<const SCEV *> lastIteration(const Loop &Lk,
@@ -95,6 +108,9 @@ private:
   std::function<std::string(const Value &)> Name;
   MapVector<Value *, Bounds> Extents;
   SmallPtrSet<const Value *, 4> Written;
+  SetVector<Value *> Whole;
+  SmallPtrSet<const Value *, 4> Device;
+  std::string Api;
   SmallVector<unsigned, 2> UnboundedReads;
   SmallVector<CheckpointedLoop::PointerOutput, 2> PointerOutputs;
   std::string Why;
@@ -172,11 +188,27 @@ bool StateFinder::visit(Instruction &I) {
   if (auto *MI = dyn_cast<AnyMemIntrinsic>(Call)) {
     const SCEV *Length =
         SE.getTruncateOrZeroExtend(SE.getSCEV(MI->getLength()), I64);
-    if (auto *MT = dyn_cast<AnyMemTransferInst>(MI);
-        MT && !addAccess(I, MT->getRawSource(), Length, /*Write=*/false))
+    auto *MT = dyn_cast<AnyMemTransferInst>(MI);
+    if (MT && !addAccess(I, MT->getRawSource(), Length, /*Write=*/false))
       return false;
-    return addAccess(I, MI->getRawDest(), Length, /*Write=*/true);
+    if (!addAccess(I, MI->getRawDest(), Length, /*Write=*/true))
+      return false;
+    // A runtime copy or fill: either side may be device memory, which only
+    // the runtime copies.
+    if (std::optional<RuntimeCall> R = runtimeOf(I)) {
+      Api = R->Api;
+      for (Value *P : {MT ? MT->getRawSource() : nullptr, MI->getRawDest()})
+        if (P && !isa<AllocaInst>(getUnderlyingObject(P)) &&
+            !addDevice(getUnderlyingObject(P), /*Write=*/false,
+                       /*WholeAllocation=*/false))
+          return refuse("it copies device memory through a pointer it "
+                        "computes itself" +
+                        at(I));
+    }
+    return true;
   }
+  if (std::optional<KernelLaunch> Launch = KernelLaunch::match(*Call))
+    return visitLaunch(*Launch);
   if (auto *II = dyn_cast<IntrinsicInst>(Call))
     if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
         II->getIntrinsicID() == Intrinsic::assume)
@@ -189,12 +221,65 @@ bool StateFinder::visit(Instruction &I) {
   if (Call->doesNotAccessMemory() || Call->onlyAccessesInaccessibleMemory() ||
       (Callee && Calls.scalarRule(*Callee)))
     return true;
+  // A launch's configuration, pushed before it and popped by it.
+  if (Callee && Callee->getName().starts_with("__") &&
+      (Callee->getName().ends_with("PushCallConfiguration") ||
+       Callee->getName().ends_with("PopCallConfiguration")))
+    return true;
+  // Waiting for the device, and asking for its last error, can be repeated.
+  if (std::optional<RuntimeCall> R =
+          Callee ? Calls.runtimeCall(*Callee) : std::nullopt;
+      R && R->K == RuntimeCall::Inactive) {
+    StringRef Name = Callee->getName().drop_front(StringRef(R->Api).size());
+    if (Name.ends_with("Synchronize") || Name == "GetLastError" ||
+        Name == "PeekAtLastError")
+      return true;
+  }
   bool Indirect = !Callee || Callee->getName().starts_with("gpuad.dispatch");
   return refuse("it calls " +
                 (Indirect ? std::string("a function through a pointer")
                           : "'" + Callee->getName().str() + "'") +
                 ", which may write memory or do I/O that running the loop "
                 "again would repeat");
+}
+
+/// A kernel may read (or, unless its parameter is const, write) anywhere in
+/// the allocation behind each pointer it is given.
+bool StateFinder::visitLaunch(const KernelLaunch &Launch) {
+  Api = Launch.api().str();
+  for (unsigned I = 0; I < Launch.numArgs(); ++I) {
+    if (Launch.paramKind(I) != LaunchParam::Pointer ||
+        isa<ConstantPointerNull>(Launch.arg(I)))
+      continue;
+    Value *Base = getUnderlyingObject(Launch.arg(I));
+    if (!addDevice(Base, !Launch.readsOnly(I), /*WholeAllocation=*/true))
+      return refuse("it launches " + Launch.kernelName() +
+                    " on a pointer it computes itself (" + Name(*Base) +
+                    "), whose allocation gpuad cannot find before the loop "
+                    "runs" +
+                    at(Launch.call()));
+  }
+  return true;
+}
+
+bool StateFinder::addDevice(Value *Base, bool Write, bool WholeAllocation) {
+  if (isa<GlobalVariable>(Base) && !WholeAllocation) {
+    Device.insert(Base);
+    return true;
+  }
+  SmallVector<unsigned, 2> Buffers = buffersOf(Base, L);
+  if (Buffers.empty())
+    return false;
+  Function *C = L.getHeader()->getParent();
+  for (unsigned ArgNo : Buffers) {
+    Argument *A = C->getArg(ArgNo);
+    Device.insert(A);
+    if (WholeAllocation)
+      Whole.insert(A);
+    if (Write)
+      Written.insert(A);
+  }
+  return true;
 }
 
 bool StateFinder::addAccess(Instruction &I, Value *Ptr, const SCEV *Size,
@@ -503,9 +588,12 @@ Value *CheckpointedLoop::shadowAddress(IRBuilderBase &B, Value *Shadow,
 
 /// The functions the loop calls that have bodies gpuad would differentiate
 /// become part of it (a step function at -O0), a few levels deep, so that
-/// what they write is found like the loop's own writes.
+/// what they write is found like the loop's own writes.  One that launches
+/// kernels is inlined as its normalised clone, whose launches the state
+/// finder reads.
 static void inlineBodies(Function &C, const CallTable &Calls,
-                         FunctionAnalysisManager &FAM) {
+                         FunctionAnalysisManager &FAM,
+                         function_ref<Function &(Function &)> Normalized) {
   auto Inline = [&](const Function &Callee) {
     // Nor gpuad's own functions (the dispatchers of calls through
     // pointers), which have their own derivatives.
@@ -520,9 +608,24 @@ static void inlineBodies(Function &C, const CallTable &Calls,
           return false;
     return true;
   };
+  auto Launching = [&] {
+    for (Instruction &I : instructions(C))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *G = Call->getCalledFunction();
+            G && !G->isDeclaration() && Inline(*G) &&
+            mayLaunchKernels(*G, Calls) && !isLaunchStub(*G, Calls)) {
+          Function &N = Normalized(*G);
+          if (N.getFunctionType() == G->getFunctionType())
+            Call->setCalledFunction(&N);
+        }
+  };
   bool Inlined = false;
-  for (unsigned Level = 0; Level < 4 && inlineCallsTo(C, Inline); ++Level)
+  for (unsigned Level = 0; Level < 4; ++Level) {
+    Launching();
+    if (!inlineCallsTo(C, Inline))
+      break;
     Inlined = true;
+  }
   if (!Inlined)
     return;
   // Their locals (an -O0 callee's parameters in stack slots) as values.
@@ -544,8 +647,9 @@ public:
   /// Outlines the loop headed by \p Header; its description, or nullopt
   /// with why().  Where the function gets its body back, \p Pending (the
   /// headers of loops still to try) are moved to the blocks of that body.
-  std::optional<CheckpointedLoop> run(BasicBlock *Header,
-                                      MutableArrayRef<BasicBlock *> Pending);
+  std::optional<CheckpointedLoop>
+  run(BasicBlock *Header, MutableArrayRef<BasicBlock *> Pending,
+      function_ref<Function &(Function &)> Normalized);
   const std::string &why() const { return Why; }
 
 private:
@@ -566,7 +670,8 @@ private:
 } // namespace
 
 std::optional<CheckpointedLoop>
-LoopOutliner::run(BasicBlock *Header, MutableArrayRef<BasicBlock *> Pending) {
+LoopOutliner::run(BasicBlock *Header, MutableArrayRef<BasicBlock *> Pending,
+                  function_ref<Function &(Function &)> Normalized) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   Loop *L = LI.getLoopFor(Header);
@@ -631,7 +736,7 @@ LoopOutliner::run(BasicBlock *Header, MutableArrayRef<BasicBlock *> Pending) {
   // calls, differentiated as before).
   ValueToValueMapTy VMap;
   Function *Work = CloneFunction(C, VMap);
-  inlineBodies(*Work, Calls, FAM);
+  inlineBodies(*Work, Calls, FAM, Normalized);
   CheckpointedLoop CL;
   CL.Loop = Work;
   // A marker asking for as many snapshots as fit, with no budget given.
@@ -733,7 +838,18 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
   Instruction *At = Entry->getTerminator();
   IRBuilder<> B(At);
   Type *I64 = B.getInt64Ty();
+  auto AddRegion = [&](Value *Base, Value *Start, Value *Bytes) {
+    int ReadOnly = -1;
+    if (auto *A = dyn_cast<Argument>(Base); A && !State.writes(A))
+      ReadOnly = A->getArgNo();
+    else if (A)
+      CL.WrittenParams.push_back(A->getArgNo());
+    CL.Regions.push_back({bufferName(Base), Start, Bytes, ReadOnly,
+                          State.onDevice(Base), /*WholeAllocation=*/!Bytes});
+  };
   for (auto &[Base, Extent] : State.extents()) {
+    if (State.wholeAllocations().contains(Base))
+      continue;
     const SCEV *Bytes = SE.getSMaxExpr(SE.getMinusSCEV(Extent.Max, Extent.Min),
                                        SE.getZero(I64));
     if (!Expand.isSafeToExpandAt(Extent.Min, At) ||
@@ -743,15 +859,13 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
       return false;
     }
     Value *Lo = Expand.expandCodeFor(Extent.Min, I64, At);
-    Value *Start = B.CreatePtrAdd(Base, Lo, Base->getName() + ".region");
-    int ReadOnly = -1;
-    if (auto *A = dyn_cast<Argument>(Base); A && !State.writes(A))
-      ReadOnly = A->getArgNo();
-    else if (A)
-      CL.WrittenParams.push_back(A->getArgNo());
-    CL.Regions.push_back({bufferName(Base), Start,
-                          Expand.expandCodeFor(Bytes, I64, At), ReadOnly});
+    AddRegion(Base, B.CreatePtrAdd(Base, Lo, Base->getName() + ".region"),
+              Expand.expandCodeFor(Bytes, I64, At));
   }
+  // What kernels reach: each pointer's whole allocation.
+  CL.DeviceApi = State.deviceApi().str();
+  for (Value *Base : State.wholeAllocations())
+    AddRegion(Base, Base, nullptr);
   CL.UnboundedReads = State.unboundedReads();
   const SCEV *Taken = SE.getBackedgeTakenCount(&L);
   if (!isa<SCEVCouldNotCompute>(Taken) && Expand.isSafeToExpandAt(Taken, At))
@@ -762,10 +876,86 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
   return true;
 }
 
+/// A local that holds a device pointer (or a stream) the runtime stored
+/// through its address -- `cudaMalloc(&a, n)` -- and that is otherwise only
+/// loaded and stored becomes a value: the runtime stores into a slot of its
+/// own, read into the local at once.  A time loop that swaps such buffers
+/// then carries them in PHIs, as the state finder needs.
+static bool promoteRuntimeSlots(Function &F, const CallTable &Calls) {
+  SmallVector<AllocaInst *, 4> Promotable;
+  for (Instruction &I : F.getEntryBlock()) {
+    auto *AI = dyn_cast<AllocaInst>(&I);
+    if (!AI || !AI->isStaticAlloca() || !AI->getAllocatedType()->isPointerTy())
+      continue;
+    bool Runtime = false, Other = false;
+    for (User *U : AI->users()) {
+      if (auto *LI = dyn_cast<LoadInst>(U))
+        Other |= LI->isVolatile() || LI->getType() != AI->getAllocatedType();
+      else if (auto *SI = dyn_cast<StoreInst>(U))
+        Other |= SI->isVolatile() || SI->getValueOperand() == AI ||
+                 SI->getValueOperand()->getType() != AI->getAllocatedType();
+      else if (auto *Call = dyn_cast<CallBase>(U)) {
+        const Function *Callee = Call->getCalledFunction();
+        std::optional<RuntimeCall> R =
+            Callee ? Calls.runtimeCall(*Callee) : std::nullopt;
+        bool Out =
+            R && Call->arg_size() > 0 && Call->getArgOperand(0) == AI &&
+            (R->K == RuntimeCall::Allocate || R->K == RuntimeCall::Inactive) &&
+            count(Call->args(), AI) == 1;
+        bool Lifetime = isa<IntrinsicInst>(Call) &&
+                        cast<IntrinsicInst>(Call)->isLifetimeStartOrEnd();
+        Runtime |= Out;
+        Other |= !Out && !Lifetime;
+      } else {
+        Other = true;
+      }
+    }
+    if (Runtime && !Other)
+      Promotable.push_back(AI);
+  }
+  if (Promotable.empty())
+    return false;
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  for (AllocaInst *AI : Promotable) {
+    for (User *U : make_early_inc_range(AI->users())) {
+      auto *Call = dyn_cast<CallBase>(U);
+      if (!Call)
+        continue;
+      if (cast<Instruction>(U)->isLifetimeStartOrEnd()) {
+        Call->eraseFromParent();
+        continue;
+      }
+      Value *Slot = Entry.CreateAlloca(AI->getAllocatedType(), nullptr,
+                                       AI->getName() + ".runtime");
+      Call->setArgOperand(0, Slot);
+      IRBuilder<> After(Call->getNextNode());
+      After.CreateStore(After.CreateLoad(AI->getAllocatedType(), Slot), AI);
+    }
+  }
+  DominatorTree DT(F);
+  PromoteMemToReg(Promotable, DT);
+  return true;
+}
+
+/// Whether \p L launches kernels, itself or through a function it calls.
+static bool launchesKernels(const Loop &L, const CallTable &Calls) {
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (Callee &&
+            (Callee->getName() == NormalizedLaunchName ||
+             (!Callee->isDeclaration() && mayLaunchKernels(*Callee, Calls))))
+          return true;
+      }
+  return false;
+}
+
 /// The loops of \p F to checkpoint, by header: those with a marker, and
-/// with a budget the outermost loops that hold a loop (and no marked one).
-static SmallVector<BasicBlock *, 4> chosenLoops(Function &F, LoopInfo &LI,
-                                                bool Budget) {
+/// with a budget the outermost loops that hold a loop or launch kernels
+/// (and no marked one).
+static SmallVector<BasicBlock *, 4>
+chosenLoops(Function &F, LoopInfo &LI, bool Budget, const CallTable &Calls) {
   SmallVector<BasicBlock *, 4> Headers;
   SmallPtrSet<Loop *, 4> Marked;
   for (CallInst *Marker : markersIn(F))
@@ -774,15 +964,24 @@ static SmallVector<BasicBlock *, 4> chosenLoops(Function &F, LoopInfo &LI,
       Headers.push_back(L->getHeader());
   if (Budget)
     for (Loop *L : LI.getTopLevelLoops())
-      if (!L->isInnermost() &&
+      if ((!L->isInnermost() || launchesKernels(*L, Calls)) &&
           none_of(Marked, [&](Loop *M) { return L->contains(M); }))
         Headers.push_back(L->getHeader());
   // A loop inside one outlined before it has moved with it (skipped).
   return Headers;
 }
 
-void CheckpointedLoops::outline(Function &F, const Function &User,
-                                FunctionAnalysisManager &FAM) {
+void CheckpointedLoops::lowerRuntimeForms() {
+  for (auto &[Loop, CL] : Loops)
+    for (Function *F : {CL.Loop, CL.Step}) {
+      lowerRuntimeMemory(*F);
+      lowerKernelLaunches(*F);
+    }
+}
+
+void CheckpointedLoops::outline(
+    Function &F, const Function &User, FunctionAnalysisManager &FAM,
+    function_ref<Function &(Function &)> Normalized) {
   // An outlined loop is checkpointed as a whole or not at all, and a
   // step's own loops run inside one step of the loop.
   if (!Enabled || any_of(Loops, [&](const auto &Entry) {
@@ -790,9 +989,12 @@ void CheckpointedLoops::outline(Function &F, const Function &User,
       }))
     return;
   auto &LI = FAM.getResult<LoopAnalysis>(F);
-  SmallVector<BasicBlock *, 4> Headers = chosenLoops(F, LI, BudgetMiB != 0);
+  SmallVector<BasicBlock *, 4> Headers =
+      chosenLoops(F, LI, BudgetMiB != 0, Calls);
   if (Headers.empty())
     return;
+  if (promoteRuntimeSlots(F, Calls))
+    FAM.clear(F, F.getName());
   OptimizationRemarkEmitter ORE(&F);
   for (unsigned I = 0; I < Headers.size(); ++I) {
     Loop *L = FAM.getResult<LoopAnalysis>(F).getLoopFor(Headers[I]);
@@ -800,8 +1002,8 @@ void CheckpointedLoops::outline(Function &F, const Function &User,
       continue; // inside a loop outlined already
     DebugLoc Loc = L->getStartLoc();
     LoopOutliner Outliner(F, FAM, Calls, uint64_t(BudgetMiB) << 20);
-    std::optional<CheckpointedLoop> CL =
-        Outliner.run(Headers[I], MutableArrayRef(Headers).drop_front(I + 1));
+    std::optional<CheckpointedLoop> CL = Outliner.run(
+        Headers[I], MutableArrayRef(Headers).drop_front(I + 1), Normalized);
     if (!CL) {
       // (The header's block may be gone: the function got its body back.)
       ORE.emit([&] {
@@ -824,9 +1026,13 @@ void CheckpointedLoops::outline(Function &F, const Function &User,
         R << (Reg.ReadOnlyParam < 0 ? ", the memory it writes of "
                                     : ", what it reads of ")
           << Reg.What;
+        if (Reg.Device)
+          R << " on the device";
         if (Reg.ReadOnlyParam >= 0)
           R << " if code after the loop may change it";
-        if (auto *Bytes = dyn_cast<ConstantInt>(Reg.Bytes))
+        if (Reg.WholeAllocation)
+          R << " (its whole allocation)";
+        if (auto *Bytes = dyn_cast_or_null<ConstantInt>(Reg.Bytes))
           R << " (" << ore::NV("Bytes", Bytes->getZExtValue()) << " B)";
       }
       R << "; snapshots: ";

@@ -31,7 +31,11 @@
 /// object (a parameter of `Loop`, a global, or a header PHI that only ever
 /// holds parameters: ping-pong buffers) and the extent of its offsets over
 /// every iteration of every loop inside (scalar evolution, bounded by the
-/// loops' trip counts).  A loop is not checkpointed -- it keeps its full
+/// loops' trip counts).  A kernel launch reaches the whole device
+/// allocation behind each pointer it is given, found when the loop starts
+/// (the runtime's address-range query); those regions, and what a runtime
+/// copy moves, live on the device and are copied by the runtime, after what
+/// is queued has finished.  A loop is not checkpointed -- it keeps its full
 /// tape, with a remark saying why -- when its state cannot be identified: a
 /// write with no bound, a pointer stored to memory, a read through a
 /// pointer it loads, a call that touches the program's memory or does I/O
@@ -43,6 +47,7 @@
 #define GPUAD_NORMALIZE_CHECKPOINTEDLOOPS_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
 
@@ -111,8 +116,15 @@ struct CheckpointedLoop {
     /// in the state where the caller says that memory may change between
     /// the halves (running the loop again must read what it read).
     int ReadOnlyParam = -1;
+    /// Device memory: snapshots of it are device blocks.
+    bool Device = false;
+    /// The whole device allocation holding `Start` (a parameter), asked of
+    /// the runtime where the run starts; `Bytes` is then null.
+    bool WholeAllocation = false;
   };
   llvm::SmallVector<Region, 4> Regions;
+  /// The runtime of the device regions ("cuda", "hip"), if any.
+  std::string DeviceApi;
   /// Parameters whose memory the loop writes.
   llvm::SmallVector<unsigned, 4> WrittenParams;
   /// Parameters the loop reads at offsets it cannot bound: the loop is
@@ -149,8 +161,16 @@ public:
   /// Outlines the loops of \p F (a clone about to be differentiated in
   /// reverse mode; \p User is the function it copies) that are to be
   /// checkpointed and can be.  Remarks say which and why.
-  void outline(llvm::Function &F, const llvm::Function &User,
-               llvm::FunctionAnalysisManager &FAM);
+  /// \p Normalized gives a callee's normalised clone (its launches as
+  /// `gpuad.launch`): a callee that launches kernels is analysed as that.
+  void
+  outline(llvm::Function &F, const llvm::Function &User,
+          llvm::FunctionAnalysisManager &FAM,
+          llvm::function_ref<llvm::Function &(llvm::Function &)> Normalized);
+
+  /// Turns the outlined loops' and steps' launches and runtime copies back
+  /// into runtime calls (the sweeps call them as they are).
+  void lowerRuntimeForms();
 
   /// The loop \p F is, if it is an outlined one.
   const CheckpointedLoop *lookup(const llvm::Function &F) const {

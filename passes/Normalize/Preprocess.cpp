@@ -355,7 +355,9 @@ Function &Preprocessor::normalizedForReverse(Function &F,
     run(Again, Clone);
   }
   if (Function *User = original(Clone))
-    Checkpoints.outline(Clone, *User, FAM);
+    Checkpoints.outline(Clone, *User, FAM, [this](Function &G) -> Function & {
+      return normalized(G);
+    });
   // Last: nothing may clean up the companions before the reverse sweep
   // reads them.
   recordLastPicks(Clone);

@@ -10,6 +10,7 @@
 #include "Planner/DerivativeContext.h"
 #include "Planner/RuntimeDisjointness.h"
 #include "Support/FunctionAttributes.h"
+#include "Support/GpuRuntimeApi.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -33,13 +34,61 @@ struct LoopRuntime {
     };
     Begin = Get("gpuad_loop_begin", Ptr, {I64, I32, I64, I64, I32});
     Region = Get("gpuad_loop_region", Void, {Ptr, I32, Ptr, I64});
+    DeviceRegion =
+        Get("gpuad_loop_device_region", Void, {Ptr, I32, Ptr, I64, Ptr});
     Scalars = Get("gpuad_loop_scalars", Ptr, {Ptr});
     Step = Get("gpuad_loop_step", Void, {Ptr, I64});
     End = Get("gpuad_loop_end", Void, {Ptr, I64});
     Reverse = Get("gpuad_loop_reverse", Void, {Ptr, Ptr, Ptr, Ptr});
   }
-  FunctionCallee Begin, Region, Scalars, Step, End, Reverse;
+  FunctionCallee Begin, Region, DeviceRegion, Scalars, Step, End, Reverse;
 };
+
+/// `__gpuad_<api>_loop_memory`: the runtime's allocation, release and copy
+/// of device memory as the record takes them (gpuad_device_memory), each a
+/// small function emitted once per module.
+Constant *deviceMemory(Module &M, StringRef Api) {
+  std::string Name = ("__gpuad_" + Api + "_loop_memory").str();
+  if (GlobalVariable *GV = M.getNamedGlobal(Name))
+    return GV;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C),
+       *Void = Type::getVoidTy(C);
+  GpuRuntimeApi Runtime(M, Api);
+  auto Make = [&](StringRef Suffix, Type *Ret, ArrayRef<Type *> Params,
+                  function_ref<Value *(IRBuilderBase &, Function &)> Body) {
+    Function *F = Function::Create(FunctionType::get(Ret, Params, false),
+                                   GlobalValue::LinkOnceODRLinkage,
+                                   Name + "." + Suffix, M);
+    F->setVisibility(GlobalValue::HiddenVisibility);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    if (Value *R = Body(B, *F))
+      B.CreateRet(R);
+    else
+      B.CreateRetVoid();
+    return F;
+  };
+  Function *Allocate =
+      Make("allocate", Ptr, {I64}, [&](IRBuilderBase &B, Function &F) {
+        return Runtime.allocate(B, F.getArg(0),
+                                "a checkpointed loop's snapshot");
+      });
+  Function *Release =
+      Make("release", Void, {Ptr}, [&](IRBuilderBase &B, Function &F) {
+        Runtime.release(B, F.getArg(0));
+        return nullptr;
+      });
+  Function *Copy =
+      Make("copy", Void, {Ptr, Ptr, I64}, [&](IRBuilderBase &B, Function &F) {
+        Runtime.copyWhenIdle(B, F.getArg(0), F.getArg(1), F.getArg(2));
+        return nullptr;
+      });
+  Constant *Ops = ConstantStruct::getAnon({Allocate, Release, Copy});
+  auto *GV = new GlobalVariable(M, Ops->getType(), /*isConstant=*/true,
+                                GlobalValue::LinkOnceODRLinkage, Ops, Name);
+  GV->setVisibility(GlobalValue::HiddenVisibility);
+  return GV;
+}
 
 /// The outlined loop's header (the entry block's successor) and latch.
 std::pair<BasicBlock *, BasicBlock *> headerAndLatch(Function &F) {
@@ -291,9 +340,19 @@ void emitCheckpointedAugmented(const CheckpointedLoop &CL,
                               Snapshots, B.getInt64(CL.BudgetBytes),
                               B.getInt64(DL.getTypeAllocSize(CL.Scalars)),
                               B.getInt32(Regions.size())});
-  for (auto [K, R] : enumerate(Regions))
-    B.CreateCall(RT.Region, {Record, B.getInt32(K), Mapped(R->Start),
-                             B.CreateSExtOrTrunc(Mapped(R->Bytes), I64)});
+  for (auto [K, R] : enumerate(Regions)) {
+    Value *Start = Mapped(R->Start), *Bytes = nullptr;
+    if (R->WholeAllocation)
+      std::tie(Start, Bytes) =
+          GpuRuntimeApi(*D.getParent(), CL.DeviceApi).allocationOf(B, Start);
+    else
+      Bytes = Mapped(R->Bytes);
+    SmallVector<Value *, 5> Args = {Record, B.getInt32(K), Start,
+                                    B.CreateSExtOrTrunc(Bytes, I64)};
+    if (R->Device)
+      Args.push_back(deviceMemory(*D.getParent(), CL.DeviceApi));
+    B.CreateCall(R->Device ? RT.DeviceRegion : RT.Region, Args);
+  }
   Value *Scalars = B.CreateCall(RT.Scalars, {Record});
 
   // Each step announced with its state, before it runs.

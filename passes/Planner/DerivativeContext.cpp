@@ -434,6 +434,7 @@ bool DerivativeContext::finish() {
       lowerRuntimeMemory(*D);
       lowerKernelLaunches(*D);
     }
+  Pre.checkpoints().lowerRuntimeForms();
   if (Options.Cleanup)
     for (auto &[Key, D] : Generated)
       if (!D->isDeclaration())

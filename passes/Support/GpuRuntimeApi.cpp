@@ -114,6 +114,13 @@ void GpuRuntimeApi::synchronize(IRBuilderBase &B, Value *Stream) {
         "a derivative kernel failed");
 }
 
+void GpuRuntimeApi::copyWhenIdle(IRBuilderBase &B, Value *Dst, Value *Src,
+                                 Value *Bytes) {
+  check(B, call(B, "DeviceSynchronize", {}), "a kernel failed");
+  check(B, call(B, "Memcpy", {Dst, Src, Bytes, B.getInt32(MemcpyDefault)}),
+        "cannot copy device memory of a checkpointed loop's state");
+}
+
 /// `ptr __gpuad_<api>_allocation(ptr p, ptr bytes)`: the base of the device
 /// allocation holding p, its size stored to *bytes.
 static Function *allocationFunction(Module &M, StringRef Api,

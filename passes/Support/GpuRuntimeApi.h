@@ -50,6 +50,10 @@ public:
   void zero(llvm::IRBuilderBase &B, llvm::Value *P, llvm::Value *Bytes,
             llvm::Value *Stream);
   void synchronize(llvm::IRBuilderBase &B, llvm::Value *Stream);
+  /// Finishes everything queued on the device, then copies (host code that
+  /// reads or writes device memory outside any stream's order).
+  void copyWhenIdle(llvm::IRBuilderBase &B, llvm::Value *Dst, llvm::Value *Src,
+                    llvm::Value *Bytes);
   /// The allocation holding device pointer \p P: {its base, its bytes}.
   std::pair<llvm::Value *, llvm::Value *> allocationOf(llvm::IRBuilderBase &B,
                                                        llvm::Value *P);

@@ -11,7 +11,12 @@
 // differences (rtol 1e-6); the forward tangent against it (the dot-product
 // test, rtol 1e-10); split mode (__enzyme_augmentfwd/__enzyme_reverse of the
 // driver) and each lane of width-2 reverse and forward requests against
-// the single requests (rtol 1e-12).
+// the single requests (rtol 1e-12).  Built with -DCHECKPOINTED=N (a marker
+// asking for N snapshots) or -DCHECKPOINTED=0 with a tape budget, the time
+// loop is checkpointed: its device buffers are snapshots, and the width-2
+// lanes (full tape) check the checkpointed gradient.
+// RUN: %gpuad-cc --emulate -O2 -DCHECKPOINTED=3 -Rpass=gpuad -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK: host-launch.cu:[[@LINE+114]]:3: remark: loop checkpointed: its state is {{.*}} on the device (its whole allocation){{.*}}; snapshots: 3,
 //
 // The host half launches the derivative kernels, which the device half
 // contains:
@@ -126,6 +131,9 @@ double loss(const double *x, double rate) {
   ok(API(Malloc)(&count, sizeof(int)));
   ok(API(Memset)(count, 0, sizeof(int)));
   for (int t = 0; t < Steps; ++t) {
+#if CHECKPOINTED > 0
+    __gpuad_checkpoint(CHECKPOINTED);
+#endif
     step(s, b, a, k, rate);
     countInside<<<Blocks, Threads, 0, s>>>(count, Window{4, 60, 2, {}}, N);
     double *swap = a;
@@ -165,6 +173,15 @@ double loss(const double *x, double rate) {
 
 #include "include/devcheck.h"
 
+#ifdef CHECKPOINTED
+// The checkpointed loop's run record (runtime/CheckpointedLoop.h).
+struct LoopStats {
+  int snapshots;
+  long long state_bytes, steps, recomputed_steps;
+};
+extern "C" LoopStats gpuad_last_loop_stats();
+#endif
+
 /// A width-2 request's two lanes.
 struct Lanes {
   double lane[2];
@@ -182,6 +199,21 @@ int main() {
   std::vector<double> g(N, 0.0);
   double grate = __enzyme_autodiff<double>((void *)loss, enzyme_dup, x.data(),
                                            g.data(), enzyme_out, rate);
+#ifdef CHECKPOINTED
+  // Built to checkpoint the time loop (a marker asking for CHECKPOINTED
+  // snapshots, or a budget): the reverse sweep ran steps again from
+  // snapshots, and the width-2 requests below (never checkpointed) check
+  // its gradient against the full tape's.
+  LoopStats st = gpuad_last_loop_stats();
+  bool ran = st.steps >= Steps && st.recomputed_steps >= st.steps &&
+             (CHECKPOINTED == 0 || (st.snapshots == CHECKPOINTED &&
+                                    st.recomputed_steps > st.steps));
+  if (!ran)
+    std::printf("checkpointed loop: %lld steps, %d snapshots, %lld run "
+                "again\n",
+                st.steps, st.snapshots, st.recomputed_steps);
+  expectNear(same, "the loop was checkpointed", 0, ran ? 1.0 : 0.0, 1.0);
+#endif
   for (int i = 0; i < N; ++i) {
     std::vector<double> p = x, m = x;
     double h = 1e-6 * std::fmax(std::fabs(x[i]), 1.0);

@@ -57,4 +57,6 @@ gpuad_add_device_test(kernel-hip-runtime-memory runtime-memory.hip)
 gpuad_add_device_test(kernel-hip-runtime-memory-O0 runtime-memory.hip FLAGS -O0)
 gpuad_add_device_test(kernel-hip-host-launch host-launch.hip)
 gpuad_add_device_test(kernel-hip-host-launch-O0 host-launch.hip FLAGS -O0)
+gpuad_add_device_test(kernel-hip-host-launch-checkpointed host-launch.hip
+                      FLAGS -O2 -DCHECKPOINTED=3)
 gpuad_add_device_test(kernel-hip-host-launch-struct host-launch-struct.hip)

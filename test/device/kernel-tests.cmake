@@ -105,6 +105,13 @@ gpuad_add_device_test(kernel-runtime-memory runtime-memory.cu)
 gpuad_add_device_test(kernel-runtime-memory-O0 runtime-memory.cu FLAGS -O0)
 gpuad_add_device_test(kernel-host-launch host-launch.cu)
 gpuad_add_device_test(kernel-host-launch-O0 host-launch.cu FLAGS -O0)
+# Its time loop checkpointed: by a marker, at -O2 and -O0, and by a budget.
+gpuad_add_device_test(kernel-host-launch-checkpointed host-launch.cu
+                      FLAGS -O2 -DCHECKPOINTED=3)
+gpuad_add_device_test(kernel-host-launch-checkpointed-O0 host-launch.cu
+                      FLAGS -O0 -DCHECKPOINTED=3)
+gpuad_add_device_test(kernel-host-launch-budget host-launch.cu
+                      FLAGS -O2 -DCHECKPOINTED=0 -mllvm -gpuad-tape-budget=1)
 gpuad_add_device_test(kernel-host-launch-struct host-launch-struct.cu)
 gpuad_add_device_test(kernel-host-launch-struct-O0 host-launch-struct.cu FLAGS -O0)
 # Thrust algorithms from a differentiated driver, run as gpuad's map
