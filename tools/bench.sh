@@ -20,13 +20,19 @@ wrap="-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"
 first=1
 # A program may ask to be built several ways: "// bench-variant: LABEL FLAGS"
 # lines (the label is printed after each of its lines).
-for src in "$root"/kernels/host/bench/*.c; do
-  name=$(basename "$src" .c)
+# (Then kernels/host/bench/heat_launches.cu, a loop of kernel launches, on
+# the CPU emulator: its device memory is host memory, in the peak RSS.)
+emulated="$root/kernels/host/bench/heat_launches.cu"
+[ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ] || emulated=
+for src in "$root"/kernels/host/bench/*.c $emulated; do
+  name=$(basename "${src%.*}")
+  emulate=
+  [ "${src##*.}" = cu ] && emulate=--emulate
   variants=$(sed -n 's|^// bench-variant: ||p' "$src")
   [ -n "$variants" ] || variants="-"
   while read -r label flags; do
     # shellcheck disable=SC2086
-    "$cc" -O2 "$@" $flags -I"$root/tools/bench" "$src" -o "$out/$name" -lm $wrap
+    "$cc" $emulate -O2 "$@" $flags -I"$root/tools/bench" "$src" -o "$out/$name" -lm $wrap
     if [ $first = 1 ]; then
       printf '%-24s %-16s %12s %12s %9s %14s %9s  %s\n' benchmark size \
         primal gradient grad/prim "tape bytes" "peak RSS" check

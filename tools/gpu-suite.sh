@@ -71,6 +71,18 @@ bundle() {
       fi
     done <<< "$builds"
   done
+  # A checkpointed loop of kernel launches (the host benchmark harness's
+  # heat_launches.cu, at a GPU's size): peak memory and gradient/primal with
+  # a budget and with the full tape.
+  local heat="$root/kernels/host/bench/heat_launches.cu"
+  local wrap="-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"
+  while read -r label flags; do
+    # shellcheck disable=SC2086
+    "$cc" -O2 -DN=1048576 -DT=1000 $flags -I"$root/tools/bench" "$heat" \
+      -o "$dir/bin/bench-heat-launches-$label" -lm $wrap $link
+    echo "bench-heat-launches-$label" >> "$dir/programs.txt"
+  done <<< "budget256 -mllvm -gpuad-tape-budget=256
+full-tape"
   for src in "$root"/kernels/cuda/*.cu "$root"/test/device/gradient-suite.cu \
     "${timed[@]}"; do
     echo "== $src"
@@ -107,7 +119,8 @@ run() {
       | tee -a "$out/summary.txt"
   done < "$dir/programs.txt"
   # The benchmark programs' timings (gradient/primal ratios in one run).
-  grep -h ': time ' "$out"/logs/*.log | tee -a "$out/summary.txt" || true
+  grep -h -e ': time ' -e '^heat launches' "$out"/logs/*.log |
+    tee -a "$out/summary.txt" || true
   echo "gpu-suite: $pass passed, $fail failed" | tee -a "$out/summary.txt"
   [ "$fail" = 0 ]
 }
