@@ -22,6 +22,9 @@ for var in ["HOME", "TMPDIR", "CUDA_PATH", "ROCM_PATH"]:
         config.environment[var] = os.environ[var]
 
 plugin = config.gpuad_plugin
+# `lit --param gpuad_cc=WRAPPER` compiles every test with another driver (a
+# wrapper adding flags: a tape budget on every compile, for robustness runs).
+config.gpuad_cc = lit_config.params.get("gpuad_cc", config.gpuad_cc)
 config.substitutions.append(("%opt", "opt -load-pass-plugin=" + plugin))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%frontend-plugin", config.gpuad_frontend_plugin))
