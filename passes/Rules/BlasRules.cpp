@@ -44,6 +44,12 @@ enum { Layout, Trans, M, N, Alpha, A, Lda, X, IncX, Beta, Y, IncY };
 namespace ger {
 enum { Layout, M, N, Alpha, X, IncX, Y, IncY, A, Lda };
 } // namespace ger
+namespace symv {
+enum { Layout, Uplo, N, Alpha, A, Lda, X, IncX, Beta, Y, IncY };
+} // namespace symv
+namespace syr2 {
+enum { Layout, Uplo, N, Alpha, X, IncX, Y, IncY, A, Lda };
+} // namespace syr2
 namespace gemm {
 enum { Layout, TransA, TransB, M, N, K, Alpha, A, Lda, B, Ldb, Beta, C, Ldc };
 } // namespace gemm
@@ -352,6 +358,175 @@ void gemvAdjoint(BufferCallSite &S) {
     S.addAdjoint(Beta, S.call("dot", {YLen, YAt, IncYAt, DY, DYInc}));
   }
   S.call("scal", {YLen, S.primal(Beta), DY, S.magnitude(DYInc)});
+}
+
+/// A matrix's diagonal as a vector: its increment, \p Lda + 1.
+static Value *diagonal(BufferCallSite &S, Value *Lda) {
+  return S.B.CreateAdd(Lda, ConstantInt::get(Lda->getType(), 1));
+}
+
+/// For k < \p N, W_k += Scale D_kk U_k (D a matrix with leading dimension
+/// \p Lda; U and W vectors at their increments); or, where \p Sums, the
+/// sum of Scale D_kk U_k W_k.
+static Value *diagonalTimes(BufferCallSite &S, Value *N, Value *Scale, Value *D,
+                            Value *Lda, Value *U, Value *IncU, Value *W,
+                            Value *IncW, bool Sums) {
+  return S.eachElement(
+      Sums ? "diagonal.dot" : "diagonal.axpy", N,
+      {{D, diagonal(S, Lda)}, {U, IncU}, {W, IncW}}, {Scale}, Sums,
+      [&](IRBuilderBase &B, ArrayRef<Value *> E,
+          ArrayRef<Value *> Scalars) -> Value * {
+        Type *T = Scalars[0]->getType();
+        Value *Term =
+            B.CreateFMul(Scalars[0], B.CreateFMul(B.CreateLoad(T, E[0]),
+                                                  B.CreateLoad(T, E[1])));
+        if (Sums)
+          return B.CreateFMul(Term, B.CreateLoad(T, E[2]));
+        B.CreateStore(B.CreateFAdd(B.CreateLoad(T, E[2]), Term), E[2]);
+        return nullptr;
+      });
+}
+
+Value *symvTangent(BufferCallSite &S) {
+  using namespace symv;
+  // dy = beta dy + alpha A dx + alpha dA x + dalpha A x + dbeta y, dA
+  // symmetric from the same triangle, before the call overwrites y.
+  Value *DY = S.shadow(Y);
+  if (!DY)
+    return nullptr;
+  Value *Scale = S.primal(Beta);
+  auto Term = [&](Value *Alpha, Value *Mat, Value *Vec) {
+    S.call("symv", {S.primal(Layout), S.primal(Uplo), S.primal(N), Alpha, Mat,
+                    S.primal(Lda), Vec, S.primal(IncX),
+                    Scale ? Scale : S.constant(1.0), DY, S.primal(IncY)});
+    Scale = nullptr;
+  };
+  if (Value *DX = S.shadow(X))
+    Term(S.primal(Alpha), S.primal(A), DX);
+  if (Value *DA = S.shadow(A))
+    Term(S.primal(Alpha), DA, S.primal(X));
+  if (Value *DAlpha = S.shadow(Alpha))
+    Term(DAlpha, S.primal(A), S.primal(X));
+  if (Scale)
+    S.call("scal", {S.length(Y), Scale, DY, S.magnitude(S.primal(IncY))});
+  if (Value *DBeta = S.shadow(Beta))
+    S.call("axpy", {S.length(Y), DBeta, S.primal(Y), S.primal(IncY), DY,
+                    S.primal(IncY)});
+  return nullptr;
+}
+
+void symvAdjoint(BufferCallSite &S) {
+  using namespace symv;
+  Value *DY = S.shadow(Y);
+  if (!DY)
+    return;
+  Value *DYInc = S.primal(IncY), *Len = S.length(Y);
+  // A_bar, on the triangle read: alpha (y_bar x^T + x y_bar^T) off the
+  // diagonal, alpha y_bar_i x_i on it -- syr2, less the diagonal's second
+  // half.
+  if (Value *DA = S.shadow(A)) {
+    auto [XAt, IncXAt] = S.atCall(X);
+    S.call("syr2",
+           {S.primal(Layout), S.primal(Uplo), S.primal(N), S.primal(Alpha), XAt,
+            IncXAt, DY, DYInc, DA, S.primal(Lda)});
+    S.eachElement(
+        "diagonal.less", Len,
+        {{DA, diagonal(S, S.primal(Lda))}, {XAt, IncXAt}, {DY, DYInc}},
+        {S.primal(Alpha)}, /*Sums=*/false,
+        [&](IRBuilderBase &B, ArrayRef<Value *> E,
+            ArrayRef<Value *> Scalars) -> Value * {
+          Type *T = Scalars[0]->getType();
+          Value *Half =
+              B.CreateFMul(Scalars[0], B.CreateFMul(B.CreateLoad(T, E[1]),
+                                                    B.CreateLoad(T, E[2])));
+          B.CreateStore(B.CreateFSub(B.CreateLoad(T, E[0]), Half), E[0]);
+          return nullptr;
+        });
+  }
+  // x_bar += alpha A y_bar.
+  if (Value *DX = S.shadow(X)) {
+    auto [AAt, LdaAt] = S.atCall(A);
+    S.call("symv",
+           {S.primal(Layout), S.primal(Uplo), S.primal(N), S.primal(Alpha), AAt,
+            LdaAt, DY, DYInc, S.constant(1.0), DX, S.primal(IncX)});
+  }
+  // alpha_bar += y_bar . A x.
+  if (S.active(Alpha)) {
+    auto [AAt, LdaAt] = S.atCall(A);
+    auto [XAt, IncXAt] = S.atCall(X);
+    Value *Product = S.temporary(Len);
+    Value *One = ConstantInt::get(Len->getType(), 1);
+    S.call("symv",
+           {S.primal(Layout), S.primal(Uplo), S.primal(N), S.constant(1.0), AAt,
+            LdaAt, XAt, IncXAt, S.constant(0.0), Product, One});
+    S.addAdjoint(Alpha, S.call("dot", {Len, Product, One, DY, DYInc}));
+  }
+  // beta_bar += y_bar . y (before the call); then y_bar = beta y_bar.
+  if (S.active(Beta)) {
+    auto [YAt, IncYAt] = S.atCall(Y);
+    S.addAdjoint(Beta, S.call("dot", {Len, YAt, IncYAt, DY, DYInc}));
+  }
+  S.call("scal", {Len, S.primal(Beta), DY, S.magnitude(DYInc)});
+}
+
+Value *syr2Tangent(BufferCallSite &S) {
+  using namespace syr2;
+  // dA += alpha (dx y^T + y dx^T) + alpha (x dy^T + dy x^T)
+  //       + dalpha (x y^T + y x^T), on the same triangle.
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return nullptr;
+  auto Term = [&](Value *Alpha, Value *U, Value *V) {
+    S.call("syr2", {S.primal(Layout), S.primal(Uplo), S.primal(N), Alpha, U,
+                    S.primal(IncX), V, S.primal(IncY), DA, S.primal(Lda)});
+  };
+  if (Value *DX = S.shadow(X))
+    Term(S.primal(Alpha), DX, S.primal(Y));
+  if (Value *DY = S.shadow(Y))
+    Term(S.primal(Alpha), S.primal(X), DY);
+  if (Value *DAlpha = S.shadow(Alpha))
+    Term(DAlpha, S.primal(X), S.primal(Y));
+  return nullptr;
+}
+
+void syr2Adjoint(BufferCallSite &S) {
+  using namespace syr2;
+  // With S the symmetric matrix of A_bar's triangle: x_bar += alpha (S y
+  // + diag(A_bar) y), y_bar += alpha (S x + diag(A_bar) x), alpha_bar +=
+  // x . S y + sum_k A_bar_kk x_k y_k (the diagonal is updated twice); A_bar
+  // passes through.
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return;
+  Value *Len = S.primal(N), *Lda = S.primal(syr2::Lda);
+  auto Symv = [&](Value *Alpha, Value *Vec, Value *Inc, Value *Beta, Value *Out,
+                  Value *IncOut) {
+    S.call("symv", {S.primal(Layout), S.primal(Uplo), Len, Alpha, DA, Lda, Vec,
+                    Inc, Beta, Out, IncOut});
+  };
+  auto Bar = [&](unsigned Out, unsigned OutInc, unsigned Other) {
+    Value *DOut = S.shadow(Out);
+    if (!DOut)
+      return;
+    auto [V, IncV] = S.atCall(Other);
+    Symv(S.primal(Alpha), V, IncV, S.constant(1.0), DOut, S.primal(OutInc));
+    diagonalTimes(S, Len, S.primal(Alpha), DA, Lda, V, IncV, DOut,
+                  S.primal(OutInc), /*Sums=*/false);
+  };
+  Bar(X, IncX, Y);
+  Bar(Y, IncY, X);
+  if (S.active(Alpha)) {
+    auto [XAt, IncXAt] = S.atCall(X);
+    auto [YAt, IncYAt] = S.atCall(Y);
+    Value *Product = S.temporary(Len);
+    Value *One = ConstantInt::get(Len->getType(), 1);
+    Symv(S.constant(1.0), YAt, IncYAt, S.constant(0.0), Product, One);
+    Value *Dot = S.call("dot", {Len, Product, One, XAt, IncXAt});
+    S.addAdjoint(
+        Alpha,
+        S.B.CreateFAdd(Dot, diagonalTimes(S, Len, S.constant(1.0), DA, Lda, XAt,
+                                          IncXAt, YAt, IncYAt, /*Sums=*/true)));
+  }
 }
 
 Value *gerTangent(BufferCallSite &S) {

@@ -42,6 +42,12 @@ void asumAdjoint(BufferCallSite &S);
 /// y = alpha op(A) x + beta y
 llvm::Value *gemvTangent(BufferCallSite &S);
 void gemvAdjoint(BufferCallSite &S);
+/// y = alpha A x + beta y, A symmetric (one triangle read)
+llvm::Value *symvTangent(BufferCallSite &S);
+void symvAdjoint(BufferCallSite &S);
+/// A = alpha (x y^T + y x^T) + A, on one triangle
+llvm::Value *syr2Tangent(BufferCallSite &S);
+void syr2Adjoint(BufferCallSite &S);
 /// A = alpha x y^T + A
 llvm::Value *gerTangent(BufferCallSite &S);
 void gerAdjoint(BufferCallSite &S);

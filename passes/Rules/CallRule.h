@@ -108,6 +108,8 @@ enum class ArgKind : uint8_t {
   LeadingDimension, ///< ld: the stride between a matrix's columns (rows)
   Layout,    ///< CBLAS's order (row or column major); no Fortran argument
   Transpose, ///< op(A): CBLAS's enum, Fortran's character 'N', 'T', 'C'
+  Uplo,      ///< the triangle a symmetric matrix is read from: CBLAS's enum,
+             ///< Fortran's character 'U', 'L' (passed through)
   Scalar,    ///< a floating-point operand (alpha)
   Vector,    ///< floating-point elements at a stride
   Matrix,    ///< floating-point elements in columns (rows) at a stride

@@ -136,6 +136,7 @@ constexpr CallArgument IncrementArg{ArgKind::Increment, Reads};
 constexpr CallArgument LeadingArg{ArgKind::LeadingDimension, Reads};
 constexpr CallArgument LayoutArg{ArgKind::Layout, Reads};
 constexpr CallArgument TransposeArg{ArgKind::Transpose, Reads};
+constexpr CallArgument UploArg{ArgKind::Uplo, Reads};
 constexpr CallArgument ScalarArg{ArgKind::Scalar, Reads};
 constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
                                  int8_t Width, int8_t Increment,
@@ -147,6 +148,7 @@ constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
 #define LEADING LeadingArg
 #define LAYOUT LayoutArg
 #define TRANSPOSE TransposeArg
+#define UPLO UploArg
 #define SCALAR ScalarArg
 #define VECTOR(Access, Length, Increment)                                      \
   bufferArg(ArgKind::Vector, Access, Length, -1, Increment, -1)
@@ -173,6 +175,7 @@ const BufferRoutine BufferRoutines[] = {
 #undef LEADING
 #undef LAYOUT
 #undef TRANSPOSE
+#undef UPLO
 #undef SCALAR
 #undef VECTOR
 #undef VECTOR_OP
@@ -246,7 +249,7 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
   unsigned Passed = 0, Flags = 0;
   for (const CallArgument &Arg : R.Args) {
     Passed += !ByPointer || Arg.Kind != ArgKind::Layout;
-    Flags += Arg.Kind == ArgKind::Transpose;
+    Flags += Arg.Kind == ArgKind::Transpose || Arg.Kind == ArgKind::Uplo;
   }
   unsigned Params = FT.getNumParams();
   if (FT.isVarArg() ||

@@ -34,6 +34,13 @@ extern void dgemm_(const char *transa, const char *transb, const int *m,
                    const double *a, const int *lda, const double *b,
                    const int *ldb, const double *beta, double *c,
                    const int *ldc);
+extern void dsymv_(const char *uplo, const int *n, const double *alpha,
+                   const double *a, const int *lda, const double *x,
+                   const int *incx, const double *beta, double *y,
+                   const int *incy, size_t uplo_len);
+extern void dsyr2_(const char *uplo, const int *n, const double *alpha,
+                   const double *x, const int *incx, const double *y,
+                   const int *incy, double *a, const int *lda);
 extern double ddot_(const int *n, const double *x, const int *incx,
                     const double *y, const int *incy);
 
@@ -58,6 +65,13 @@ double f_ger(double *A, double *B, double *C, double a) {
   dger_(&two, &two, &alpha, C + 5, &two, B + 5, &one, A + 20, &three);
   return ddot_(&three, A, &five, A + 1, &five);
 }
+/* Symmetric: y = a A x + 0.5 y from the upper ('U') triangle, then
+   A += (x y^T + y x^T) on the lower ('l'). */
+double f_symv_syr2(double *A, double *B, double *C, double a) {
+  dsymv_("U", &four, &a, A, &five, B, &minus_one, &half, C, &two, 1);
+  dsyr2_("l", &three, &a, C, &one, B + 10, &three, A + 20, &four);
+  return ddot_(&four, C, &two, C, &two) + ddot_(&six, A + 20, &one, A, &one);
+}
 /* C = a op(A) op(B) + beta C: 'n'/'N', 'T'/'t' and 'C' transposes. */
 double f_gemm(double *A, double *B, double *C, double a) {
   dgemm_("n", "N", &three, &two, &four, &a, A, &four, B, &five, &half, C,
@@ -77,6 +91,7 @@ int main(void) {
 
   BC_RUN(double, f_gemv, z, w, v, g);
   BC_RUN(double, f_ger, z, w, v, g);
+  BC_RUN(double, f_symv_syr2, z, w, v, g);
   BC_RUN(double, f_gemm, z, w, v, g);
   return gradcheck_exit();
 }

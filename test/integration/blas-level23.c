@@ -1,5 +1,7 @@
-// BLAS levels 2 and 3 through CBLAS (OpenBLAS): cblas_{d,s}{gemv,ger,gemm}
-// called from the differentiated functions.  Covered: column and row major,
+// BLAS levels 2 and 3 through CBLAS (OpenBLAS): cblas_{d,s}{gemv,ger,symv,
+// syr2,gemm} called from the differentiated functions.  Covered: column and
+// row major, upper and lower triangles of symmetric matrices (the other
+// triangle read elsewhere: its adjoint must come from there only),
 // every transpose (gemv: N, T; gemm: NN, NT, TN, TT), leading dimensions
 // larger than the matrix, vector increments 2, 3 and negative, alpha and
 // beta active (functions of the enzyme_out scalar) and constant, beta = 0
@@ -54,6 +56,21 @@ double d_ger(double *A, double *B, double *C, double a) {
   cblas_dger(Row, 3, 5, 0.6, C + 1, -2, B + 3, 1, A + 16, 6);
   return a * A[7];
 }
+/* y = a A x + 0.5 y, A symmetric from its upper triangle (column major,
+   lda 5); then row major from the lower triangle, a negative increment and
+   beta active.  A[1] lies in the triangle the first call does not read. */
+double d_symv(double *A, double *B, double *C, double a) {
+  cblas_dsymv(Col, CblasUpper, 4, a, A, 5, B, 2, 0.5, C, 1);
+  cblas_dsymv(Row, CblasLower, 3, 1.2, A + 20, 4, C, -1, a, B + 12, 3);
+  return cblas_ddot(3, B + 12, 3, C, 1) + A[1] * A[5];
+}
+/* A += a (x y^T + y x^T) on the lower triangle (column major), then on the
+   upper (row major, a negative increment). */
+double d_syr2(double *A, double *B, double *C, double a) {
+  cblas_dsyr2(Col, CblasLower, 4, a, B, 1, C, 2, A, 5);
+  cblas_dsyr2(Row, CblasUpper, 3, 0.7, C + 1, -2, B + 5, 1, A + 22, 4);
+  return cblas_ddot(20, A, 1, A + 1, 1) + a * A[31] + A[26] * A[23];
+}
 /* C = a op(A) op(B) + beta C: every transpose, m, n, k = 3, 2, 4. */
 double d_gemm_col(double *A, double *B, double *C, double a) {
   cblas_dgemm(Col, NoT, NoT, 3, 2, 4, a, A, 4, B, 5, 0.5, C, 3);
@@ -77,6 +94,11 @@ float s_gemv(float *A, float *B, float *C, float a) {
   cblas_sger(Row, 2, 3, a, C, 1, B, 1, A + 20, 4);
   return cblas_sdot(3, C, 1, C, 1);
 }
+float s_symv_syr2(float *A, float *B, float *C, float a) {
+  cblas_ssymv(Col, CblasLower, 3, a, A, 4, B, 1, 0.25f, C, 1);
+  cblas_ssyr2(Row, CblasLower, 3, a, C, 1, B + 4, 2, A + 20, 3);
+  return cblas_sdot(9, A + 20, 1, A + 20, 1) + cblas_sdot(3, C, 1, C, 1);
+}
 float s_gemm(float *A, float *B, float *C, float a) {
   cblas_sgemm(Col, T, NoT, 3, 2, 4, a, A, 4, B, 4, 0.25f, C, 3);
   cblas_sgemm(Row, NoT, T, 2, 2, 3, 0.5f, C, 3, A + 20, 3, a, B + 20, 2);
@@ -89,6 +111,7 @@ float s_gemm(float *A, float *B, float *C, float a) {
 void lanes(double *A, double *B, double *C) {
   cblas_dgemv(Row, T, 3, 4, B[0], A, 4, B + 1, 2, A[30], C, 1);
   cblas_dgemm(Col, NoT, T, 2, 3, 2, C[1], A + 12, 2, B + 10, 3, 0.5, C + 10, 2);
+  cblas_dsymv(Col, CblasUpper, 3, A[31], A + 24, 3, C + 2, 2, 0.5, B + 30, 1);
   cblas_dscal(4, 0.5, A, 1);
 }
 
@@ -138,9 +161,12 @@ int main(void) {
   BC_RUN(double, d_gemv_row, z, w, v, g);
   BC_RUN(double, d_gemv_overwritten, z, w, v, g);
   BC_RUN(double, d_ger, z, w, v, g);
+  BC_RUN(double, d_symv, z, w, v, g);
+  BC_RUN(double, d_syr2, z, w, v, g);
   BC_RUN(double, d_gemm_col, z, w, v, g);
   BC_RUN(double, d_gemm_row, z, w, v, g);
   BC_RUN(float, s_gemv, zf, wf, vf, g);
+  BC_RUN(float, s_symv_syr2, zf, wf, vf, g);
   BC_RUN(float, s_gemm, zf, wf, vf, g);
   check_width2();
   return gradcheck_exit();
