@@ -50,6 +50,9 @@ enum { Layout, Uplo, N, Alpha, A, Lda, X, IncX, Beta, Y, IncY };
 namespace syr2 {
 enum { Layout, Uplo, N, Alpha, X, IncX, Y, IncY, A, Lda };
 } // namespace syr2
+namespace triangular { // trmv, trsv
+enum { Layout, Uplo, Trans, Diag, N, A, Lda, X, IncX };
+} // namespace triangular
 namespace gemm {
 enum { Layout, TransA, TransB, M, N, K, Alpha, A, Lda, B, Ldb, Beta, C, Ldc };
 } // namespace gemm
@@ -527,6 +530,158 @@ void syr2Adjoint(BufferCallSite &S) {
         S.B.CreateFAdd(Dot, diagonalTimes(S, Len, S.constant(1.0), DA, Lda, XAt,
                                           IncXAt, YAt, IncYAt, /*Sums=*/true)));
   }
+}
+
+/// M += Alpha u v^T on the triangle of the n x n matrix \p M that uplo
+/// argument \p Uplo names (without the diagonal where \p Strict), in the
+/// layout of argument \p Layout.
+static void addTriangleOuter(BufferCallSite &S, unsigned Layout, unsigned Uplo,
+                             Value *Strict, Value *N, Value *Alpha, Value *M,
+                             Value *Ld, std::pair<Value *, Value *> U,
+                             std::pair<Value *, Value *> V) {
+  // A row-major matrix is its transpose in column major: the other
+  // triangle, with u and v swapped.
+  Value *Row = S.rowMajor(Layout);
+  std::pair<Value *, Value *> CU = {pick(S, Row, V.first, U.first),
+                                    pick(S, Row, V.second, U.second)};
+  std::pair<Value *, Value *> CV = {pick(S, Row, U.first, V.first),
+                                    pick(S, Row, U.second, V.second)};
+  S.eachTriangleElement(
+      "outer", N, S.B.CreateXor(S.upper(Uplo), Row), Strict, M, Ld, CU, CV,
+      {Alpha},
+      [](IRBuilderBase &B, ArrayRef<Value *> E,
+         ArrayRef<Value *> Scalars) -> Value * {
+        Type *T = Scalars[0]->getType();
+        Value *Term =
+            B.CreateFMul(Scalars[0], B.CreateFMul(B.CreateLoad(T, E[1]),
+                                                  B.CreateLoad(T, E[2])));
+        B.CreateStore(B.CreateFAdd(B.CreateLoad(T, E[0]), Term), E[0]);
+        return nullptr;
+      });
+}
+
+/// A triangular routine (trmv, trsv) \p Name on vector \p X (increment
+/// \p Inc) with matrix \p Mat, \p Ld, transposed as \p Trans says.
+static void triangularCall(BufferCallSite &S, StringRef Name, Value *Trans,
+                           Value *Mat, Value *Ld, Value *X, Value *Inc) {
+  using namespace triangular;
+  S.call(Name, {S.primal(Layout), S.primal(Uplo), Trans, S.primal(Diag),
+                S.primal(N), Mat, Ld, X, Inc});
+}
+
+/// A copy of vector argument \p X (as \p V, \p Inc give it) in a scratch
+/// vector at increment 1, and that 1.
+static std::pair<Value *, Value *> scratchCopy(BufferCallSite &S, Value *Len,
+                                               Value *V, Value *Inc) {
+  Value *T = S.temporary(Len);
+  Value *One = ConstantInt::get(Len->getType(), 1);
+  S.call("copy", {Len, V, Inc, T, One});
+  return {T, One};
+}
+
+/// -1 where diag argument \p Diag says unit, else 0: what takes the unit
+/// diagonal a triangular routine adds back out.
+static Value *lessUnit(BufferCallSite &S, unsigned Diag) {
+  return S.B.CreateSelect(S.unitDiagonal(Diag), S.constant(-1.0),
+                          S.constant(0.0));
+}
+
+Value *trmvTangent(BufferCallSite &S) {
+  using namespace triangular;
+  // dx = op(A) dx + op(dA) x, dA on A's triangle (none of its diagonal
+  // where unit), before the call overwrites x.
+  Value *DX = S.shadow(X);
+  if (!DX)
+    return nullptr;
+  Value *Len = S.primal(N);
+  std::pair<Value *, Value *> Term;
+  if (Value *DA = S.shadow(A)) {
+    Term = scratchCopy(S, Len, S.primal(X), S.primal(IncX));
+    triangularCall(S, "trmv", S.primal(Trans), DA, S.primal(Lda), Term.first,
+                   Term.second);
+    S.call("axpy", {Len, lessUnit(S, Diag), S.primal(X), S.primal(IncX),
+                    Term.first, Term.second});
+  }
+  triangularCall(S, "trmv", S.primal(Trans), S.primal(A), S.primal(Lda), DX,
+                 S.primal(IncX));
+  if (Term.first)
+    S.call("axpy",
+           {Len, S.constant(1.0), Term.first, Term.second, DX, S.primal(IncX)});
+  return nullptr;
+}
+
+void trmvAdjoint(BufferCallSite &S) {
+  using namespace triangular;
+  // A_bar += x_bar x^T (x x_bar^T where op(A) = A^T) on A's triangle, x as
+  // it was before the call; then x_bar = op(A)^T x_bar.
+  Value *DX = S.shadow(X);
+  if (!DX)
+    return;
+  Value *Len = S.primal(N), *Transposed = S.transposed(Trans);
+  std::pair<Value *, Value *> Bar = {DX, S.primal(IncX)};
+  if (Value *DA = S.shadow(A)) {
+    auto XAt = S.atCall(X);
+    addTriangleOuter(S, Layout, Uplo, S.unitDiagonal(Diag), Len,
+                     S.constant(1.0), DA, S.primal(Lda),
+                     {pick(S, Transposed, XAt.first, Bar.first),
+                      pick(S, Transposed, XAt.second, Bar.second)},
+                     {pick(S, Transposed, Bar.first, XAt.first),
+                      pick(S, Transposed, Bar.second, XAt.second)});
+  }
+  auto [AAt, LdaAt] = S.atCall(A);
+  triangularCall(S, "trmv", flipped(S, Trans), AAt, LdaAt, DX, S.primal(IncX));
+}
+
+Value *trsvTangent(BufferCallSite &S) {
+  using namespace triangular;
+  // x' = op(A)^-1 x: dx' = op(A)^-1 (dx - op(dA) x'), before the call
+  // overwrites x (x' solved into a scratch vector).
+  Value *DX = S.shadow(X);
+  if (!DX)
+    return nullptr;
+  Value *Len = S.primal(N);
+  if (Value *DA = S.shadow(A)) {
+    auto Solved = scratchCopy(S, Len, S.primal(X), S.primal(IncX));
+    triangularCall(S, "trsv", S.primal(Trans), S.primal(A), S.primal(Lda),
+                   Solved.first, Solved.second);
+    auto Term = scratchCopy(S, Len, Solved.first, Solved.second);
+    triangularCall(S, "trmv", S.primal(Trans), DA, S.primal(Lda), Term.first,
+                   Term.second);
+    S.call("axpy", {Len, lessUnit(S, Diag), Solved.first, Solved.second,
+                    Term.first, Term.second});
+    S.call("axpy", {Len, S.constant(-1.0), Term.first, Term.second, DX,
+                    S.primal(IncX)});
+  }
+  triangularCall(S, "trsv", S.primal(Trans), S.primal(A), S.primal(Lda), DX,
+                 S.primal(IncX));
+  return nullptr;
+}
+
+void trsvAdjoint(BufferCallSite &S) {
+  using namespace triangular;
+  // x' = op(A)^-1 x: x_bar = op(A)^-T x'_bar; A_bar -= x_bar x'^T (x'
+  // x_bar^T where op(A) = A^T) on A's triangle, x' solved again from x as
+  // it was before the call.
+  Value *DX = S.shadow(X);
+  if (!DX)
+    return;
+  Value *Len = S.primal(N), *Transposed = S.transposed(Trans);
+  auto [AAt, LdaAt] = S.atCall(A);
+  triangularCall(S, "trsv", flipped(S, Trans), AAt, LdaAt, DX, S.primal(IncX));
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return;
+  auto XAt = S.atCall(X);
+  auto Solved = scratchCopy(S, Len, XAt.first, XAt.second);
+  triangularCall(S, "trsv", S.primal(Trans), AAt, LdaAt, Solved.first,
+                 Solved.second);
+  std::pair<Value *, Value *> Bar = {DX, S.primal(IncX)};
+  addTriangleOuter(S, Layout, Uplo, S.unitDiagonal(Diag), Len, S.constant(-1.0),
+                   DA, S.primal(Lda),
+                   {pick(S, Transposed, Solved.first, Bar.first),
+                    pick(S, Transposed, Solved.second, Bar.second)},
+                   {pick(S, Transposed, Bar.first, Solved.first),
+                    pick(S, Transposed, Bar.second, Solved.second)});
 }
 
 Value *gerTangent(BufferCallSite &S) {

@@ -48,6 +48,12 @@ void symvAdjoint(BufferCallSite &S);
 /// A = alpha (x y^T + y x^T) + A, on one triangle
 llvm::Value *syr2Tangent(BufferCallSite &S);
 void syr2Adjoint(BufferCallSite &S);
+/// x = op(A) x, A triangular
+llvm::Value *trmvTangent(BufferCallSite &S);
+void trmvAdjoint(BufferCallSite &S);
+/// x = op(A)^-1 x, A triangular
+llvm::Value *trsvTangent(BufferCallSite &S);
+void trsvAdjoint(BufferCallSite &S);
 /// A = alpha x y^T + A
 llvm::Value *gerTangent(BufferCallSite &S);
 void gerAdjoint(BufferCallSite &S);

@@ -88,6 +88,28 @@ Value *BufferCallSite::rowMajor(unsigned I) {
   return saysRowMajor(B, primal(I), Spelling.Convention);
 }
 
+/// Whether \p Flag is CBLAS's \p Enum, or Fortran's character \p Letter
+/// (either case).
+static Value *flagSays(IRBuilderBase &B, Value *Flag, BufferSpelling::Form Form,
+                       int Enum, char Letter) {
+  if (Form == BufferSpelling::C)
+    return B.CreateICmpEQ(Flag, ConstantInt::get(Flag->getType(), Enum));
+  return B.CreateOr(
+      B.CreateICmpEQ(Flag, ConstantInt::get(Flag->getType(), Letter)),
+      B.CreateICmpEQ(Flag,
+                     ConstantInt::get(Flag->getType(), Letter - 'A' + 'a')));
+}
+
+Value *BufferCallSite::upper(unsigned I) {
+  assert(Routine.Args[I].Kind == ArgKind::Uplo && "not an uplo argument");
+  return flagSays(B, primal(I), Spelling.Convention, blas_flag::Upper, 'U');
+}
+
+Value *BufferCallSite::unitDiagonal(unsigned I) {
+  assert(Routine.Args[I].Kind == ArgKind::Diag && "not a diag argument");
+  return flagSays(B, primal(I), Spelling.Convention, blas_flag::Unit, 'U');
+}
+
 Value *BufferCallSite::length(unsigned I) {
   const CallArgument &Arg = Routine.Args[I];
   assert(Arg.Kind == ArgKind::Vector && "not a vector argument");

@@ -108,8 +108,10 @@ enum class ArgKind : uint8_t {
   LeadingDimension, ///< ld: the stride between a matrix's columns (rows)
   Layout,    ///< CBLAS's order (row or column major); no Fortran argument
   Transpose, ///< op(A): CBLAS's enum, Fortran's character 'N', 'T', 'C'
-  Uplo,      ///< the triangle a symmetric matrix is read from: CBLAS's enum,
-             ///< Fortran's character 'U', 'L' (passed through)
+  Uplo,      ///< the triangle a symmetric or triangular matrix is read from:
+             ///< CBLAS's enum, Fortran's character 'U', 'L'
+  Diag,      ///< whether a triangular matrix's diagonal is taken as ones:
+             ///< CBLAS's enum, Fortran's character 'U' (unit), 'N'
   Scalar,    ///< a floating-point operand (alpha)
   Vector,    ///< floating-point elements at a stride
   Matrix,    ///< floating-point elements in columns (rows) at a stride
@@ -144,6 +146,8 @@ struct CallArgument {
 namespace blas_flag {
 constexpr int RowMajor = 101, ColumnMajor = 102;
 constexpr int NoTrans = 111, Trans = 112;
+constexpr int Upper = 121;
+constexpr int Unit = 132;
 } // namespace blas_flag
 
 /// How one spelling of a buffer routine passes its arguments.
@@ -216,6 +220,19 @@ public:
               llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Vectors,
               llvm::ArrayRef<llvm::Value *> Scalars, bool Sums,
               ElementBody Body) = 0;
+  /// Runs \p Body on each element (i, j) of a triangle of the n x n matrix
+  /// \p M (column major, leading dimension \p Ld): the upper one (i <= j)
+  /// where \p Upper, else the lower, without the diagonal where \p Strict
+  /// (both i1).  Body gets the addresses of M_ij, of element i of \p U and
+  /// of element j of \p V ((vector, increment) pairs, in BLAS's order), and
+  /// \p Scalars.  A helper function made once per module for \p Name.
+  virtual void eachTriangleElement(llvm::StringRef Name, llvm::Value *N,
+                                   llvm::Value *Upper, llvm::Value *Strict,
+                                   llvm::Value *M, llvm::Value *Ld,
+                                   std::pair<llvm::Value *, llvm::Value *> U,
+                                   std::pair<llvm::Value *, llvm::Value *> V,
+                                   llvm::ArrayRef<llvm::Value *> Scalars,
+                                   ElementBody Body) = 0;
   /// A scratch buffer of \p Count elements, freed once this call's
   /// derivative is done with it.
   virtual llvm::Value *temporary(llvm::Value *Count) = 0;
@@ -234,6 +251,9 @@ public:
   /// Whether layout argument \p I says row major (an i1; Fortran's
   /// matrices are column major).
   llvm::Value *rowMajor(unsigned I);
+  /// Whether uplo argument \p I says upper, diag argument \p I unit (i1s).
+  llvm::Value *upper(unsigned I);
+  llvm::Value *unitDiagonal(unsigned I);
   /// How many elements vector argument \p I has.
   llvm::Value *length(unsigned I);
   llvm::Value *constant(double X) const;

@@ -137,6 +137,7 @@ constexpr CallArgument LeadingArg{ArgKind::LeadingDimension, Reads};
 constexpr CallArgument LayoutArg{ArgKind::Layout, Reads};
 constexpr CallArgument TransposeArg{ArgKind::Transpose, Reads};
 constexpr CallArgument UploArg{ArgKind::Uplo, Reads};
+constexpr CallArgument DiagArg{ArgKind::Diag, Reads};
 constexpr CallArgument ScalarArg{ArgKind::Scalar, Reads};
 constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
                                  int8_t Width, int8_t Increment,
@@ -149,6 +150,7 @@ constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
 #define LAYOUT LayoutArg
 #define TRANSPOSE TransposeArg
 #define UPLO UploArg
+#define DIAG DiagArg
 #define SCALAR ScalarArg
 #define VECTOR(Access, Length, Increment)                                      \
   bufferArg(ArgKind::Vector, Access, Length, -1, Increment, -1)
@@ -176,6 +178,7 @@ const BufferRoutine BufferRoutines[] = {
 #undef LAYOUT
 #undef TRANSPOSE
 #undef UPLO
+#undef DIAG
 #undef SCALAR
 #undef VECTOR
 #undef VECTOR_OP
@@ -249,7 +252,8 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
   unsigned Passed = 0, Flags = 0;
   for (const CallArgument &Arg : R.Args) {
     Passed += !ByPointer || Arg.Kind != ArgKind::Layout;
-    Flags += Arg.Kind == ArgKind::Transpose || Arg.Kind == ArgKind::Uplo;
+    Flags += Arg.Kind == ArgKind::Transpose || Arg.Kind == ArgKind::Uplo ||
+             Arg.Kind == ArgKind::Diag;
   }
   unsigned Params = FT.getNumParams();
   if (FT.isVarArg() ||

@@ -140,6 +140,17 @@ void BufferCallEmitter::zero(Value *N, Value *Buffer, Value *Inc) {
               });
 }
 
+/// Element \p K of a vector \p X of \p Count elements at increment \p Inc
+/// (i64s), in BLAS's order: x[k inc], or from the end, x[(n - 1 - k) |inc|].
+static Value *vectorElement(IRBuilderBase &B, Type *Element, Value *X,
+                            Value *Inc, Value *Count, Value *K) {
+  Value *Backward = B.CreateICmpSLT(Inc, B.getInt64(0));
+  Value *Position = B.CreateSelect(
+      Backward, B.CreateSub(B.CreateSub(Count, B.getInt64(1)), K), K);
+  Value *Step = B.CreateSelect(Backward, B.CreateNeg(Inc), Inc);
+  return B.CreateGEP(Element, X, B.CreateMul(Position, Step));
+}
+
 Value *BufferCallEmitter::eachElement(
     StringRef Name, Value *N, ArrayRef<std::pair<Value *, Value *>> Vectors,
     ArrayRef<Value *> Scalars, bool Sums, ElementBody Body) {
@@ -174,18 +185,11 @@ Value *BufferCallEmitter::eachElement(
     PHINode *Sum = Sums ? LB.CreatePHI(Element, 2) : nullptr;
     if (Sum)
       Sum->addIncoming(ConstantFP::get(Element, 0.0), Entry);
-    // Element k of a vector at increment inc: x[k inc], or, walking from
-    // the end, x[(n - 1 - k) |inc|].
     SmallVector<Value *, 4> Elements;
-    for (unsigned V = 0; V < Vectors.size(); ++V) {
-      Value *Inc = LB.CreateSExt(F->getArg(2 + 2 * V), LB.getInt64Ty());
-      Value *Backward = LB.CreateICmpSLT(Inc, LB.getInt64(0));
-      Value *Position = LB.CreateSelect(
-          Backward, LB.CreateSub(LB.CreateSub(Count, LB.getInt64(1)), K), K);
-      Value *Step = LB.CreateSelect(Backward, LB.CreateNeg(Inc), Inc);
-      Elements.push_back(LB.CreateGEP(Element, F->getArg(1 + 2 * V),
-                                      LB.CreateMul(Position, Step)));
-    }
+    for (unsigned V = 0; V < Vectors.size(); ++V)
+      Elements.push_back(vectorElement(
+          LB, Element, F->getArg(1 + 2 * V),
+          LB.CreateSExt(F->getArg(2 + 2 * V), LB.getInt64Ty()), Count, K));
     SmallVector<Value *, 2> ScalarParams;
     for (unsigned I = 0; I < Scalars.size(); ++I)
       ScalarParams.push_back(F->getArg(1 + 2 * Vectors.size() + I));
@@ -207,6 +211,81 @@ Value *BufferCallEmitter::eachElement(
     }
   }
   return B.CreateCall(F, Args);
+}
+
+void BufferCallEmitter::eachTriangleElement(
+    StringRef Name, Value *N, Value *Upper, Value *Strict, Value *M, Value *Ld,
+    std::pair<Value *, Value *> U, std::pair<Value *, Value *> V,
+    ArrayRef<Value *> Scalars, ElementBody Body) {
+  Module &Mod = *B.GetInsertBlock()->getModule();
+  LLVMContext &C = Mod.getContext();
+  std::string FnName = ("gpuad.triangle." + Name + "." +
+                        (Element->isDoubleTy() ? "f64" : "f32") + ".i" +
+                        Twine(IntTy->getBitWidth()))
+                           .str();
+  SmallVector<Value *, 10> Args = {B.CreateSExtOrTrunc(N, IntTy),
+                                   Upper,
+                                   Strict,
+                                   M,
+                                   B.CreateSExtOrTrunc(Ld, IntTy),
+                                   U.first,
+                                   B.CreateSExtOrTrunc(U.second, IntTy),
+                                   V.first,
+                                   B.CreateSExtOrTrunc(V.second, IntTy)};
+  append_range(Args, Scalars);
+  Function *F = Mod.getFunction(FnName);
+  if (!F) {
+    SmallVector<Type *, 10> Params;
+    for (Value *A : Args)
+      Params.push_back(A->getType());
+    F = Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
+                         GlobalValue::InternalLinkage, FnName, Mod);
+    F->addFnAttr(Attribute::AlwaysInline);
+    BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+    BasicBlock *Column = BasicBlock::Create(C, "column", F);
+    BasicBlock *Row = BasicBlock::Create(C, "row", F);
+    BasicBlock *NextColumn = BasicBlock::Create(C, "next.column", F);
+    BasicBlock *Exit = BasicBlock::Create(C, "exit", F);
+    IRBuilder<> EB(Entry);
+    Type *I64 = EB.getInt64Ty();
+    auto Arg64 = [&](unsigned I) { return EB.CreateSExt(F->getArg(I), I64); };
+    Value *Count = Arg64(0), *Lda = Arg64(4), *IncU = Arg64(6),
+          *IncV = Arg64(8);
+    Value *IsUpper = F->getArg(1), *IsStrict = EB.CreateZExt(F->getArg(2), I64);
+    EB.CreateCondBr(EB.CreateICmpSGT(Count, EB.getInt64(0)), Column, Exit);
+    // Column j: rows [0, j - strict] (upper) or [j + strict, n - 1].
+    IRBuilder<> CB(Column);
+    PHINode *J = CB.CreatePHI(I64, 2, "j");
+    J->addIncoming(CB.getInt64(0), Entry);
+    Value *First =
+        CB.CreateSelect(IsUpper, CB.getInt64(0), CB.CreateAdd(J, IsStrict));
+    Value *End = CB.CreateSelect(
+        IsUpper, CB.CreateAdd(CB.CreateSub(J, IsStrict), CB.getInt64(1)),
+        Count);
+    Value *VJ = vectorElement(CB, Element, F->getArg(7), IncV, Count, J);
+    Value *ColumnStart =
+        CB.CreateGEP(Element, F->getArg(3), CB.CreateMul(J, Lda));
+    CB.CreateCondBr(CB.CreateICmpSLT(First, End), Row, NextColumn);
+    IRBuilder<> RB(Row);
+    PHINode *I = RB.CreatePHI(I64, 2, "i");
+    I->addIncoming(First, Column);
+    SmallVector<Value *, 2> ScalarParams;
+    for (unsigned K = 0; K < Scalars.size(); ++K)
+      ScalarParams.push_back(F->getArg(9 + K));
+    Body(RB,
+         {RB.CreateGEP(Element, ColumnStart, I),
+          vectorElement(RB, Element, F->getArg(5), IncU, Count, I), VJ},
+         ScalarParams);
+    Value *NextI = RB.CreateAdd(I, RB.getInt64(1));
+    I->addIncoming(NextI, Row);
+    RB.CreateCondBr(RB.CreateICmpSLT(NextI, End), Row, NextColumn);
+    IRBuilder<> NB(NextColumn);
+    Value *NextJ = NB.CreateAdd(J, NB.getInt64(1));
+    J->addIncoming(NextJ, NextColumn);
+    NB.CreateCondBr(NB.CreateICmpSLT(NextJ, Count), Column, Exit);
+    IRBuilder<>(Exit).CreateRetVoid();
+  }
+  B.CreateCall(F, Args);
 }
 
 /// `gpuad.columns.<routine>.iN(i32 layout, iN rows, iN columns, args...)`:

@@ -41,6 +41,13 @@ extern void dsymv_(const char *uplo, const int *n, const double *alpha,
 extern void dsyr2_(const char *uplo, const int *n, const double *alpha,
                    const double *x, const int *incx, const double *y,
                    const int *incy, double *a, const int *lda);
+extern void dtrmv_(const char *uplo, const char *trans, const char *diag,
+                   const int *n, const double *a, const int *lda, double *x,
+                   const int *incx, size_t uplo_len, size_t trans_len,
+                   size_t diag_len);
+extern void dtrsv_(const char *uplo, const char *trans, const char *diag,
+                   const int *n, const double *a, const int *lda, double *x,
+                   const int *incx);
 extern double ddot_(const int *n, const double *x, const int *incx,
                     const double *y, const int *incy);
 
@@ -72,6 +79,15 @@ double f_symv_syr2(double *A, double *B, double *C, double a) {
   dsyr2_("l", &three, &a, C, &one, B + 10, &three, A + 20, &four);
   return ddot_(&four, C, &two, C, &two) + ddot_(&six, A + 20, &one, A, &one);
 }
+/* Triangular: x = op(A) x and x = op(A)^-1 x, 'L'/'u', 't'/'N', 'u'/'n'
+   (the diagonal made dominant first). */
+double f_trmv_trsv(double *A, double *B, double *C, double a) {
+  for (int i = 0; i < 4; ++i)
+    A[6 * i] += 4.0;
+  dtrmv_("L", "t", "u", &four, A, &five, B, &minus_one, 1, 1, 1);
+  dtrsv_("u", "N", "n", &four, A, &five, B, &two);
+  return a * ddot_(&four, B, &two, B, &one) + A[1] * A[5];
+}
 /* C = a op(A) op(B) + beta C: 'n'/'N', 'T'/'t' and 'C' transposes. */
 double f_gemm(double *A, double *B, double *C, double a) {
   dgemm_("n", "N", &three, &two, &four, &a, A, &four, B, &five, &half, C,
@@ -92,6 +108,7 @@ int main(void) {
   BC_RUN(double, f_gemv, z, w, v, g);
   BC_RUN(double, f_ger, z, w, v, g);
   BC_RUN(double, f_symv_syr2, z, w, v, g);
+  BC_RUN(double, f_trmv_trsv, z, w, v, g);
   BC_RUN(double, f_gemm, z, w, v, g);
   return gradcheck_exit();
 }

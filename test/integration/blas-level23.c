@@ -1,7 +1,9 @@
 // BLAS levels 2 and 3 through CBLAS (OpenBLAS): cblas_{d,s}{gemv,ger,symv,
-// syr2,gemm} called from the differentiated functions.  Covered: column and
-// row major, upper and lower triangles of symmetric matrices (the other
-// triangle read elsewhere: its adjoint must come from there only),
+// syr2,trmv,trsv,gemm} called from the differentiated functions.  Covered:
+// column and row major, upper and lower triangles of symmetric and
+// triangular matrices (the other triangle, and a unit diagonal, read
+// elsewhere: their adjoints must come from there only), unit and non-unit
+// diagonals,
 // every transpose (gemv: N, T; gemm: NN, NT, TN, TT), leading dimensions
 // larger than the matrix, vector increments 2, 3 and negative, alpha and
 // beta active (functions of the enzyme_out scalar) and constant, beta = 0
@@ -71,6 +73,30 @@ double d_syr2(double *A, double *B, double *C, double a) {
   cblas_dsyr2(Row, CblasUpper, 3, 0.7, C + 1, -2, B + 5, 1, A + 22, 4);
   return cblas_ddot(20, A, 1, A + 1, 1) + a * A[31] + A[26] * A[23];
 }
+/* x = op(A) x, A triangular: each triangle, transpose and diagonal kind in
+   both layouts, increments 1, 2, -1 and 3.  A[1] is below the first
+   matrix's diagonal, A[6] on it (unit in the second call). */
+double d_trmv(double *A, double *B, double *C, double a) {
+  cblas_dtrmv(Col, CblasUpper, NoT, CblasNonUnit, 4, A, 5, B, 1);
+  cblas_dtrmv(Col, CblasLower, T, CblasUnit, 4, A, 5, B, 2);
+  cblas_dtrmv(Row, CblasUpper, T, CblasNonUnit, 3, A + 22, 4, C, -1);
+  cblas_dtrmv(Row, CblasLower, NoT, CblasUnit, 3, A + 22, 4, C + 5, 3);
+  return a * cblas_ddot(4, B, 2, B + 1, 1) + cblas_ddot(3, C, -1, C + 5, 3) +
+         A[1] * A[6];
+}
+/* x = op(A)^-1 x: the diagonals made dominant first (a function of A, so
+   the solves are well conditioned); each triangle, transpose and diagonal
+   kind, both layouts, a negative increment. */
+double d_trsv(double *A, double *B, double *C, double a) {
+  for (int i = 0; i < 4; ++i)
+    A[6 * i] += 4.0, A[22 + 5 * (i % 3)] += 3.0;
+  cblas_dtrsv(Col, CblasLower, NoT, CblasNonUnit, 4, A, 5, B, 1);
+  cblas_dtrsv(Col, CblasUpper, T, CblasNonUnit, 4, A, 5, B, 2);
+  cblas_dtrsv(Row, CblasLower, T, CblasUnit, 3, A + 22, 4, C, -1);
+  cblas_dtrsv(Row, CblasUpper, NoT, CblasNonUnit, 3, A + 22, 4, C + 5, 3);
+  return a * cblas_ddot(4, B, 2, B + 1, 1) + cblas_ddot(3, C, -1, C + 5, 3) +
+         A[23] * A[22];
+}
 /* C = a op(A) op(B) + beta C: every transpose, m, n, k = 3, 2, 4. */
 double d_gemm_col(double *A, double *B, double *C, double a) {
   cblas_dgemm(Col, NoT, NoT, 3, 2, 4, a, A, 4, B, 5, 0.5, C, 3);
@@ -99,6 +125,13 @@ float s_symv_syr2(float *A, float *B, float *C, float a) {
   cblas_ssyr2(Row, CblasLower, 3, a, C, 1, B + 4, 2, A + 20, 3);
   return cblas_sdot(9, A + 20, 1, A + 20, 1) + cblas_sdot(3, C, 1, C, 1);
 }
+float s_trmv_trsv(float *A, float *B, float *C, float a) {
+  for (int i = 0; i < 3; ++i)
+    A[5 * i] += 3.0f;
+  cblas_strmv(Col, CblasUpper, T, CblasUnit, 3, A, 4, B, 1);
+  cblas_strsv(Row, CblasUpper, NoT, CblasNonUnit, 3, A, 4, B, 2);
+  return a * cblas_sdot(5, B, 1, B, 1);
+}
 float s_gemm(float *A, float *B, float *C, float a) {
   cblas_sgemm(Col, T, NoT, 3, 2, 4, a, A, 4, B, 4, 0.25f, C, 3);
   cblas_sgemm(Row, NoT, T, 2, 2, 3, 0.5f, C, 3, A + 20, 3, a, B + 20, 2);
@@ -112,6 +145,7 @@ void lanes(double *A, double *B, double *C) {
   cblas_dgemv(Row, T, 3, 4, B[0], A, 4, B + 1, 2, A[30], C, 1);
   cblas_dgemm(Col, NoT, T, 2, 3, 2, C[1], A + 12, 2, B + 10, 3, 0.5, C + 10, 2);
   cblas_dsymv(Col, CblasUpper, 3, A[31], A + 24, 3, C + 2, 2, 0.5, B + 30, 1);
+  cblas_dtrmv(Row, CblasLower, T, CblasNonUnit, 3, A + 24, 3, C + 20, 1);
   cblas_dscal(4, 0.5, A, 1);
 }
 
@@ -163,10 +197,13 @@ int main(void) {
   BC_RUN(double, d_ger, z, w, v, g);
   BC_RUN(double, d_symv, z, w, v, g);
   BC_RUN(double, d_syr2, z, w, v, g);
+  BC_RUN(double, d_trmv, z, w, v, g);
+  BC_RUN(double, d_trsv, z, w, v, g);
   BC_RUN(double, d_gemm_col, z, w, v, g);
   BC_RUN(double, d_gemm_row, z, w, v, g);
   BC_RUN(float, s_gemv, zf, wf, vf, g);
   BC_RUN(float, s_symv_syr2, zf, wf, vf, g);
+  BC_RUN(float, s_trmv_trsv, zf, wf, vf, g);
   BC_RUN(float, s_gemm, zf, wf, vf, g);
   check_width2();
   return gradcheck_exit();
