@@ -539,16 +539,9 @@ static void addTriangleOuter(BufferCallSite &S, unsigned Layout, unsigned Uplo,
                              Value *Strict, Value *N, Value *Alpha, Value *M,
                              Value *Ld, std::pair<Value *, Value *> U,
                              std::pair<Value *, Value *> V) {
-  // A row-major matrix is its transpose in column major: the other
-  // triangle, with u and v swapped.
-  Value *Row = S.rowMajor(Layout);
-  std::pair<Value *, Value *> CU = {pick(S, Row, V.first, U.first),
-                                    pick(S, Row, V.second, U.second)};
-  std::pair<Value *, Value *> CV = {pick(S, Row, U.first, V.first),
-                                    pick(S, Row, U.second, V.second)};
   S.eachTriangleElement(
-      "outer", N, S.B.CreateXor(S.upper(Uplo), Row), Strict, M, Ld, CU, CV,
-      {Alpha},
+      "outer", N, S.upper(Uplo), Strict, {S.strided(Layout, M, Ld)}, {U}, {V},
+      {Alpha}, /*Sums=*/false,
       [](IRBuilderBase &B, ArrayRef<Value *> E,
          ArrayRef<Value *> Scalars) -> Value * {
         Type *T = Scalars[0]->getType();

@@ -110,6 +110,12 @@ Value *BufferCallSite::unitDiagonal(unsigned I) {
   return flagSays(B, primal(I), Spelling.Convention, blas_flag::Unit, 'U');
 }
 
+BufferCallSite::StridedMatrix BufferCallSite::strided(unsigned Layout, Value *M,
+                                                      Value *Ld) {
+  Value *Row = rowMajor(Layout), *One = ConstantInt::get(Ld->getType(), 1);
+  return {M, B.CreateSelect(Row, Ld, One), B.CreateSelect(Row, One, Ld)};
+}
+
 Value *BufferCallSite::length(unsigned I) {
   const CallArgument &Arg = Routine.Args[I];
   assert(Arg.Kind == ArgKind::Vector && "not a vector argument");

@@ -220,19 +220,27 @@ public:
               llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Vectors,
               llvm::ArrayRef<llvm::Value *> Scalars, bool Sums,
               ElementBody Body) = 0;
-  /// Runs \p Body on each element (i, j) of a triangle of the n x n matrix
-  /// \p M (column major, leading dimension \p Ld): the upper one (i <= j)
-  /// where \p Upper, else the lower, without the diagonal where \p Strict
-  /// (both i1).  Body gets the addresses of M_ij, of element i of \p U and
-  /// of element j of \p V ((vector, increment) pairs, in BLAS's order), and
-  /// \p Scalars.  A helper function made once per module for \p Name.
-  virtual void eachTriangleElement(llvm::StringRef Name, llvm::Value *N,
-                                   llvm::Value *Upper, llvm::Value *Strict,
-                                   llvm::Value *M, llvm::Value *Ld,
-                                   std::pair<llvm::Value *, llvm::Value *> U,
-                                   std::pair<llvm::Value *, llvm::Value *> V,
-                                   llvm::ArrayRef<llvm::Value *> Scalars,
-                                   ElementBody Body) = 0;
+  /// An n x n matrix: element (i, j) at Base[i RowStride + j ColumnStride]
+  /// (column major: 1, ld; row major: ld, 1; its transpose: swapped).
+  struct StridedMatrix {
+    llvm::Value *Base, *RowStride, *ColumnStride;
+  };
+  /// Runs \p Body on each (i, j) of a triangle of n x n indices: the upper
+  /// one (i <= j) where \p Upper, else the lower, without the diagonal
+  /// where \p Strict (both i1).  Body gets the addresses of element (i, j)
+  /// of each of \p Matrices, then of element i of each of \p Rows and
+  /// element j of each of \p Columns ((vector, increment) pairs, in BLAS's
+  /// order), and \p Scalars; the sum of its results is returned where
+  /// \p Sums.  A helper function made once per module for \p Name.
+  virtual llvm::Value *eachTriangleElement(
+      llvm::StringRef Name, llvm::Value *N, llvm::Value *Upper,
+      llvm::Value *Strict, llvm::ArrayRef<StridedMatrix> Matrices,
+      llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Rows,
+      llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Columns,
+      llvm::ArrayRef<llvm::Value *> Scalars, bool Sums, ElementBody Body) = 0;
+  /// \p M, leading dimension \p Ld, as a strided matrix in the layout
+  /// argument \p Layout says.
+  StridedMatrix strided(unsigned Layout, llvm::Value *M, llvm::Value *Ld);
   /// A scratch buffer of \p Count elements, freed once this call's
   /// derivative is done with it.
   virtual llvm::Value *temporary(llvm::Value *Count) = 0;

@@ -213,33 +213,33 @@ Value *BufferCallEmitter::eachElement(
   return B.CreateCall(F, Args);
 }
 
-void BufferCallEmitter::eachTriangleElement(
-    StringRef Name, Value *N, Value *Upper, Value *Strict, Value *M, Value *Ld,
-    std::pair<Value *, Value *> U, std::pair<Value *, Value *> V,
-    ArrayRef<Value *> Scalars, ElementBody Body) {
+Value *BufferCallEmitter::eachTriangleElement(
+    StringRef Name, Value *N, Value *Upper, Value *Strict,
+    ArrayRef<StridedMatrix> Matrices,
+    ArrayRef<std::pair<Value *, Value *>> Rows,
+    ArrayRef<std::pair<Value *, Value *>> Columns, ArrayRef<Value *> Scalars,
+    bool Sums, ElementBody Body) {
   Module &Mod = *B.GetInsertBlock()->getModule();
   LLVMContext &C = Mod.getContext();
   std::string FnName = ("gpuad.triangle." + Name + "." +
                         (Element->isDoubleTy() ? "f64" : "f32") + ".i" +
                         Twine(IntTy->getBitWidth()))
                            .str();
-  SmallVector<Value *, 10> Args = {B.CreateSExtOrTrunc(N, IntTy),
-                                   Upper,
-                                   Strict,
-                                   M,
-                                   B.CreateSExtOrTrunc(Ld, IntTy),
-                                   U.first,
-                                   B.CreateSExtOrTrunc(U.second, IntTy),
-                                   V.first,
-                                   B.CreateSExtOrTrunc(V.second, IntTy)};
+  auto Int = [&](Value *V) { return B.CreateSExtOrTrunc(V, IntTy); };
+  SmallVector<Value *, 16> Args = {Int(N), Upper, Strict};
+  for (const StridedMatrix &M : Matrices)
+    Args.append({M.Base, Int(M.RowStride), Int(M.ColumnStride)});
+  for (auto [V, Inc] : concat<const std::pair<Value *, Value *>>(Rows, Columns))
+    Args.append({V, Int(Inc)});
   append_range(Args, Scalars);
   Function *F = Mod.getFunction(FnName);
   if (!F) {
-    SmallVector<Type *, 10> Params;
+    SmallVector<Type *, 16> Params;
     for (Value *A : Args)
       Params.push_back(A->getType());
-    F = Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
-                         GlobalValue::InternalLinkage, FnName, Mod);
+    F = Function::Create(
+        FunctionType::get(Sums ? Element : Type::getVoidTy(C), Params, false),
+        GlobalValue::InternalLinkage, FnName, Mod);
     F->addFnAttr(Attribute::AlwaysInline);
     BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
     BasicBlock *Column = BasicBlock::Create(C, "column", F);
@@ -249,43 +249,80 @@ void BufferCallEmitter::eachTriangleElement(
     IRBuilder<> EB(Entry);
     Type *I64 = EB.getInt64Ty();
     auto Arg64 = [&](unsigned I) { return EB.CreateSExt(F->getArg(I), I64); };
-    Value *Count = Arg64(0), *Lda = Arg64(4), *IncU = Arg64(6),
-          *IncV = Arg64(8);
-    Value *IsUpper = F->getArg(1), *IsStrict = EB.CreateZExt(F->getArg(2), I64);
+    Value *Count = Arg64(0), *IsUpper = F->getArg(1);
+    Value *IsStrict = EB.CreateZExt(F->getArg(2), I64);
+    unsigned NextArg = 3;
+    SmallVector<std::array<Value *, 3>, 2> Mats;
+    for (unsigned K = 0; K < Matrices.size(); ++K, NextArg += 3)
+      Mats.push_back(
+          {F->getArg(NextArg), Arg64(NextArg + 1), Arg64(NextArg + 2)});
+    SmallVector<std::pair<Value *, Value *>, 2> RowVs, ColumnVs;
+    for (unsigned K = 0; K < Rows.size(); ++K, NextArg += 2)
+      RowVs.push_back({F->getArg(NextArg), Arg64(NextArg + 1)});
+    for (unsigned K = 0; K < Columns.size(); ++K, NextArg += 2)
+      ColumnVs.push_back({F->getArg(NextArg), Arg64(NextArg + 1)});
+    SmallVector<Value *, 2> ScalarParams;
+    for (unsigned K = 0; K < Scalars.size(); ++K)
+      ScalarParams.push_back(F->getArg(NextArg + K));
+    Value *Zero = ConstantFP::get(Element, 0.0);
     EB.CreateCondBr(EB.CreateICmpSGT(Count, EB.getInt64(0)), Column, Exit);
     // Column j: rows [0, j - strict] (upper) or [j + strict, n - 1].
     IRBuilder<> CB(Column);
     PHINode *J = CB.CreatePHI(I64, 2, "j");
     J->addIncoming(CB.getInt64(0), Entry);
+    PHINode *ColumnSum = Sums ? CB.CreatePHI(Element, 2) : nullptr;
+    if (ColumnSum)
+      ColumnSum->addIncoming(Zero, Entry);
     Value *First =
         CB.CreateSelect(IsUpper, CB.getInt64(0), CB.CreateAdd(J, IsStrict));
     Value *End = CB.CreateSelect(
         IsUpper, CB.CreateAdd(CB.CreateSub(J, IsStrict), CB.getInt64(1)),
         Count);
-    Value *VJ = vectorElement(CB, Element, F->getArg(7), IncV, Count, J);
-    Value *ColumnStart =
-        CB.CreateGEP(Element, F->getArg(3), CB.CreateMul(J, Lda));
     CB.CreateCondBr(CB.CreateICmpSLT(First, End), Row, NextColumn);
     IRBuilder<> RB(Row);
     PHINode *I = RB.CreatePHI(I64, 2, "i");
     I->addIncoming(First, Column);
-    SmallVector<Value *, 2> ScalarParams;
-    for (unsigned K = 0; K < Scalars.size(); ++K)
-      ScalarParams.push_back(F->getArg(9 + K));
-    Body(RB,
-         {RB.CreateGEP(Element, ColumnStart, I),
-          vectorElement(RB, Element, F->getArg(5), IncU, Count, I), VJ},
-         ScalarParams);
+    PHINode *RowSum = Sums ? RB.CreatePHI(Element, 2) : nullptr;
+    if (RowSum)
+      RowSum->addIncoming(ColumnSum, Column);
+    SmallVector<Value *, 8> Elements;
+    for (auto [Base, RS, CS] : Mats)
+      Elements.push_back(
+          RB.CreateGEP(Element, Base,
+                       RB.CreateAdd(RB.CreateMul(I, RS), RB.CreateMul(J, CS))));
+    for (auto [V, Inc] : RowVs)
+      Elements.push_back(vectorElement(RB, Element, V, Inc, Count, I));
+    for (auto [V, Inc] : ColumnVs)
+      Elements.push_back(vectorElement(RB, Element, V, Inc, Count, J));
+    Value *Result = Body(RB, Elements, ScalarParams);
+    Value *NextRowSum = RowSum ? RB.CreateFAdd(RowSum, Result) : nullptr;
+    if (RowSum)
+      RowSum->addIncoming(NextRowSum, Row);
     Value *NextI = RB.CreateAdd(I, RB.getInt64(1));
     I->addIncoming(NextI, Row);
     RB.CreateCondBr(RB.CreateICmpSLT(NextI, End), Row, NextColumn);
     IRBuilder<> NB(NextColumn);
+    PHINode *Done = nullptr;
+    if (Sums) {
+      Done = NB.CreatePHI(Element, 2);
+      Done->addIncoming(ColumnSum, Column);
+      Done->addIncoming(NextRowSum, Row);
+      ColumnSum->addIncoming(Done, NextColumn);
+    }
     Value *NextJ = NB.CreateAdd(J, NB.getInt64(1));
     J->addIncoming(NextJ, NextColumn);
     NB.CreateCondBr(NB.CreateICmpSLT(NextJ, Count), Column, Exit);
-    IRBuilder<>(Exit).CreateRetVoid();
+    IRBuilder<> XB(Exit);
+    if (Sums) {
+      PHINode *Total = XB.CreatePHI(Element, 2);
+      Total->addIncoming(Zero, Entry);
+      Total->addIncoming(Done, NextColumn);
+      XB.CreateRet(Total);
+    } else {
+      XB.CreateRetVoid();
+    }
   }
-  B.CreateCall(F, Args);
+  return B.CreateCall(F, Args);
 }
 
 /// `gpuad.columns.<routine>.iN(i32 layout, iN rows, iN columns, args...)`:

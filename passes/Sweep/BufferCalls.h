@@ -42,13 +42,13 @@ public:
               llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Vectors,
               llvm::ArrayRef<llvm::Value *> Scalars, bool Sums,
               ElementBody Body) override;
-  void eachTriangleElement(llvm::StringRef Name, llvm::Value *N,
-                           llvm::Value *Upper, llvm::Value *Strict,
-                           llvm::Value *M, llvm::Value *Ld,
-                           std::pair<llvm::Value *, llvm::Value *> U,
-                           std::pair<llvm::Value *, llvm::Value *> V,
-                           llvm::ArrayRef<llvm::Value *> Scalars,
-                           ElementBody Body) override;
+  llvm::Value *eachTriangleElement(
+      llvm::StringRef Name, llvm::Value *N, llvm::Value *Upper,
+      llvm::Value *Strict, llvm::ArrayRef<StridedMatrix> Matrices,
+      llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Rows,
+      llvm::ArrayRef<std::pair<llvm::Value *, llvm::Value *>> Columns,
+      llvm::ArrayRef<llvm::Value *> Scalars, bool Sums,
+      ElementBody Body) override;
   llvm::Value *temporary(llvm::Value *Count) override;
   /// Frees the temporaries, once the derivative has read them.
   void releaseTemporaries();
