@@ -53,6 +53,9 @@ enum { Layout, Uplo, N, Alpha, X, IncX, Y, IncY, A, Lda };
 namespace triangular { // trmv, trsv
 enum { Layout, Uplo, Trans, Diag, N, A, Lda, X, IncX };
 } // namespace triangular
+namespace syrk {
+enum { Layout, Uplo, Trans, N, K, Alpha, A, Lda, Beta, C, Ldc };
+} // namespace syrk
 namespace gemm {
 enum { Layout, TransA, TransB, M, N, K, Alpha, A, Lda, B, Ldb, Beta, C, Ldc };
 } // namespace gemm
@@ -814,6 +817,115 @@ void gemmAdjoint(BufferCallSite &S) {
                  S.eachColumn("dot", Layout, M, N, {CAt, LdcAt, DC, Ldc}));
   }
   S.eachColumn("scal", Layout, M, N, {S.primal(Beta), DC, Ldc});
+}
+
+/// On the triangle \p Upper names: M0_ij = s0 M0_ij + s1 M1_ij + ... for
+/// \p Matrices M0, M1, ... and \p Scalars s0, s1, ...; or, where \p Sums,
+/// the sum of s0 M0_ij M1_ij.
+static Value *triangleUpdate(BufferCallSite &S, StringRef Name, Value *N,
+                             Value *Upper,
+                             ArrayRef<BufferCallSite::StridedMatrix> Matrices,
+                             ArrayRef<Value *> Scalars, bool Sums) {
+  return S.eachTriangleElement(
+      Name, N, Upper, S.B.getFalse(), Matrices, {}, {}, Scalars, Sums,
+      [&](IRBuilderBase &B, ArrayRef<Value *> E,
+          ArrayRef<Value *> Sc) -> Value * {
+        Type *T = Sc[0]->getType();
+        if (Sums)
+          return B.CreateFMul(Sc[0], B.CreateFMul(B.CreateLoad(T, E[0]),
+                                                  B.CreateLoad(T, E[1])));
+        Value *V = B.CreateFMul(Sc[0], B.CreateLoad(T, E[0]));
+        for (unsigned K = 1; K < E.size(); ++K)
+          V = B.CreateFAdd(V, B.CreateFMul(Sc[K], B.CreateLoad(T, E[K])));
+        B.CreateStore(V, E[0]);
+        return nullptr;
+      });
+}
+
+Value *syrkTangent(BufferCallSite &S) {
+  using namespace syrk;
+  // dC = beta dC + alpha (P + P^T) + dalpha op(A) op(A)^T + dbeta C on C's
+  // triangle, P = op(dA) op(A)^T, before the call overwrites C.
+  Value *DC = S.shadow(C);
+  if (!DC)
+    return nullptr;
+  Value *Len = S.primal(N), *Upper = S.upper(Uplo);
+  auto DCM = S.strided(Layout, DC, S.primal(Ldc));
+  Value *One = ConstantInt::get(Len->getType(), 1);
+  Value *LdP = S.B.CreateBinaryIntrinsic(Intrinsic::smax, Len, One);
+  triangleUpdate(S, "scale", Len, Upper, {DCM}, {S.primal(Beta)}, false);
+  if (Value *DA = S.shadow(A)) {
+    Value *P = S.temporary(S.B.CreateMul(Len, Len));
+    S.call("gemm", {S.primal(Layout), S.primal(Trans), flipped(S, Trans), Len,
+                    Len, S.primal(K), S.constant(1.0), DA, S.primal(Lda),
+                    S.primal(A), S.primal(Lda), S.constant(0.0), P, LdP});
+    auto PM = S.strided(Layout, P, LdP);
+    BufferCallSite::StridedMatrix PT = {P, PM.ColumnStride, PM.RowStride};
+    triangleUpdate(S, "add2", Len, Upper, {DCM, PM, PT},
+                   {S.constant(1.0), S.primal(Alpha), S.primal(Alpha)}, false);
+  }
+  if (Value *DAlpha = S.shadow(Alpha)) {
+    Value *Q = S.temporary(S.B.CreateMul(Len, Len));
+    S.call("syrk", {S.primal(Layout), S.primal(Uplo), S.primal(Trans), Len,
+                    S.primal(K), S.constant(1.0), S.primal(A), S.primal(Lda),
+                    S.constant(0.0), Q, LdP});
+    triangleUpdate(S, "add", Len, Upper, {DCM, S.strided(Layout, Q, LdP)},
+                   {S.constant(1.0), DAlpha}, false);
+  }
+  if (Value *DBeta = S.shadow(Beta))
+    triangleUpdate(S, "add", Len, Upper,
+                   {DCM, S.strided(Layout, S.primal(C), S.primal(Ldc))},
+                   {S.constant(1.0), DBeta}, false);
+  return nullptr;
+}
+
+void syrkAdjoint(BufferCallSite &S) {
+  using namespace syrk;
+  // With T C_bar's triangle and Sym = T + T^T (its diagonal twice): A_bar
+  // += alpha Sym op(A) (alpha A Sym where transposed), alpha_bar += <T,
+  // op(A) op(A)^T>, beta_bar += <T, C>; then T = beta T.
+  Value *DC = S.shadow(C);
+  if (!DC)
+    return;
+  Value *Len = S.primal(N), *Upper = S.upper(Uplo);
+  auto DCM = S.strided(Layout, DC, S.primal(Ldc));
+  Value *One = ConstantInt::get(Len->getType(), 1);
+  Value *LdS = S.B.CreateBinaryIntrinsic(Intrinsic::smax, Len, One);
+  Value *Square = S.B.CreateMul(Len, Len);
+  auto [AAt, LdaAt] = S.atCall(A);
+  if (Value *DA = S.shadow(A)) {
+    Value *Sym = S.temporary(Square);
+    S.zero(Square, Sym, One);
+    BufferCallSite::StridedMatrix SymM = {Sym, One, LdS},
+                                  SymT = {Sym, LdS, One};
+    for (auto Half : {SymM, SymT})
+      triangleUpdate(S, "add", Len, Upper, {Half, DCM},
+                     {S.constant(1.0), S.constant(1.0)}, false);
+    Value *Tr = S.transposed(Trans), *NoT = S.transposeFlag(false);
+    Value *KLen = S.primal(K);
+    // (Sym is symmetric: the same in either layout.)
+    S.call("gemm",
+           {S.primal(Layout), NoT, NoT, pick(S, Tr, KLen, Len),
+            pick(S, Tr, Len, KLen), Len, S.primal(Alpha), pick(S, Tr, AAt, Sym),
+            pick(S, Tr, LdaAt, LdS), pick(S, Tr, Sym, AAt),
+            pick(S, Tr, LdS, LdaAt), S.constant(1.0), DA, S.primal(Lda)});
+  }
+  if (S.active(Alpha)) {
+    Value *Q = S.temporary(Square);
+    S.call("syrk",
+           {S.primal(Layout), S.primal(Uplo), S.primal(Trans), Len, S.primal(K),
+            S.constant(1.0), AAt, LdaAt, S.constant(0.0), Q, LdS});
+    S.addAdjoint(Alpha, triangleUpdate(S, "dot", Len, Upper,
+                                       {DCM, S.strided(Layout, Q, LdS)},
+                                       {S.constant(1.0)}, /*Sums=*/true));
+  }
+  if (S.active(Beta)) {
+    auto [CAt, LdcAt] = S.atCall(C);
+    S.addAdjoint(Beta, triangleUpdate(S, "dot", Len, Upper,
+                                      {DCM, S.strided(Layout, CAt, LdcAt)},
+                                      {S.constant(1.0)}, /*Sums=*/true));
+  }
+  triangleUpdate(S, "scale", Len, Upper, {DCM}, {S.primal(Beta)}, false);
 }
 
 } // namespace blas

@@ -60,6 +60,9 @@ void gerAdjoint(BufferCallSite &S);
 /// C = alpha op(A) op(B) + beta C
 llvm::Value *gemmTangent(BufferCallSite &S);
 void gemmAdjoint(BufferCallSite &S);
+/// C = alpha op(A) op(A)^T + beta C, on one triangle
+llvm::Value *syrkTangent(BufferCallSite &S);
+void syrkAdjoint(BufferCallSite &S);
 
 } // namespace gpuad::blas
 

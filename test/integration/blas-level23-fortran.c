@@ -48,6 +48,10 @@ extern void dtrmv_(const char *uplo, const char *trans, const char *diag,
 extern void dtrsv_(const char *uplo, const char *trans, const char *diag,
                    const int *n, const double *a, const int *lda, double *x,
                    const int *incx);
+extern void dsyrk_(const char *uplo, const char *trans, const int *n,
+                   const int *k, const double *alpha, const double *a,
+                   const int *lda, const double *beta, double *c,
+                   const int *ldc);
 extern double ddot_(const int *n, const double *x, const int *incx,
                     const double *y, const int *incy);
 
@@ -88,6 +92,13 @@ double f_trmv_trsv(double *A, double *B, double *C, double a) {
   dtrsv_("u", "N", "n", &four, A, &five, B, &two);
   return a * ddot_(&four, B, &two, B, &one) + A[1] * A[5];
 }
+/* C = a op(A) op(A)^T + beta C on the lower ('L') and upper ('u')
+   triangles, 'n' and 'T'. */
+double f_syrk(double *A, double *B, double *C, double a) {
+  dsyrk_("L", "n", &three, &two, &a, A, &four, &half, C, &four);
+  dsyrk_("u", "T", &two, &three, &half, A + 12, &four, &a, C + 20, &three);
+  return ddot_(&six, C, &one, C + 20, &one);
+}
 /* C = a op(A) op(B) + beta C: 'n'/'N', 'T'/'t' and 'C' transposes. */
 double f_gemm(double *A, double *B, double *C, double a) {
   dgemm_("n", "N", &three, &two, &four, &a, A, &four, B, &five, &half, C,
@@ -110,5 +121,6 @@ int main(void) {
   BC_RUN(double, f_symv_syr2, z, w, v, g);
   BC_RUN(double, f_trmv_trsv, z, w, v, g);
   BC_RUN(double, f_gemm, z, w, v, g);
+  BC_RUN(double, f_syrk, z, w, v, g);
   return gradcheck_exit();
 }

@@ -1,5 +1,5 @@
 // BLAS levels 2 and 3 through CBLAS (OpenBLAS): cblas_{d,s}{gemv,ger,symv,
-// syr2,trmv,trsv,gemm} called from the differentiated functions.  Covered:
+// syr2,trmv,trsv,gemm,syrk} called from the differentiated functions.  Covered:
 // column and row major, upper and lower triangles of symmetric and
 // triangular matrices (the other triangle, and a unit diagonal, read
 // elsewhere: their adjoints must come from there only), unit and non-unit
@@ -105,6 +105,17 @@ double d_gemm_col(double *A, double *B, double *C, double a) {
   cblas_dgemm(Col, T, T, 3, 2, 4, -0.9, A + 16, 4, B + 24, 3, 1.0, C + 26, 3);
   return cblas_ddot(6, C, 1, C + 18, 1);
 }
+/* C = a op(A) op(A)^T + beta C on one triangle: each triangle and
+   transpose, both layouts, beta active, constant and 0; C[1] (below the
+   first call's triangle) read elsewhere. */
+double d_syrk(double *A, double *B, double *C, double a) {
+  cblas_dsyrk(Col, CblasUpper, NoT, 3, 2, a, A, 4, 0.5, C, 4);
+  cblas_dsyrk(Col, CblasLower, T, 3, 4, 1.3, A + 10, 5, a, C + 14, 3);
+  cblas_dsyrk(Row, CblasUpper, T, 3, 2, a, B, 4, 0.0, C + 24, 3);
+  cblas_dsyrk(Row, CblasLower, NoT, 2, 3, -0.7, B + 12, 3, 1.0, B + 20, 2);
+  return cblas_ddot(12, C, 1, C + 14, 1) + cblas_ddot(9, C + 24, 1, B + 10, 1) +
+         C[1] * B[21];
+}
 /* Row major, A overwritten after the call, C read again. */
 double d_gemm_row(double *A, double *B, double *C, double a) {
   cblas_dgemm(Row, NoT, T, 2, 3, 4, a, A, 5, B, 4, a * a, C, 4);
@@ -132,6 +143,10 @@ float s_trmv_trsv(float *A, float *B, float *C, float a) {
   cblas_strsv(Row, CblasUpper, NoT, CblasNonUnit, 3, A, 4, B, 2);
   return a * cblas_sdot(5, B, 1, B, 1);
 }
+float s_syrk(float *A, float *B, float *C, float a) {
+  cblas_ssyrk(Row, CblasLower, T, 3, 2, a, A, 3, a, C, 3);
+  return cblas_sdot(9, C, 1, C, 1);
+}
 float s_gemm(float *A, float *B, float *C, float a) {
   cblas_sgemm(Col, T, NoT, 3, 2, 4, a, A, 4, B, 4, 0.25f, C, 3);
   cblas_sgemm(Row, NoT, T, 2, 2, 3, 0.5f, C, 3, A + 20, 3, a, B + 20, 2);
@@ -146,6 +161,7 @@ void lanes(double *A, double *B, double *C) {
   cblas_dgemm(Col, NoT, T, 2, 3, 2, C[1], A + 12, 2, B + 10, 3, 0.5, C + 10, 2);
   cblas_dsymv(Col, CblasUpper, 3, A[31], A + 24, 3, C + 2, 2, 0.5, B + 30, 1);
   cblas_dtrmv(Row, CblasLower, T, CblasNonUnit, 3, A + 24, 3, C + 20, 1);
+  cblas_dsyrk(Col, CblasLower, NoT, 2, 3, C[3], B + 20, 2, 0.5, A + 6, 2);
   cblas_dscal(4, 0.5, A, 1);
 }
 
@@ -201,10 +217,12 @@ int main(void) {
   BC_RUN(double, d_trsv, z, w, v, g);
   BC_RUN(double, d_gemm_col, z, w, v, g);
   BC_RUN(double, d_gemm_row, z, w, v, g);
+  BC_RUN(double, d_syrk, z, w, v, g);
   BC_RUN(float, s_gemv, zf, wf, vf, g);
   BC_RUN(float, s_symv_syr2, zf, wf, vf, g);
   BC_RUN(float, s_trmv_trsv, zf, wf, vf, g);
   BC_RUN(float, s_gemm, zf, wf, vf, g);
+  BC_RUN(float, s_syrk, zf, wf, vf, g);
   check_width2();
   return gradcheck_exit();
 }
