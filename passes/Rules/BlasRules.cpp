@@ -53,6 +53,9 @@ enum { Layout, Uplo, N, Alpha, X, IncX, Y, IncY, A, Lda };
 namespace triangular { // trmv, trsv
 enum { Layout, Uplo, Trans, Diag, N, A, Lda, X, IncX };
 } // namespace triangular
+namespace trmm {
+enum { Layout, Side, Uplo, Trans, Diag, M, N, Alpha, A, Lda, B, Ldb };
+} // namespace trmm
 namespace syrk {
 enum { Layout, Uplo, Trans, N, K, Alpha, A, Lda, Beta, C, Ldc };
 } // namespace syrk
@@ -825,9 +828,11 @@ void gemmAdjoint(BufferCallSite &S) {
 static Value *triangleUpdate(BufferCallSite &S, StringRef Name, Value *N,
                              Value *Upper,
                              ArrayRef<BufferCallSite::StridedMatrix> Matrices,
-                             ArrayRef<Value *> Scalars, bool Sums) {
+                             ArrayRef<Value *> Scalars, bool Sums,
+                             Value *Strict = nullptr) {
   return S.eachTriangleElement(
-      Name, N, Upper, S.B.getFalse(), Matrices, {}, {}, Scalars, Sums,
+      Name, N, Upper, Strict ? Strict : S.B.getFalse(), Matrices, {}, {},
+      Scalars, Sums,
       [&](IRBuilderBase &B, ArrayRef<Value *> E,
           ArrayRef<Value *> Sc) -> Value * {
         Type *T = Sc[0]->getType();
@@ -926,6 +931,111 @@ void syrkAdjoint(BufferCallSite &S) {
                                       {S.constant(1.0)}, /*Sums=*/true));
   }
   triangleUpdate(S, "scale", Len, Upper, {DCM}, {S.primal(Beta)}, false);
+}
+
+/// A scratch copy of the m x n matrix \p Mat, \p Ld in the layout of
+/// argument \p Layout, and its leading dimension.
+static std::pair<Value *, Value *> scratchMatrix(BufferCallSite &S,
+                                                 unsigned Layout, Value *M,
+                                                 Value *N, Value *Mat,
+                                                 Value *Ld) {
+  Value *One = ConstantInt::get(M->getType(), 1);
+  Value *LdT = S.B.CreateBinaryIntrinsic(
+      Intrinsic::smax, pick(S, S.rowMajor(Layout), N, M), One);
+  Value *T = S.temporary(S.B.CreateMul(M, N));
+  S.eachColumn("copy", S.primal(Layout), M, N, {Mat, Ld, T, LdT});
+  return {T, LdT};
+}
+
+/// trmm (or trsm) with the call's layout, side, triangle and diagonal.
+static void triangularMatrixCall(BufferCallSite &S, StringRef Name,
+                                 Value *Trans, Value *Alpha, Value *Mat,
+                                 Value *Ld, Value *X, Value *LdX) {
+  using namespace trmm;
+  S.call(Name,
+         {S.primal(Layout), S.primal(Side), S.primal(Uplo), Trans,
+          S.primal(Diag), S.primal(M), S.primal(N), Alpha, Mat, Ld, X, LdX});
+}
+
+Value *trmmTangent(BufferCallSite &S) {
+  using namespace trmm;
+  // dB = alpha op(A) dB + alpha op(dA) B + dalpha op(A) B (B op(A) on the
+  // right), dA on A's triangle (none of its diagonal where unit), before
+  // the call overwrites B.
+  Value *DB = S.shadow(B);
+  if (!DB)
+    return nullptr;
+  Value *Rows = S.primal(M), *Columns = S.primal(N);
+  Value *Alpha = S.primal(trmm::Alpha);
+  SmallVector<std::pair<Value *, Value *>, 2> Terms;
+  if (Value *DA = S.shadow(A)) {
+    auto T =
+        scratchMatrix(S, Layout, Rows, Columns, S.primal(B), S.primal(Ldb));
+    triangularMatrixCall(S, "trmm", S.primal(Trans), Alpha, DA, S.primal(Lda),
+                         T.first, T.second);
+    S.eachColumn("axpy", S.primal(Layout), Rows, Columns,
+                 {S.B.CreateFMul(lessUnit(S, Diag), Alpha), S.primal(B),
+                  S.primal(Ldb), T.first, T.second});
+    Terms.push_back(T);
+  }
+  if (Value *DAlpha = S.shadow(trmm::Alpha)) {
+    auto T =
+        scratchMatrix(S, Layout, Rows, Columns, S.primal(B), S.primal(Ldb));
+    triangularMatrixCall(S, "trmm", S.primal(Trans), DAlpha, S.primal(A),
+                         S.primal(Lda), T.first, T.second);
+    Terms.push_back(T);
+  }
+  triangularMatrixCall(S, "trmm", S.primal(Trans), Alpha, S.primal(A),
+                       S.primal(Lda), DB, S.primal(Ldb));
+  for (auto [T, LdT] : Terms)
+    S.eachColumn("axpy", S.primal(Layout), Rows, Columns,
+                 {S.constant(1.0), T, LdT, DB, S.primal(Ldb)});
+  return nullptr;
+}
+
+void trmmAdjoint(BufferCallSite &S) {
+  using namespace trmm;
+  // op(A)_bar = alpha B_bar B^T on the left (alpha B^T B_bar on the right),
+  // B as it was before the call, added to A_bar's triangle (transposed
+  // where op(A) = A^T); alpha_bar += <B_bar, op(A) B>; then B_bar = alpha
+  // op(A)^T B_bar (B_bar op(A)^T).
+  Value *DB = S.shadow(B);
+  if (!DB)
+    return;
+  Value *Rows = S.primal(M), *Columns = S.primal(N), *Ld = S.primal(Ldb);
+  Value *Alpha = S.primal(trmm::Alpha), *Left = S.leftSide(Side);
+  auto [AAt, LdaAt] = S.atCall(A);
+  auto [BAt, LdbAt] = S.atCall(B);
+  if (Value *DA = S.shadow(A)) {
+    Value *Order = pick(S, Left, Rows, Columns);
+    Value *One = ConstantInt::get(Order->getType(), 1);
+    Value *LdG = S.B.CreateBinaryIntrinsic(Intrinsic::smax, Order, One);
+    Value *G = S.temporary(S.B.CreateMul(Order, Order));
+    Value *NoT = S.transposeFlag(false), *Tr = S.transposeFlag(true);
+    S.call("gemm", {S.primal(Layout), pick(S, Left, NoT, Tr),
+                    pick(S, Left, Tr, NoT), Order, Order,
+                    pick(S, Left, Columns, Rows), Alpha, pick(S, Left, DB, BAt),
+                    pick(S, Left, Ld, LdbAt), pick(S, Left, BAt, DB),
+                    pick(S, Left, LdbAt, Ld), S.constant(0.0), G, LdG});
+    auto GM = S.strided(Layout, G, LdG);
+    Value *Transposed = S.transposed(Trans);
+    BufferCallSite::StridedMatrix OpG = {
+        G, pick(S, Transposed, GM.ColumnStride, GM.RowStride),
+        pick(S, Transposed, GM.RowStride, GM.ColumnStride)};
+    triangleUpdate(S, "add", Order, S.upper(Uplo),
+                   {S.strided(Layout, DA, S.primal(Lda)), OpG},
+                   {S.constant(1.0), S.constant(1.0)}, /*Sums=*/false,
+                   S.unitDiagonal(Diag));
+  }
+  if (S.active(trmm::Alpha)) {
+    auto P = scratchMatrix(S, Layout, Rows, Columns, BAt, LdbAt);
+    triangularMatrixCall(S, "trmm", S.primal(Trans), S.constant(1.0), AAt,
+                         LdaAt, P.first, P.second);
+    S.addAdjoint(trmm::Alpha,
+                 S.eachColumn("dot", S.primal(Layout), Rows, Columns,
+                              {P.first, P.second, DB, Ld}));
+  }
+  triangularMatrixCall(S, "trmm", flipped(S, Trans), Alpha, AAt, LdaAt, DB, Ld);
 }
 
 } // namespace blas

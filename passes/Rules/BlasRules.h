@@ -60,6 +60,9 @@ void gerAdjoint(BufferCallSite &S);
 /// C = alpha op(A) op(B) + beta C
 llvm::Value *gemmTangent(BufferCallSite &S);
 void gemmAdjoint(BufferCallSite &S);
+/// B = alpha op(A) B or alpha B op(A), A triangular
+llvm::Value *trmmTangent(BufferCallSite &S);
+void trmmAdjoint(BufferCallSite &S);
 /// C = alpha op(A) op(A)^T + beta C, on one triangle
 llvm::Value *syrkTangent(BufferCallSite &S);
 void syrkAdjoint(BufferCallSite &S);

@@ -88,10 +88,9 @@ Value *BufferCallSite::rowMajor(unsigned I) {
   return saysRowMajor(B, primal(I), Spelling.Convention);
 }
 
-/// Whether \p Flag is CBLAS's \p Enum, or Fortran's character \p Letter
-/// (either case).
-static Value *flagSays(IRBuilderBase &B, Value *Flag, BufferSpelling::Form Form,
-                       int Enum, char Letter) {
+Value *BufferCallSite::saysFlag(IRBuilderBase &B, Value *Flag,
+                                BufferSpelling::Form Form, int Enum,
+                                char Letter) {
   if (Form == BufferSpelling::C)
     return B.CreateICmpEQ(Flag, ConstantInt::get(Flag->getType(), Enum));
   return B.CreateOr(
@@ -102,12 +101,17 @@ static Value *flagSays(IRBuilderBase &B, Value *Flag, BufferSpelling::Form Form,
 
 Value *BufferCallSite::upper(unsigned I) {
   assert(Routine.Args[I].Kind == ArgKind::Uplo && "not an uplo argument");
-  return flagSays(B, primal(I), Spelling.Convention, blas_flag::Upper, 'U');
+  return saysFlag(B, primal(I), Spelling.Convention, blas_flag::Upper, 'U');
 }
 
 Value *BufferCallSite::unitDiagonal(unsigned I) {
   assert(Routine.Args[I].Kind == ArgKind::Diag && "not a diag argument");
-  return flagSays(B, primal(I), Spelling.Convention, blas_flag::Unit, 'U');
+  return saysFlag(B, primal(I), Spelling.Convention, blas_flag::Unit, 'U');
+}
+
+Value *BufferCallSite::leftSide(unsigned I) {
+  assert(Routine.Args[I].Kind == ArgKind::Side && "not a side argument");
+  return saysFlag(B, primal(I), Spelling.Convention, blas_flag::Left, 'L');
 }
 
 BufferCallSite::StridedMatrix BufferCallSite::strided(unsigned Layout, Value *M,

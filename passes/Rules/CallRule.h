@@ -112,6 +112,8 @@ enum class ArgKind : uint8_t {
              ///< CBLAS's enum, Fortran's character 'U', 'L'
   Diag,      ///< whether a triangular matrix's diagonal is taken as ones:
              ///< CBLAS's enum, Fortran's character 'U' (unit), 'N'
+  Side,      ///< which side a triangular matrix multiplies from: CBLAS's
+             ///< enum, Fortran's character 'L', 'R'
   Scalar,    ///< a floating-point operand (alpha)
   Vector,    ///< floating-point elements at a stride
   Matrix,    ///< floating-point elements in columns (rows) at a stride
@@ -131,11 +133,14 @@ struct CallArgument {
   /// stride `Increment`; a matrix is `Length` x `Width` (rows x columns)
   /// with leading dimension `Increment`.  Where `Transpose` names a flag
   /// argument that says "transposed", a vector has `Width` elements and a
-  /// matrix is `Width` x `Length` (gemv's x, gemm's A).
+  /// matrix is `Width` x `Length` (gemv's x, gemm's A).  Where `Side`
+  /// names a side flag, a matrix is square, of order `Length` where it says
+  /// left, else `Width` (trmm's A).
   int8_t Length = -1;
   int8_t Increment = -1;
   int8_t Width = -1;
   int8_t Transpose = -1;
+  int8_t Side = -1;
 
   bool isBuffer() const {
     return Kind == ArgKind::Vector || Kind == ArgKind::Matrix;
@@ -148,6 +153,7 @@ constexpr int RowMajor = 101, ColumnMajor = 102;
 constexpr int NoTrans = 111, Trans = 112;
 constexpr int Upper = 121;
 constexpr int Unit = 132;
+constexpr int Left = 141;
 } // namespace blas_flag
 
 /// How one spelling of a buffer routine passes its arguments.
@@ -262,6 +268,13 @@ public:
   /// Whether uplo argument \p I says upper, diag argument \p I unit (i1s).
   llvm::Value *upper(unsigned I);
   llvm::Value *unitDiagonal(unsigned I);
+  /// Whether side argument \p I says left (an i1).
+  llvm::Value *leftSide(unsigned I);
+  /// Whether flag \p Flag is CBLAS's \p Enum, or Fortran's character
+  /// \p Letter (either case).
+  static llvm::Value *saysFlag(llvm::IRBuilderBase &B, llvm::Value *Flag,
+                               BufferSpelling::Form Form, int Enum,
+                               char Letter);
   /// How many elements vector argument \p I has.
   llvm::Value *length(unsigned I);
   llvm::Value *constant(double X) const;

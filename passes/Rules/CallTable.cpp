@@ -138,11 +138,12 @@ constexpr CallArgument LayoutArg{ArgKind::Layout, Reads};
 constexpr CallArgument TransposeArg{ArgKind::Transpose, Reads};
 constexpr CallArgument UploArg{ArgKind::Uplo, Reads};
 constexpr CallArgument DiagArg{ArgKind::Diag, Reads};
+constexpr CallArgument SideArg{ArgKind::Side, Reads};
 constexpr CallArgument ScalarArg{ArgKind::Scalar, Reads};
 constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
                                  int8_t Width, int8_t Increment,
-                                 int8_t Transpose) {
-  return {Kind, Access, Length, Increment, Width, Transpose};
+                                 int8_t Transpose, int8_t Side = -1) {
+  return {Kind, Access, Length, Increment, Width, Transpose, Side};
 }
 #define LENGTH LengthArg
 #define INCREMENT IncrementArg
@@ -151,6 +152,7 @@ constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
 #define TRANSPOSE TransposeArg
 #define UPLO UploArg
 #define DIAG DiagArg
+#define SIDE SideArg
 #define SCALAR ScalarArg
 #define VECTOR(Access, Length, Increment)                                      \
   bufferArg(ArgKind::Vector, Access, Length, -1, Increment, -1)
@@ -158,6 +160,8 @@ constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
   bufferArg(ArgKind::Vector, Access, Length, Width, Increment, Transpose)
 #define MATRIX(Access, Rows, Columns, Leading)                                 \
   bufferArg(ArgKind::Matrix, Access, Rows, Columns, Leading, -1)
+#define MATRIX_SIDE(Access, M, N, Leading, Side)                               \
+  bufferArg(ArgKind::Matrix, Access, M, N, Leading, -1, Side)
 #define MATRIX_OP(Access, Rows, Columns, Leading, Transpose)                   \
   bufferArg(ArgKind::Matrix, Access, Rows, Columns, Leading, Transpose)
 #define UNPAREN(...) __VA_ARGS__
@@ -179,6 +183,8 @@ const BufferRoutine BufferRoutines[] = {
 #undef TRANSPOSE
 #undef UPLO
 #undef DIAG
+#undef SIDE
+#undef MATRIX_SIDE
 #undef SCALAR
 #undef VECTOR
 #undef VECTOR_OP
@@ -204,7 +210,8 @@ const BufferRoutine BufferRoutines[] = {
                       : Is(A.Increment, {ArgKind::LeadingDimension}) &&
                             Is(A.Width, {ArgKind::Length})) &&
                  (A.Transpose < 0 || (Is(A.Transpose, {ArgKind::Transpose}) &&
-                                      Is(A.Width, {ArgKind::Length})));
+                                      Is(A.Width, {ArgKind::Length}))) &&
+                 (A.Side < 0 || Is(A.Side, {ArgKind::Side}));
     if (!Sized ||
         (!R.Tangent && A.Kind == ArgKind::Matrix && (A.Access & Writes)))
       return false;
@@ -253,7 +260,7 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
   for (const CallArgument &Arg : R.Args) {
     Passed += !ByPointer || Arg.Kind != ArgKind::Layout;
     Flags += Arg.Kind == ArgKind::Transpose || Arg.Kind == ArgKind::Uplo ||
-             Arg.Kind == ArgKind::Diag;
+             Arg.Kind == ArgKind::Diag || Arg.Kind == ArgKind::Side;
   }
   unsigned Params = FT.getNumParams();
   if (FT.isVarArg() ||

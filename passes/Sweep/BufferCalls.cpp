@@ -79,6 +79,11 @@ Value *BufferCallEmitter::span(IRBuilderBase &At, unsigned I,
     std::tie(Rows, Columns) =
         std::pair(At.CreateSelect(Transposed, Columns, Rows),
                   At.CreateSelect(Transposed, Rows, Columns));
+  if (Arg.Side >= 0) // square: m x m on the left, n x n on the right
+    Rows = Columns =
+        At.CreateSelect(saysFlag(At, ValueOf(Arg.Side), Spelling.Convention,
+                                 blas_flag::Left, 'L'),
+                        Rows, Columns);
   Value *RowMajor = At.getFalse();
   for (auto [K, A] : enumerate(Routine.Args))
     if (A.Kind == ArgKind::Layout)

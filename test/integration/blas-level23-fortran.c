@@ -52,6 +52,10 @@ extern void dsyrk_(const char *uplo, const char *trans, const int *n,
                    const int *k, const double *alpha, const double *a,
                    const int *lda, const double *beta, double *c,
                    const int *ldc);
+extern void dtrmm_(const char *side, const char *uplo, const char *transa,
+                   const char *diag, const int *m, const int *n,
+                   const double *alpha, const double *a, const int *lda,
+                   double *b, const int *ldb);
 extern double ddot_(const int *n, const double *x, const int *incx,
                     const double *y, const int *incy);
 
@@ -99,6 +103,12 @@ double f_syrk(double *A, double *B, double *C, double a) {
   dsyrk_("u", "T", &two, &three, &half, A + 12, &four, &a, C + 20, &three);
   return ddot_(&six, C, &one, C + 20, &one);
 }
+/* B = a op(A) B from the left ('l') and right ('R'). */
+double f_trmm(double *A, double *B, double *C, double a) {
+  dtrmm_("l", "U", "t", "N", &three, &two, &a, A, &four, B, &three);
+  dtrmm_("R", "l", "N", "u", &two, &three, &half, A + 20, &three, C, &two);
+  return ddot_(&six, B, &one, C, &one);
+}
 /* C = a op(A) op(B) + beta C: 'n'/'N', 'T'/'t' and 'C' transposes. */
 double f_gemm(double *A, double *B, double *C, double a) {
   dgemm_("n", "N", &three, &two, &four, &a, A, &four, B, &five, &half, C,
@@ -122,5 +132,6 @@ int main(void) {
   BC_RUN(double, f_trmv_trsv, z, w, v, g);
   BC_RUN(double, f_gemm, z, w, v, g);
   BC_RUN(double, f_syrk, z, w, v, g);
+  BC_RUN(double, f_trmm, z, w, v, g);
   return gradcheck_exit();
 }

@@ -1,5 +1,6 @@
 // BLAS levels 2 and 3 through CBLAS (OpenBLAS): cblas_{d,s}{gemv,ger,symv,
-// syr2,trmv,trsv,gemm,syrk} called from the differentiated functions.  Covered:
+// syr2,trmv,trsv,gemm,syrk,trmm} called from the differentiated functions
+// (trmm from both sides).  Covered:
 // column and row major, upper and lower triangles of symmetric and
 // triangular matrices (the other triangle, and a unit diagonal, read
 // elsewhere: their adjoints must come from there only), unit and non-unit
@@ -116,6 +117,23 @@ double d_syrk(double *A, double *B, double *C, double a) {
   return cblas_ddot(12, C, 1, C + 14, 1) + cblas_ddot(9, C + 24, 1, B + 10, 1) +
          C[1] * B[21];
 }
+/* B = a op(A) B (left) or a B op(A) (right), A triangular: each side,
+   triangle, transpose and diagonal kind, both layouts; A[1], below the
+   first call's triangle, read elsewhere; A[8], in its last column (m x m,
+   m > n), overwritten after it. */
+double d_trmm(double *A, double *B, double *C, double a) {
+  cblas_dtrmm(Col, CblasLeft, CblasUpper, NoT, CblasNonUnit, 3, 2, a, A, 4, B,
+              4);
+  A[8] = 2.0 * A[8];
+  cblas_dtrmm(Col, CblasRight, CblasLower, T, CblasUnit, 3, 2, 1.3, A + 12, 3,
+              B + 10, 3);
+  cblas_dtrmm(Row, CblasLeft, CblasLower, T, CblasNonUnit, 2, 3, a, A + 20, 3,
+              C, 4);
+  cblas_dtrmm(Row, CblasRight, CblasUpper, NoT, CblasUnit, 2, 3, -0.6, A + 26,
+              3, C + 10, 3);
+  return cblas_ddot(8, B, 1, B + 10, 1) + a * cblas_ddot(8, C, 1, C + 10, 1) +
+         A[1] * A[13];
+}
 /* Row major, A overwritten after the call, C read again. */
 double d_gemm_row(double *A, double *B, double *C, double a) {
   cblas_dgemm(Row, NoT, T, 2, 3, 4, a, A, 5, B, 4, a * a, C, 4);
@@ -142,6 +160,13 @@ float s_trmv_trsv(float *A, float *B, float *C, float a) {
   cblas_strmv(Col, CblasUpper, T, CblasUnit, 3, A, 4, B, 1);
   cblas_strsv(Row, CblasUpper, NoT, CblasNonUnit, 3, A, 4, B, 2);
   return a * cblas_sdot(5, B, 1, B, 1);
+}
+float s_trmm(float *A, float *B, float *C, float a) {
+  cblas_strmm(Row, CblasRight, CblasLower, T, CblasNonUnit, 2, 3, a, A, 3, B,
+              3);
+  cblas_strmm(Col, CblasLeft, CblasUpper, T, CblasUnit, 2, 3, a, A + 10, 2,
+              B + 10, 2);
+  return cblas_sdot(6, B, 1, B + 10, 1);
 }
 float s_syrk(float *A, float *B, float *C, float a) {
   cblas_ssyrk(Row, CblasLower, T, 3, 2, a, A, 3, a, C, 3);
@@ -218,11 +243,13 @@ int main(void) {
   BC_RUN(double, d_gemm_col, z, w, v, g);
   BC_RUN(double, d_gemm_row, z, w, v, g);
   BC_RUN(double, d_syrk, z, w, v, g);
+  BC_RUN(double, d_trmm, z, w, v, g);
   BC_RUN(float, s_gemv, zf, wf, vf, g);
   BC_RUN(float, s_symv_syr2, zf, wf, vf, g);
   BC_RUN(float, s_trmv_trsv, zf, wf, vf, g);
   BC_RUN(float, s_gemm, zf, wf, vf, g);
   BC_RUN(float, s_syrk, zf, wf, vf, g);
+  BC_RUN(float, s_trmm, zf, wf, vf, g);
   check_width2();
   return gradcheck_exit();
 }
