@@ -957,6 +957,37 @@ static void triangularMatrixCall(BufferCallSite &S, StringRef Name,
           S.primal(Diag), S.primal(M), S.primal(N), Alpha, Mat, Ld, X, LdX});
 }
 
+/// A_bar of trmm and trsm: op(A)_bar = Scale P Q^T on the left (m x m),
+/// Scale Q^T P on the right (n x n), P and Q m x n, added to A_bar's
+/// triangle (transposed where op(A) = A^T; without a unit diagonal).
+static void addOpTriangularAdjoint(BufferCallSite &S, Value *Scale, Value *P,
+                                   Value *LdP, Value *Q, Value *LdQ) {
+  using namespace trmm;
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return;
+  Value *Rows = S.primal(M), *Columns = S.primal(N), *Left = S.leftSide(Side);
+  Value *Order = pick(S, Left, Rows, Columns);
+  Value *One = ConstantInt::get(Order->getType(), 1);
+  Value *LdG = S.B.CreateBinaryIntrinsic(Intrinsic::smax, Order, One);
+  Value *G = S.temporary(S.B.CreateMul(Order, Order));
+  Value *NoT = S.transposeFlag(false), *Tr = S.transposeFlag(true);
+  S.call("gemm",
+         {S.primal(Layout), pick(S, Left, NoT, Tr), pick(S, Left, Tr, NoT),
+          Order, Order, pick(S, Left, Columns, Rows), Scale,
+          pick(S, Left, P, Q), pick(S, Left, LdP, LdQ), pick(S, Left, Q, P),
+          pick(S, Left, LdQ, LdP), S.constant(0.0), G, LdG});
+  auto GM = S.strided(Layout, G, LdG);
+  Value *Transposed = S.transposed(Trans);
+  BufferCallSite::StridedMatrix OpG = {
+      G, pick(S, Transposed, GM.ColumnStride, GM.RowStride),
+      pick(S, Transposed, GM.RowStride, GM.ColumnStride)};
+  triangleUpdate(S, "add", Order, S.upper(Uplo),
+                 {S.strided(Layout, DA, S.primal(Lda)), OpG},
+                 {S.constant(1.0), S.constant(1.0)}, /*Sums=*/false,
+                 S.unitDiagonal(Diag));
+}
+
 Value *trmmTangent(BufferCallSite &S) {
   using namespace trmm;
   // dB = alpha op(A) dB + alpha op(dA) B + dalpha op(A) B (B op(A) on the
@@ -1003,30 +1034,10 @@ void trmmAdjoint(BufferCallSite &S) {
   if (!DB)
     return;
   Value *Rows = S.primal(M), *Columns = S.primal(N), *Ld = S.primal(Ldb);
-  Value *Alpha = S.primal(trmm::Alpha), *Left = S.leftSide(Side);
+  Value *Alpha = S.primal(trmm::Alpha);
   auto [AAt, LdaAt] = S.atCall(A);
   auto [BAt, LdbAt] = S.atCall(B);
-  if (Value *DA = S.shadow(A)) {
-    Value *Order = pick(S, Left, Rows, Columns);
-    Value *One = ConstantInt::get(Order->getType(), 1);
-    Value *LdG = S.B.CreateBinaryIntrinsic(Intrinsic::smax, Order, One);
-    Value *G = S.temporary(S.B.CreateMul(Order, Order));
-    Value *NoT = S.transposeFlag(false), *Tr = S.transposeFlag(true);
-    S.call("gemm", {S.primal(Layout), pick(S, Left, NoT, Tr),
-                    pick(S, Left, Tr, NoT), Order, Order,
-                    pick(S, Left, Columns, Rows), Alpha, pick(S, Left, DB, BAt),
-                    pick(S, Left, Ld, LdbAt), pick(S, Left, BAt, DB),
-                    pick(S, Left, LdbAt, Ld), S.constant(0.0), G, LdG});
-    auto GM = S.strided(Layout, G, LdG);
-    Value *Transposed = S.transposed(Trans);
-    BufferCallSite::StridedMatrix OpG = {
-        G, pick(S, Transposed, GM.ColumnStride, GM.RowStride),
-        pick(S, Transposed, GM.RowStride, GM.ColumnStride)};
-    triangleUpdate(S, "add", Order, S.upper(Uplo),
-                   {S.strided(Layout, DA, S.primal(Lda)), OpG},
-                   {S.constant(1.0), S.constant(1.0)}, /*Sums=*/false,
-                   S.unitDiagonal(Diag));
-  }
+  addOpTriangularAdjoint(S, Alpha, DB, Ld, BAt, LdbAt);
   if (S.active(trmm::Alpha)) {
     auto P = scratchMatrix(S, Layout, Rows, Columns, BAt, LdbAt);
     triangularMatrixCall(S, "trmm", S.primal(Trans), S.constant(1.0), AAt,
@@ -1036,6 +1047,69 @@ void trmmAdjoint(BufferCallSite &S) {
                               {P.first, P.second, DB, Ld}));
   }
   triangularMatrixCall(S, "trmm", flipped(S, Trans), Alpha, AAt, LdaAt, DB, Ld);
+}
+
+Value *trsmTangent(BufferCallSite &S) {
+  using namespace trmm; // (trsm's arguments are trmm's)
+  // X = alpha op(A)^-1 B: dX = op(A)^-1 (dalpha B + alpha dB - op(dA) X)
+  // (on the right: (dalpha B + alpha dB - X op(dA)) op(A)^-1), before the
+  // call overwrites B.
+  Value *DB = S.shadow(B);
+  if (!DB)
+    return nullptr;
+  Value *Rows = S.primal(M), *Columns = S.primal(N), *Ld = S.primal(Ldb);
+  Value *Alpha = S.primal(trmm::Alpha);
+  std::pair<Value *, Value *> Term;
+  if (Value *DA = S.shadow(A)) {
+    auto X = scratchMatrix(S, Layout, Rows, Columns, S.primal(B), Ld);
+    triangularMatrixCall(S, "trsm", S.primal(Trans), Alpha, S.primal(A),
+                         S.primal(Lda), X.first, X.second);
+    Term = scratchMatrix(S, Layout, Rows, Columns, X.first, X.second);
+    triangularMatrixCall(S, "trmm", S.primal(Trans), S.constant(1.0), DA,
+                         S.primal(Lda), Term.first, Term.second);
+    S.eachColumn(
+        "axpy", S.primal(Layout), Rows, Columns,
+        {lessUnit(S, Diag), X.first, X.second, Term.first, Term.second});
+  }
+  S.eachColumn("scal", S.primal(Layout), Rows, Columns, {Alpha, DB, Ld});
+  if (Value *DAlpha = S.shadow(trmm::Alpha))
+    S.eachColumn("axpy", S.primal(Layout), Rows, Columns,
+                 {DAlpha, S.primal(B), Ld, DB, Ld});
+  if (Term.first)
+    S.eachColumn("axpy", S.primal(Layout), Rows, Columns,
+                 {S.constant(-1.0), Term.first, Term.second, DB, Ld});
+  triangularMatrixCall(S, "trsm", S.primal(Trans), S.constant(1.0), S.primal(A),
+                       S.primal(Lda), DB, Ld);
+  return nullptr;
+}
+
+void trsmAdjoint(BufferCallSite &S) {
+  using namespace trmm;
+  // With Y = op(A)^-1 B (B before the call; X = alpha Y) and Z = op(A)^-T
+  // X_bar (X_bar op(A)^-T on the right): alpha_bar += <X_bar, Y>, op(A)_bar
+  // = -alpha Z Y^T (-alpha Y^T Z), B_bar = alpha Z.
+  Value *DB = S.shadow(B);
+  if (!DB)
+    return;
+  Value *Rows = S.primal(M), *Columns = S.primal(N), *Ld = S.primal(Ldb);
+  Value *Alpha = S.primal(trmm::Alpha);
+  auto [AAt, LdaAt] = S.atCall(A);
+  std::pair<Value *, Value *> Y;
+  if (S.shadow(A) || S.active(trmm::Alpha)) {
+    auto [BAt, LdbAt] = S.atCall(B);
+    Y = scratchMatrix(S, Layout, Rows, Columns, BAt, LdbAt);
+    triangularMatrixCall(S, "trsm", S.primal(Trans), S.constant(1.0), AAt,
+                         LdaAt, Y.first, Y.second);
+  }
+  if (S.active(trmm::Alpha))
+    S.addAdjoint(trmm::Alpha,
+                 S.eachColumn("dot", S.primal(Layout), Rows, Columns,
+                              {Y.first, Y.second, DB, Ld}));
+  triangularMatrixCall(S, "trsm", flipped(S, Trans), S.constant(1.0), AAt,
+                       LdaAt, DB, Ld);
+  if (Y.first)
+    addOpTriangularAdjoint(S, S.B.CreateFNeg(Alpha), DB, Ld, Y.first, Y.second);
+  S.eachColumn("scal", S.primal(Layout), Rows, Columns, {Alpha, DB, Ld});
 }
 
 } // namespace blas

@@ -63,6 +63,9 @@ void gemmAdjoint(BufferCallSite &S);
 /// B = alpha op(A) B or alpha B op(A), A triangular
 llvm::Value *trmmTangent(BufferCallSite &S);
 void trmmAdjoint(BufferCallSite &S);
+/// B = alpha op(A)^-1 B or alpha B op(A)^-1, A triangular
+llvm::Value *trsmTangent(BufferCallSite &S);
+void trsmAdjoint(BufferCallSite &S);
 /// C = alpha op(A) op(A)^T + beta C, on one triangle
 llvm::Value *syrkTangent(BufferCallSite &S);
 void syrkAdjoint(BufferCallSite &S);

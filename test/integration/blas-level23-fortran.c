@@ -56,6 +56,11 @@ extern void dtrmm_(const char *side, const char *uplo, const char *transa,
                    const char *diag, const int *m, const int *n,
                    const double *alpha, const double *a, const int *lda,
                    double *b, const int *ldb);
+extern void dtrsm_(const char *side, const char *uplo, const char *transa,
+                   const char *diag, const int *m, const int *n,
+                   const double *alpha, const double *a, const int *lda,
+                   double *b, const int *ldb, size_t side_len, size_t uplo_len,
+                   size_t transa_len, size_t diag_len);
 extern double ddot_(const int *n, const double *x, const int *incx,
                     const double *y, const int *incy);
 
@@ -109,6 +114,17 @@ double f_trmm(double *A, double *B, double *C, double a) {
   dtrmm_("R", "l", "N", "u", &two, &three, &half, A + 20, &three, C, &two);
   return ddot_(&six, B, &one, C, &one);
 }
+/* B = a op(A)^-1 B from the right ('r') and left ('L'), the diagonal made
+   dominant first. */
+double f_trsm(double *A, double *B, double *C, double a) {
+  for (int i = 0; i < 3; ++i)
+    A[4 * i] += 3.0;
+  dtrsm_("r", "L", "t", "n", &two, &three, &a, A, &three, B, &two, 1, 1, 1,
+         1);
+  dtrsm_("L", "u", "N", "U", &three, &two, &half, A, &three, C, &four, 1, 1, 1,
+         1);
+  return ddot_(&six, B, &one, C, &one);
+}
 /* C = a op(A) op(B) + beta C: 'n'/'N', 'T'/'t' and 'C' transposes. */
 double f_gemm(double *A, double *B, double *C, double a) {
   dgemm_("n", "N", &three, &two, &four, &a, A, &four, B, &five, &half, C,
@@ -133,5 +149,6 @@ int main(void) {
   BC_RUN(double, f_gemm, z, w, v, g);
   BC_RUN(double, f_syrk, z, w, v, g);
   BC_RUN(double, f_trmm, z, w, v, g);
+  BC_RUN(double, f_trsm, z, w, v, g);
   return gradcheck_exit();
 }

@@ -1,6 +1,6 @@
 // BLAS levels 2 and 3 through CBLAS (OpenBLAS): cblas_{d,s}{gemv,ger,symv,
-// syr2,trmv,trsv,gemm,syrk,trmm} called from the differentiated functions
-// (trmm from both sides).  Covered:
+// syr2,trmv,trsv,gemm,syrk,trmm,trsm} called from the differentiated
+// functions (trmm and trsm from both sides).  Covered:
 // column and row major, upper and lower triangles of symmetric and
 // triangular matrices (the other triangle, and a unit diagonal, read
 // elsewhere: their adjoints must come from there only), unit and non-unit
@@ -134,6 +134,24 @@ double d_trmm(double *A, double *B, double *C, double a) {
   return cblas_ddot(8, B, 1, B + 10, 1) + a * cblas_ddot(8, C, 1, C + 10, 1) +
          A[1] * A[13];
 }
+/* B = a op(A)^-1 B (left) or a B op(A)^-1 (right): the diagonals made
+   dominant first; each side, triangle, transpose and diagonal kind, both
+   layouts, A overwritten after the first call. */
+double d_trsm(double *A, double *B, double *C, double a) {
+  for (int i = 0; i < 3; ++i)
+    A[5 * i] += 3.0, A[12 + 4 * i] += 3.0, A[20 + 4 * i] += 3.0;
+  cblas_dtrsm(Col, CblasLeft, CblasLower, T, CblasNonUnit, 3, 2, a, A, 4, B,
+              4);
+  A[2] = 0.5 * A[2];
+  cblas_dtrsm(Col, CblasRight, CblasUpper, NoT, CblasNonUnit, 3, 2, 1.3,
+              A + 12, 3, B + 10, 3);
+  cblas_dtrsm(Row, CblasLeft, CblasUpper, NoT, CblasUnit, 2, 3, a, A + 20, 3,
+              C, 4);
+  cblas_dtrsm(Row, CblasRight, CblasLower, T, CblasNonUnit, 2, 3, -0.6,
+              A + 20, 3, C + 10, 3);
+  return cblas_ddot(8, B, 1, B + 10, 1) + a * cblas_ddot(8, C, 1, C + 10, 1) +
+         A[4] * A[13];
+}
 /* Row major, A overwritten after the call, C read again. */
 double d_gemm_row(double *A, double *B, double *C, double a) {
   cblas_dgemm(Row, NoT, T, 2, 3, 4, a, A, 5, B, 4, a * a, C, 4);
@@ -166,6 +184,15 @@ float s_trmm(float *A, float *B, float *C, float a) {
               3);
   cblas_strmm(Col, CblasLeft, CblasUpper, T, CblasUnit, 2, 3, a, A + 10, 2,
               B + 10, 2);
+  return cblas_sdot(6, B, 1, B + 10, 1);
+}
+float s_trsm(float *A, float *B, float *C, float a) {
+  for (int i = 0; i < 3; ++i)
+    A[4 * i] += 3.0f;
+  cblas_strsm(Row, CblasRight, CblasUpper, T, CblasNonUnit, 2, 3, a, A, 3, B,
+              3);
+  cblas_strsm(Col, CblasLeft, CblasLower, NoT, CblasUnit, 3, 2, a, A, 3,
+              B + 10, 3);
   return cblas_sdot(6, B, 1, B + 10, 1);
 }
 float s_syrk(float *A, float *B, float *C, float a) {
@@ -244,12 +271,14 @@ int main(void) {
   BC_RUN(double, d_gemm_row, z, w, v, g);
   BC_RUN(double, d_syrk, z, w, v, g);
   BC_RUN(double, d_trmm, z, w, v, g);
+  BC_RUN(double, d_trsm, z, w, v, g);
   BC_RUN(float, s_gemv, zf, wf, vf, g);
   BC_RUN(float, s_symv_syr2, zf, wf, vf, g);
   BC_RUN(float, s_trmv_trsv, zf, wf, vf, g);
   BC_RUN(float, s_gemm, zf, wf, vf, g);
   BC_RUN(float, s_syrk, zf, wf, vf, g);
   BC_RUN(float, s_trmm, zf, wf, vf, g);
+  BC_RUN(float, s_trsm, zf, wf, vf, g);
   check_width2();
   return gradcheck_exit();
 }
