@@ -53,6 +53,9 @@ enum { Layout, Uplo, N, Alpha, X, IncX, Y, IncY, A, Lda };
 namespace triangular { // trmv, trsv
 enum { Layout, Uplo, Trans, Diag, N, A, Lda, X, IncX };
 } // namespace triangular
+namespace symm {
+enum { Layout, Side, Uplo, M, N, Alpha, A, Lda, B, Ldb, Beta, C, Ldc };
+} // namespace symm
 namespace trmm {
 enum { Layout, Side, Uplo, Trans, Diag, M, N, Alpha, A, Lda, B, Ldb };
 } // namespace trmm
@@ -933,16 +936,23 @@ void syrkAdjoint(BufferCallSite &S) {
   triangleUpdate(S, "scale", Len, Upper, {DCM}, {S.primal(Beta)}, false);
 }
 
+/// A scratch m x n matrix in the layout of argument \p Layout, and its
+/// leading dimension.
+static std::pair<Value *, Value *> scratchOf(BufferCallSite &S, unsigned Layout,
+                                             Value *M, Value *N) {
+  Value *One = ConstantInt::get(M->getType(), 1);
+  return {S.temporary(S.B.CreateMul(M, N)),
+          S.B.CreateBinaryIntrinsic(Intrinsic::smax,
+                                    pick(S, S.rowMajor(Layout), N, M), One)};
+}
+
 /// A scratch copy of the m x n matrix \p Mat, \p Ld in the layout of
 /// argument \p Layout, and its leading dimension.
 static std::pair<Value *, Value *> scratchMatrix(BufferCallSite &S,
                                                  unsigned Layout, Value *M,
                                                  Value *N, Value *Mat,
                                                  Value *Ld) {
-  Value *One = ConstantInt::get(M->getType(), 1);
-  Value *LdT = S.B.CreateBinaryIntrinsic(
-      Intrinsic::smax, pick(S, S.rowMajor(Layout), N, M), One);
-  Value *T = S.temporary(S.B.CreateMul(M, N));
+  auto [T, LdT] = scratchOf(S, Layout, M, N);
   S.eachColumn("copy", S.primal(Layout), M, N, {Mat, Ld, T, LdT});
   return {T, LdT};
 }
@@ -1110,6 +1120,102 @@ void trsmAdjoint(BufferCallSite &S) {
   if (Y.first)
     addOpTriangularAdjoint(S, S.B.CreateFNeg(Alpha), DB, Ld, Y.first, Y.second);
   S.eachColumn("scal", S.primal(Layout), Rows, Columns, {Alpha, DB, Ld});
+}
+
+Value *symmTangent(BufferCallSite &S) {
+  using namespace symm;
+  // dC = beta dC + alpha A dB + alpha dA B + dalpha A B + dbeta C (B A on
+  // the right), dA symmetric from the same triangle, before the call
+  // overwrites C.  The first symm term scales dC by beta.
+  Value *DC = S.shadow(C);
+  if (!DC)
+    return nullptr;
+  Value *Rows = S.primal(M), *Columns = S.primal(N);
+  Value *Scale = S.primal(Beta);
+  auto Term = [&](Value *Alpha, Value *Sym, Value *Mat) {
+    S.call("symm", {S.primal(Layout), S.primal(Side), S.primal(Uplo), Rows,
+                    Columns, Alpha, Sym, S.primal(Lda), Mat, S.primal(Ldb),
+                    Scale ? Scale : S.constant(1.0), DC, S.primal(Ldc)});
+    Scale = nullptr;
+  };
+  if (Value *DB = S.shadow(B))
+    Term(S.primal(Alpha), S.primal(A), DB);
+  if (Value *DA = S.shadow(A))
+    Term(S.primal(Alpha), DA, S.primal(B));
+  if (Value *DAlpha = S.shadow(Alpha))
+    Term(DAlpha, S.primal(A), S.primal(B));
+  if (Scale)
+    S.eachColumn("scal", S.primal(Layout), Rows, Columns,
+                 {Scale, DC, S.primal(Ldc)});
+  if (Value *DBeta = S.shadow(Beta))
+    S.eachColumn("axpy", S.primal(Layout), Rows, Columns,
+                 {DBeta, S.primal(C), S.primal(Ldc), DC, S.primal(Ldc)});
+  return nullptr;
+}
+
+void symmAdjoint(BufferCallSite &S) {
+  using namespace symm;
+  // B_bar += alpha A C_bar (alpha C_bar A on the right); with G = alpha
+  // C_bar B^T (alpha B^T C_bar), A_bar += G + G^T on A's triangle, its
+  // diagonal once; alpha_bar += <C_bar, A B>, beta_bar += <C_bar, C>; then
+  // C_bar = beta C_bar.
+  Value *DC = S.shadow(C);
+  if (!DC)
+    return;
+  Value *Layout = S.primal(symm::Layout), *Ldc = S.primal(symm::Ldc);
+  Value *Rows = S.primal(M), *Columns = S.primal(N);
+  Value *Alpha = S.primal(symm::Alpha), *Left = S.leftSide(Side);
+  auto [AAt, LdaAt] = S.atCall(A);
+  auto [BAt, LdbAt] = S.atCall(B);
+  auto Symm = [&](Value *Scale, Value *Mat, Value *Ld, Value *Beta, Value *Out,
+                  Value *LdOut) {
+    S.call("symm", {Layout, S.primal(Side), S.primal(Uplo), Rows, Columns,
+                    Scale, AAt, LdaAt, Mat, Ld, Beta, Out, LdOut});
+  };
+  if (Value *DB = S.shadow(B))
+    Symm(Alpha, DC, Ldc, S.constant(1.0), DB, S.primal(Ldb));
+  if (Value *DA = S.shadow(A)) {
+    Value *Order = pick(S, Left, Rows, Columns);
+    Value *One = ConstantInt::get(Order->getType(), 1);
+    Value *LdG = S.B.CreateBinaryIntrinsic(Intrinsic::smax, Order, One);
+    Value *G = S.temporary(S.B.CreateMul(Order, Order));
+    Value *NoT = S.transposeFlag(false), *Tr = S.transposeFlag(true);
+    S.call("gemm",
+           {Layout, pick(S, Left, NoT, Tr), pick(S, Left, Tr, NoT), Order,
+            Order, pick(S, Left, Columns, Rows), Alpha, pick(S, Left, DC, BAt),
+            pick(S, Left, Ldc, LdbAt), pick(S, Left, BAt, DC),
+            pick(S, Left, LdbAt, Ldc), S.constant(0.0), G, LdG});
+    auto GM = S.strided(symm::Layout, G, LdG);
+    BufferCallSite::StridedMatrix GT = {G, GM.ColumnStride, GM.RowStride};
+    Value *LdA = S.primal(Lda);
+    triangleUpdate(S, "add2", Order, S.upper(Uplo),
+                   {S.strided(symm::Layout, DA, LdA), GM, GT},
+                   {S.constant(1.0), S.constant(1.0), S.constant(1.0)},
+                   /*Sums=*/false);
+    S.eachElement("diagonal.sub", Order,
+                  {{DA, diagonal(S, LdA)}, {G, diagonal(S, LdG)}}, {Alpha},
+                  /*Sums=*/false,
+                  [](IRBuilderBase &B, ArrayRef<Value *> E,
+                     ArrayRef<Value *> Scalars) -> Value * {
+                    Type *T = Scalars[0]->getType();
+                    B.CreateStore(B.CreateFSub(B.CreateLoad(T, E[0]),
+                                               B.CreateLoad(T, E[1])),
+                                  E[0]);
+                    return nullptr;
+                  });
+  }
+  if (S.active(symm::Alpha)) {
+    auto [Product, LdP] = scratchOf(S, symm::Layout, Rows, Columns);
+    Symm(S.constant(1.0), BAt, LdbAt, S.constant(0.0), Product, LdP);
+    S.addAdjoint(symm::Alpha, S.eachColumn("dot", Layout, Rows, Columns,
+                                           {Product, LdP, DC, Ldc}));
+  }
+  if (S.active(Beta)) {
+    auto [CAt, LdcAt] = S.atCall(C);
+    S.addAdjoint(Beta, S.eachColumn("dot", Layout, Rows, Columns,
+                                    {CAt, LdcAt, DC, Ldc}));
+  }
+  S.eachColumn("scal", Layout, Rows, Columns, {S.primal(Beta), DC, Ldc});
 }
 
 } // namespace blas

@@ -60,6 +60,9 @@ void gerAdjoint(BufferCallSite &S);
 /// C = alpha op(A) op(B) + beta C
 llvm::Value *gemmTangent(BufferCallSite &S);
 void gemmAdjoint(BufferCallSite &S);
+/// C = alpha A B + beta C or alpha B A + beta C, A symmetric
+llvm::Value *symmTangent(BufferCallSite &S);
+void symmAdjoint(BufferCallSite &S);
 /// B = alpha op(A) B or alpha B op(A), A triangular
 llvm::Value *trmmTangent(BufferCallSite &S);
 void trmmAdjoint(BufferCallSite &S);

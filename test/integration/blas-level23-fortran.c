@@ -61,6 +61,10 @@ extern void dtrsm_(const char *side, const char *uplo, const char *transa,
                    const double *alpha, const double *a, const int *lda,
                    double *b, const int *ldb, size_t side_len, size_t uplo_len,
                    size_t transa_len, size_t diag_len);
+extern void dsymm_(const char *side, const char *uplo, const int *m,
+                   const int *n, const double *alpha, const double *a,
+                   const int *lda, const double *b, const int *ldb,
+                   const double *beta, double *c, const int *ldc);
 extern double ddot_(const int *n, const double *x, const int *incx,
                     const double *y, const int *incy);
 
@@ -125,6 +129,13 @@ double f_trsm(double *A, double *B, double *C, double a) {
          1);
   return ddot_(&six, B, &one, C, &one);
 }
+/* C = a A B + beta C and a B A + beta C, A symmetric ('U', 'l'). */
+double f_symm(double *A, double *B, double *C, double a) {
+  dsymm_("L", "U", &three, &two, &a, A, &four, B, &three, &half, C, &three);
+  dsymm_("r", "l", &two, &three, &half, A + 20, &three, B + 10, &two, &a,
+         C + 10, &two);
+  return ddot_(&six, C, &one, C + 10, &one);
+}
 /* C = a op(A) op(B) + beta C: 'n'/'N', 'T'/'t' and 'C' transposes. */
 double f_gemm(double *A, double *B, double *C, double a) {
   dgemm_("n", "N", &three, &two, &four, &a, A, &four, B, &five, &half, C,
@@ -150,5 +161,6 @@ int main(void) {
   BC_RUN(double, f_syrk, z, w, v, g);
   BC_RUN(double, f_trmm, z, w, v, g);
   BC_RUN(double, f_trsm, z, w, v, g);
+  BC_RUN(double, f_symm, z, w, v, g);
   return gradcheck_exit();
 }

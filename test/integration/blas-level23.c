@@ -1,6 +1,6 @@
 // BLAS levels 2 and 3 through CBLAS (OpenBLAS): cblas_{d,s}{gemv,ger,symv,
-// syr2,trmv,trsv,gemm,syrk,trmm,trsm} called from the differentiated
-// functions (trmm and trsm from both sides).  Covered:
+// syr2,trmv,trsv,gemm,symm,syrk,trmm,trsm} called from the differentiated
+// functions (symm, trmm and trsm from both sides).  Covered:
 // column and row major, upper and lower triangles of symmetric and
 // triangular matrices (the other triangle, and a unit diagonal, read
 // elsewhere: their adjoints must come from there only), unit and non-unit
@@ -152,6 +152,22 @@ double d_trsm(double *A, double *B, double *C, double a) {
   return cblas_ddot(8, B, 1, B + 10, 1) + a * cblas_ddot(8, C, 1, C + 10, 1) +
          A[4] * A[13];
 }
+/* C = a A B + beta C (left) or a B A + beta C (right), A symmetric from
+   one triangle: each side and triangle, both layouts, beta active,
+   constant and 0; A[1], in the triangle the first call does not read,
+   read elsewhere, and B overwritten after the first call. */
+double d_symm(double *A, double *B, double *C, double a) {
+  cblas_dsymm(Col, CblasLeft, CblasUpper, 3, 2, a, A, 4, B, 4, 0.5, C, 3);
+  B[1] = 2.0 * B[1];
+  cblas_dsymm(Col, CblasRight, CblasLower, 3, 2, 1.3, A + 12, 3, B + 10, 3, a,
+              C + 10, 4);
+  cblas_dsymm(Row, CblasLeft, CblasLower, 2, 3, a, A + 20, 3, B + 20, 4, 0.0,
+              C + 20, 3);
+  cblas_dsymm(Row, CblasRight, CblasUpper, 2, 3, -0.6, A + 24, 3, B, 3, 1.0,
+              C + 28, 3);
+  return cblas_ddot(8, C, 1, C + 10, 1) + a * cblas_ddot(8, C + 20, 1, C + 27, 1) +
+         A[1] * A[4];
+}
 /* Row major, A overwritten after the call, C read again. */
 double d_gemm_row(double *A, double *B, double *C, double a) {
   cblas_dgemm(Row, NoT, T, 2, 3, 4, a, A, 5, B, 4, a * a, C, 4);
@@ -194,6 +210,12 @@ float s_trsm(float *A, float *B, float *C, float a) {
   cblas_strsm(Col, CblasLeft, CblasLower, NoT, CblasUnit, 3, 2, a, A, 3,
               B + 10, 3);
   return cblas_sdot(6, B, 1, B + 10, 1);
+}
+float s_symm(float *A, float *B, float *C, float a) {
+  cblas_ssymm(Row, CblasRight, CblasLower, 2, 3, a, A, 3, B, 3, a, C, 3);
+  cblas_ssymm(Col, CblasLeft, CblasUpper, 2, 3, a, A + 10, 2, B + 10, 2, 0.5f,
+              C + 10, 2);
+  return cblas_sdot(6, C, 1, C + 10, 1);
 }
 float s_syrk(float *A, float *B, float *C, float a) {
   cblas_ssyrk(Row, CblasLower, T, 3, 2, a, A, 3, a, C, 3);
@@ -270,6 +292,7 @@ int main(void) {
   BC_RUN(double, d_gemm_col, z, w, v, g);
   BC_RUN(double, d_gemm_row, z, w, v, g);
   BC_RUN(double, d_syrk, z, w, v, g);
+  BC_RUN(double, d_symm, z, w, v, g);
   BC_RUN(double, d_trmm, z, w, v, g);
   BC_RUN(double, d_trsm, z, w, v, g);
   BC_RUN(float, s_gemv, zf, wf, vf, g);
@@ -277,6 +300,7 @@ int main(void) {
   BC_RUN(float, s_trmv_trsv, zf, wf, vf, g);
   BC_RUN(float, s_gemm, zf, wf, vf, g);
   BC_RUN(float, s_syrk, zf, wf, vf, g);
+  BC_RUN(float, s_symm, zf, wf, vf, g);
   BC_RUN(float, s_trmm, zf, wf, vf, g);
   BC_RUN(float, s_trsm, zf, wf, vf, g);
   check_width2();
