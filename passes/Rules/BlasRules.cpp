@@ -299,6 +299,20 @@ static Value *pick(BufferCallSite &S, Value *Cond, Value *A, Value *B) {
   return S.B.CreateSelect(Cond, A, B);
 }
 
+/// The product rule of alpha f(x, y), f bilinear: \p Term (alpha, dx, y),
+/// (alpha, x, dy), (dalpha, x, y), in that order, for the operands that
+/// have tangents (arguments \p Alpha, \p X, \p Y).
+static void
+productRule(BufferCallSite &S, unsigned Alpha, unsigned X, unsigned Y,
+            function_ref<void(Value *Alpha, Value *X, Value *Y)> Term) {
+  if (Value *DX = S.shadow(X))
+    Term(S.primal(Alpha), DX, S.primal(Y));
+  if (Value *DY = S.shadow(Y))
+    Term(S.primal(Alpha), S.primal(X), DY);
+  if (Value *DAlpha = S.shadow(Alpha))
+    Term(DAlpha, S.primal(X), S.primal(Y));
+}
+
 Value *gemvTangent(BufferCallSite &S) {
   using namespace gemv;
   // dy = beta dy + alpha op(A) dx + alpha op(dA) x + dalpha op(A) x
@@ -314,12 +328,9 @@ Value *gemvTangent(BufferCallSite &S) {
                     Scale ? Scale : S.constant(1.0), DY, S.primal(IncY)});
     Scale = nullptr;
   };
-  if (Value *DX = S.shadow(X))
-    Term(S.primal(Alpha), S.primal(A), DX);
-  if (Value *DA = S.shadow(A))
-    Term(S.primal(Alpha), DA, S.primal(X));
-  if (Value *DAlpha = S.shadow(Alpha))
-    Term(DAlpha, S.primal(A), S.primal(X));
+  productRule(S, Alpha, X, A, [&](Value *Scale, Value *Vec, Value *Mat) {
+    Term(Scale, Mat, Vec);
+  });
   Value *YLen = ifNonEmpty(S, S.length(Y), S.primal(M), S.primal(N));
   if (Scale)
     S.call("scal", {YLen, Scale, DY, S.magnitude(S.primal(IncY))});
@@ -413,12 +424,9 @@ Value *symvTangent(BufferCallSite &S) {
                     Scale ? Scale : S.constant(1.0), DY, S.primal(IncY)});
     Scale = nullptr;
   };
-  if (Value *DX = S.shadow(X))
-    Term(S.primal(Alpha), S.primal(A), DX);
-  if (Value *DA = S.shadow(A))
-    Term(S.primal(Alpha), DA, S.primal(X));
-  if (Value *DAlpha = S.shadow(Alpha))
-    Term(DAlpha, S.primal(A), S.primal(X));
+  productRule(S, Alpha, X, A, [&](Value *Scale, Value *Vec, Value *Mat) {
+    Term(Scale, Mat, Vec);
+  });
   if (Scale)
     S.call("scal", {S.length(Y), Scale, DY, S.magnitude(S.primal(IncY))});
   if (Value *DBeta = S.shadow(Beta))
@@ -492,12 +500,7 @@ Value *syr2Tangent(BufferCallSite &S) {
     S.call("syr2", {S.primal(Layout), S.primal(Uplo), S.primal(N), Alpha, U,
                     S.primal(IncX), V, S.primal(IncY), DA, S.primal(Lda)});
   };
-  if (Value *DX = S.shadow(X))
-    Term(S.primal(Alpha), DX, S.primal(Y));
-  if (Value *DY = S.shadow(Y))
-    Term(S.primal(Alpha), S.primal(X), DY);
-  if (Value *DAlpha = S.shadow(Alpha))
-    Term(DAlpha, S.primal(X), S.primal(Y));
+  productRule(S, Alpha, X, Y, Term);
   return nullptr;
 }
 
@@ -696,12 +699,7 @@ Value *gerTangent(BufferCallSite &S) {
     S.call("ger", {S.primal(Layout), S.primal(M), S.primal(N), Alpha, U,
                    S.primal(IncX), V, S.primal(IncY), DA, S.primal(Lda)});
   };
-  if (Value *DX = S.shadow(X))
-    Term(S.primal(Alpha), DX, S.primal(Y));
-  if (Value *DY = S.shadow(Y))
-    Term(S.primal(Alpha), S.primal(X), DY);
-  if (Value *DAlpha = S.shadow(Alpha))
-    Term(DAlpha, S.primal(X), S.primal(Y));
+  productRule(S, Alpha, X, Y, Term);
   return nullptr;
 }
 
@@ -756,12 +754,8 @@ Value *gemmTangent(BufferCallSite &S) {
   };
   // (The dB term first: the order of Enzyme's tangent, which its tests
   // check call by call.)
-  if (Value *DB = S.shadow(B))
-    Term(S.primal(Alpha), S.primal(A), DB);
-  if (Value *DA = S.shadow(A))
-    Term(S.primal(Alpha), DA, S.primal(B));
-  if (Value *DAlpha = S.shadow(Alpha))
-    Term(DAlpha, S.primal(A), S.primal(B));
+  productRule(S, Alpha, B, A,
+              [&](Value *Scale, Value *BV, Value *AV) { Term(Scale, AV, BV); });
   if (Scale)
     S.eachColumn("scal", S.primal(Layout), S.primal(M), S.primal(N),
                  {Scale, DC, S.primal(Ldc)});
@@ -1138,12 +1132,8 @@ Value *symmTangent(BufferCallSite &S) {
                     Scale ? Scale : S.constant(1.0), DC, S.primal(Ldc)});
     Scale = nullptr;
   };
-  if (Value *DB = S.shadow(B))
-    Term(S.primal(Alpha), S.primal(A), DB);
-  if (Value *DA = S.shadow(A))
-    Term(S.primal(Alpha), DA, S.primal(B));
-  if (Value *DAlpha = S.shadow(Alpha))
-    Term(DAlpha, S.primal(A), S.primal(B));
+  productRule(S, Alpha, B, A,
+              [&](Value *Scale, Value *BV, Value *AV) { Term(Scale, AV, BV); });
   if (Scale)
     S.eachColumn("scal", S.primal(Layout), Rows, Columns,
                  {Scale, DC, S.primal(Ldc)});
