@@ -27,6 +27,7 @@
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/Debug.h"
 
@@ -50,6 +51,8 @@ struct CallValues {
   /// Argument -> that value, and the buffer saved for it, in the reverse
   /// sweep.
   DenseMap<unsigned, Value *> Primals, Saved;
+  /// Arguments whose remark (copied or read in place) was emitted.
+  SmallDenseSet<unsigned, 4> Remarked;
 };
 
 /// One lane of a call's adjoint.
@@ -84,10 +87,37 @@ public:
     return !isa<Constant>(Op) && E.isActive(Op);
   }
 
+  /// -Rpass=gpuad: whether the adjoint reads buffer argument \p I in place
+  /// or from a copy made before the call, and why.
+  void remarkAtCall(unsigned I, bool Copied) {
+    if (!At.Remarked.insert(I).second)
+      return;
+    OptimizationRemarkEmitter ORE(E.Key.Fn);
+    ORE.emit([&] {
+      OptimizationRemark R("gpuad", "BufferAtCall", Call.getDebugLoc(),
+                           Call.getParent());
+      R << "call of '"
+        << ore::NV("Routine", Call.getCalledFunction()->getName())
+        << "': the adjoint reads argument "
+        << ore::NV("Argument", *Routine.operand(I, Spelling.Convention) + 1)
+        << (Routine.Args[I].Kind == ArgKind::Matrix ? " (a matrix) "
+                                                    : " (a vector) ");
+      if (!Copied)
+        R << "where it is: nothing writes it later";
+      else
+        R << "from a copy made before the call: "
+          << (writtenByCall(I) ? "the call overwrites it"
+                               : "code after the call may overwrite it");
+      return R;
+    });
+  }
+
   std::pair<Value *, Value *> atCall(unsigned I) override {
     const CallArgument &Arg = Routine.Args[I];
     Value *Op = operand(I);
-    if (!writtenByCall(I) && !E.overwrittenAfterCall(Call, Op)) {
+    bool Copied = writtenByCall(I) || E.overwrittenAfterCall(Call, Op);
+    remarkAtCall(I, Copied);
+    if (!Copied) {
       LLVM_DEBUG(dbgs() << "gpuad-tape: " << Routine.Name << " argument " << I
                         << " read where it is: nothing writes it later\n");
       return {E.lookup(Op), primal(Arg.Increment)};

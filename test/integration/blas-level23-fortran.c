@@ -14,6 +14,9 @@
 // REQUIRES: openblas
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lopenblas -lm && %t.O0
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lopenblas -lm && %t.O2
+// Remarks number the Fortran spelling's own arguments (no layout):
+// RUN: %gpuad-cc -O2 %itest-flags -Rpass=gpuad -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK-DAG: remark: call of 'dgemv_': the adjoint reads argument 5 (a matrix)
 
 #include <stddef.h>
 

@@ -20,6 +20,12 @@
 // REQUIRES: openblas
 // RUN: %gpuad-cc -O0 %itest-flags %s -o %t.O0 -lopenblas -lm && %t.O0
 // RUN: %gpuad-cc -O2 %itest-flags %s -o %t.O2 -lopenblas -lm && %t.O2
+// The remark of each buffer the adjoint reads: in place, or from a copy
+// made before the call, and why.
+// RUN: %gpuad-cc -O2 %itest-flags -Rpass=gpuad -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK-DAG: remark: call of 'cblas_dgemv': the adjoint reads argument 6 (a matrix) where it is: nothing writes it later
+// REMARK-DAG: remark: call of 'cblas_dgemv': the adjoint reads argument 11 (a vector) from a copy made before the call: the call overwrites it
+// REMARK-DAG: remark: call of 'cblas_dgemv': the adjoint reads argument 6 (a matrix) from a copy made before the call: code after the call may overwrite it
 
 #include <cblas.h>
 
