@@ -208,7 +208,10 @@ void gpuad_loop_reverse(gpuad_checkpointed_loop *loop,
                            : 0;
     copyRegions(loop, final, final_device, 1);
     gpuad_checkpoint_ops ops = {loop, advance, store, restore, reverseStep};
-    gpuad_checkpoints_reverse(&loop->schedule, loop->steps, &ops);
+    int32_t *scratch =
+        (int32_t *)allocate(2 * sizeof(int32_t) * (size_t)loop->schedule.slots);
+    gpuad_checkpoints_reverse(&loop->schedule, loop->steps, &ops, scratch);
+    free(scratch);
     copyRegions(loop, final, final_device, 0);
     free(final);
     for (int32_t s = 0; s < loop->schedule.slots; ++s) {

@@ -6,19 +6,19 @@
 
 #include "Checkpointing.h"
 
-#include <stdlib.h>
+/* No C library: the same code runs in device code, per thread. */
 
 /* C(c + r, c): the most steps c slots reverse with no step run forward more
    than r times; saturates at INT64_MAX. */
 static int64_t beta(int64_t c, int64_t r) {
   int64_t k = c < r ? c : r, n = c + r;
-  __int128 b = 1;
+  int64_t b = 1; /* C(n - k + i - 1, i - 1): b * (n - k + i) divides by i */
   for (int64_t i = 1; i <= k; ++i) {
-    b = b * (n - k + i) / i;
-    if (b > INT64_MAX)
+    if (b > INT64_MAX / (n - k + i))
       return INT64_MAX;
+    b = b * (n - k + i) / i;
   }
-  return (int64_t)b;
+  return b;
 }
 
 /* The fewest repetitions r with beta(c, r) >= l (c >= 2). */
@@ -168,11 +168,13 @@ int32_t gpuad_checkpoints_slot_for(gpuad_checkpoints *cp, int64_t step) {
 }
 
 void gpuad_checkpoints_reverse(gpuad_checkpoints *cp, int64_t steps,
-                               const gpuad_checkpoint_ops *ops) {
+                               const gpuad_checkpoint_ops *ops,
+                               int32_t *scratch) {
   if (steps <= 0 || cp->used == 0)
     return;
-  int32_t *stack = (int32_t *)malloc(sizeof(int32_t) * (size_t)cp->slots);
-  char *held = (char *)calloc((size_t)cp->slots, 1);
+  int32_t *stack = scratch, *held = scratch + cp->slots;
+  for (int32_t s = 0; s < cp->slots; ++s)
+    held[s] = 0;
   for (int32_t i = 0; i < cp->used; ++i)
     held[cp->slot[i]] = 1;
   Slots pool = {stack, 0, -1};
@@ -188,6 +190,4 @@ void gpuad_checkpoints_reverse(gpuad_checkpoints *cp, int64_t steps,
     end = cp->step[k];
     held[cp->slot[k]] = 0;
   }
-  free(held);
-  free(stack);
 }

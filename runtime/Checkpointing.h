@@ -26,7 +26,9 @@
  * The runtime knows nothing of the state: the generated code passes
  * callbacks that advance it, copy it into and out of slots, and reverse
  * one step (run it keeping its tape, then its adjoint).  The C interface
- * is what generated code calls.
+ * is what generated code calls.  It allocates nothing and uses no C
+ * library, so the same code runs per thread in device code
+ * (ThreadLoop.h).
 \*===----------------------------------------------------------------------===*/
 
 #ifndef GPUAD_RUNTIME_CHECKPOINTING_H
@@ -78,9 +80,11 @@ void gpuad_checkpoints_begin(gpuad_checkpoints *cp, int64_t steps,
 int32_t gpuad_checkpoints_slot_for(gpuad_checkpoints *cp, int64_t step);
 
 /* The reverse sweep of the `steps` steps the loop ran (its state now the
-   state after the last): reverses every step, last first. */
+   state after the last): reverses every step, last first.  `scratch` holds
+   2 * slots entries. */
 void gpuad_checkpoints_reverse(gpuad_checkpoints *cp, int64_t steps,
-                               const gpuad_checkpoint_ops *ops);
+                               const gpuad_checkpoint_ops *ops,
+                               int32_t *scratch);
 
 #ifdef __cplusplus
 }

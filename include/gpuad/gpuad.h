@@ -101,18 +101,20 @@ unsigned long long __enzyme_iter(unsigned long long base,
 
 #endif
 
-/* Checkpointing (host code): called in a loop's body, asks reverse mode to
- * keep `snapshots` states of the loop (the values it carries from one
- * iteration to the next and the memory it writes) instead of every
- * iteration's tape, and to run stretches of the loop again from them
- * (binomial checkpointing).  0: as many states as the tape budget
- * (-mllvm -gpuad-tape-budget=MiB; 64 MiB when none is given) holds.  The
- * call does nothing else, and a loop gpuad cannot checkpoint keeps its full
- * tape with a remark (-Rpass-missed=gpuad) saying why. */
+/* Checkpointing: called in a loop's body, asks reverse mode to keep
+ * `snapshots` states of the loop (the values it carries from one iteration
+ * to the next and the memory it writes) instead of every iteration's tape,
+ * and to run stretches of the loop again from them (binomial
+ * checkpointing).  0: as many states as the tape budget (-mllvm
+ * -gpuad-tape-budget=MiB; 64 MiB when none is given) holds.  In device code
+ * (a kernel's own loop, per thread) the count is a constant, the state the
+ * loop's scalars, and 0 means as many as 1 KiB per thread holds.  The call
+ * does nothing else, and a loop gpuad cannot checkpoint keeps its full tape
+ * with a remark (-Rpass-missed=gpuad) saying why. */
 #ifdef __cplusplus
 extern "C"
 #endif
-    void __gpuad_checkpoint(long snapshots);
+    GPUAD_HOST_DEVICE void __gpuad_checkpoint(long snapshots);
 
 #undef GPUAD_HOST_DEVICE
 

@@ -35,6 +35,7 @@
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -207,8 +208,9 @@ namespace {
 class LoopOutliner {
 public:
   LoopOutliner(Function &F, FunctionAnalysisManager &FAM,
-               const CallTable &Calls, uint64_t BudgetBytes)
-      : F(F), FAM(FAM), Calls(Calls), BudgetBytes(BudgetBytes) {}
+               const CallTable &Calls, uint64_t BudgetBytes, bool PerThread)
+      : F(F), FAM(FAM), Calls(Calls), BudgetBytes(BudgetBytes),
+        PerThread(PerThread) {}
 
   /// Outlines the loop headed by \p Header; its description, or nullopt
   /// with why().  Where the function gets its body back, \p Pending (the
@@ -222,11 +224,13 @@ private:
   std::string bufferName(const Value *Base) const;
   bool describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
                 const DominatorTree &DT);
+  bool fitsOneThread(CheckpointedLoop &CL);
 
   Function &F;
   FunctionAnalysisManager &FAM;
   const CallTable &Calls;
   uint64_t BudgetBytes;
+  bool PerThread;
   unsigned FirstOutput = 0;
   /// Per parameter of the outlined loop: what the caller passes.
   SmallVector<Value *, 8> Passed;
@@ -410,8 +414,11 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
       ReadOnly = A->getArgNo();
     else if (A)
       CL.WrittenParams.push_back(A->getArgNo());
+    bool Output =
+        isa<Argument>(Base) && cast<Argument>(Base)->getArgNo() >= FirstOutput;
     CL.Regions.push_back({bufferName(Base), Start, Bytes, ReadOnly,
-                          State.onDevice(Base), /*WholeAllocation=*/!Bytes});
+                          State.onDevice(Base), /*WholeAllocation=*/!Bytes,
+                          Output});
   };
   for (auto &[Base, Extent] : State.extents()) {
     if (State.wholeAllocations().contains(Base))
@@ -433,12 +440,40 @@ bool LoopOutliner::describe(CheckpointedLoop &CL, Loop &L, ScalarEvolution &SE,
   for (Value *Base : State.wholeAllocations())
     AddRegion(Base, Base, nullptr);
   CL.UnboundedReads = State.unboundedReads();
+  if (PerThread && !fitsOneThread(CL))
+    return false;
   const SCEV *Taken = SE.getBackedgeTakenCount(&L);
   if (!isa<SCEVCouldNotCompute>(Taken) && Expand.isSafeToExpandAt(Taken, At))
     CL.Steps = B.CreateAdd(
         B.CreateZExtOrTrunc(Expand.expandCodeFor(Taken, nullptr, At), I64),
         B.getInt64(1), "steps");
   CL.Step = makeStep(C, L, CL);
+  return true;
+}
+
+/// In device code: the state is the scalars (a thread's snapshots have no
+/// room for memory), and the record's size is fixed.
+bool LoopOutliner::fitsOneThread(CheckpointedLoop &CL) {
+  for (const CheckpointedLoop::Region &R : CL.Regions)
+    if (R.ReadOnlyParam < 0 && !R.Output) {
+      Why = "in device code a loop's state must be its scalars, and it "
+            "reaches the memory of " +
+            R.What;
+      return false;
+    }
+  auto *Count = dyn_cast_or_null<ConstantInt>(CL.Snapshots);
+  if (!Count || Count->isNegative()) {
+    Why = "in device code the snapshot count must be a constant (each "
+          "thread's snapshots have a fixed place)";
+    return false;
+  }
+  uint64_t ScalarBytes = CL.Loop->getDataLayout().getTypeAllocSize(CL.Scalars);
+  CL.ThreadSlots =
+      Count->isZero()
+          ? int32_t(std::clamp<uint64_t>(DefaultThreadSnapshotBytes /
+                                             std::max<uint64_t>(ScalarBytes, 1),
+                                         2, 64))
+          : int32_t(std::min<uint64_t>(Count->getZExtValue(), 4096));
   return true;
 }
 
@@ -556,7 +591,7 @@ void CheckpointedLoops::outline(
     return;
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   SmallVector<BasicBlock *, 4> Headers =
-      chosenLoops(F, LI, BudgetMiB != 0, Calls);
+      chosenLoops(F, LI, BudgetMiB != 0 && !PerThread, Calls);
   if (Headers.empty())
     return;
   if (promoteRuntimeSlots(F, Calls))
@@ -567,7 +602,7 @@ void CheckpointedLoops::outline(
     if (!L)
       continue; // inside a loop outlined already
     DebugLoc Loc = L->getStartLoc();
-    LoopOutliner Outliner(F, FAM, Calls, uint64_t(BudgetMiB) << 20);
+    LoopOutliner Outliner(F, FAM, Calls, uint64_t(BudgetMiB) << 20, PerThread);
     std::optional<CheckpointedLoop> CL = Outliner.run(
         Headers[I], MutableArrayRef(Headers).drop_front(I + 1), Normalized);
     if (!CL) {
@@ -589,6 +624,8 @@ void CheckpointedLoops::outline(
         << " B of scalars (" << ore::NV("Scalars", CL->FieldOf.size())
         << (CL->FieldOf.size() == 1 ? " value)" : " values)");
       for (const CheckpointedLoop::Region &Reg : CL->Regions) {
+        if (CL->ThreadSlots && Reg.Output)
+          continue; // (not in a thread's snapshots)
         R << (Reg.ReadOnlyParam < 0 ? ", the memory it writes of "
                                     : ", what it reads of ")
           << Reg.What;
@@ -603,7 +640,9 @@ void CheckpointedLoops::outline(
       }
       R << "; snapshots: ";
       auto *Count = dyn_cast_or_null<ConstantInt>(CL->Snapshots);
-      if (Count && Count->getSExtValue() > 0)
+      if (CL->ThreadSlots)
+        R << ore::NV("Snapshots", CL->ThreadSlots) << " per thread";
+      else if (Count && Count->getSExtValue() > 0)
         R << ore::NV("Snapshots", Count->getSExtValue());
       else if (CL->Snapshots && !Count)
         R << "as many as __gpuad_checkpoint says";
@@ -616,11 +655,13 @@ void CheckpointedLoops::outline(
                         "the loop ends)");
       // Revolve's cost where both counts are constants.
       auto *Steps = dyn_cast_or_null<ConstantInt>(CL->Steps);
-      if (Count && Count->getSExtValue() > 0 && Steps) {
+      int64_t Slots = CL->ThreadSlots ? CL->ThreadSlots
+                      : Count         ? Count->getSExtValue()
+                                      : 0;
+      if (Slots > 0 && Steps) {
         int64_t T = Steps->getSExtValue();
         double PerStep =
-            double(gpuad_checkpoint_forward_steps(T, Count->getSExtValue())) /
-            double(T);
+            double(gpuad_checkpoint_forward_steps(T, Slots)) / double(T);
         std::string Text;
         raw_string_ostream(Text) << format("%.2f", PerStep);
         R << "; each step runs " << Text << " times forward on average";

@@ -41,6 +41,12 @@
 /// pointer it loads, a call that touches the program's memory or does I/O
 /// (running the loop again would repeat it; what a call reads is not
 /// tracked).
+///
+/// In device code (a kernel's own loop, run by each thread) only marked
+/// loops are checkpointed, and only where the state is the scalars: the
+/// snapshots are per thread, in a record of fixed size that the derivative
+/// keeps in its tape slots (runtime/ThreadLoop.h), so the marker's count
+/// is a constant.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_NORMALIZE_CHECKPOINTEDLOOPS_H
@@ -71,6 +77,9 @@ inline constexpr const char *CheckpointMarker = "__gpuad_checkpoint";
 /// The budget of a marked loop that leaves the snapshots to the budget when
 /// none is given.
 inline constexpr uint64_t DefaultBudgetMiB = 64;
+/// In device code, `__gpuad_checkpoint(0)`'s snapshots per thread: as many
+/// as this holds (from 2 to 64).
+inline constexpr uint64_t DefaultThreadSnapshotBytes = 1024;
 
 struct CheckpointedLoop {
   /// The outlined loop, and one step of it: `Loop`'s parameters, then the
@@ -121,6 +130,9 @@ struct CheckpointedLoop {
     /// The whole device allocation holding `Start` (a parameter), asked of
     /// the runtime where the run starts; `Bytes` is then null.
     bool WholeAllocation = false;
+    /// The slot of a live-out (an output parameter of `Loop`), which the
+    /// code after the loop reads before the reverse sweep runs steps again.
+    bool Output = false;
   };
   llvm::SmallVector<Region, 4> Regions;
   /// The runtime of the device regions ("cuda", "hip"), if any.
@@ -137,6 +149,9 @@ struct CheckpointedLoop {
   /// the budget), and the budget in bytes.
   llvm::Value *Snapshots = nullptr;
   uint64_t BudgetBytes = 0;
+  /// In device code: the snapshots each thread keeps in its record (0: a
+  /// host loop, with the host runtime's record).
+  int32_t ThreadSlots = 0;
 };
 
 /// The index (i32) of the first of \p Buffers that pointer \p P equals
@@ -151,11 +166,12 @@ class CheckpointedLoops {
 public:
   explicit CheckpointedLoops(const CallTable &Calls) : Calls(Calls) {}
 
-  /// Host code only (device loops are not checkpointed yet); \p BudgetMiB
-  /// 0: only the marked loops.
-  void enable(unsigned BudgetMiB) {
+  /// \p BudgetMiB 0: only the marked loops.  \p PerThread: device code,
+  /// where only marked loops are, with scalar state.
+  void enable(unsigned BudgetMiB, bool PerThread) {
     Enabled = true;
     this->BudgetMiB = BudgetMiB;
+    this->PerThread = PerThread;
   }
 
   /// Outlines the loops of \p F (a clone about to be differentiated in
@@ -180,7 +196,7 @@ public:
 
 private:
   const CallTable &Calls;
-  bool Enabled = false;
+  bool Enabled = false, PerThread = false;
   unsigned BudgetMiB = 0;
   llvm::DenseMap<const llvm::Function *, CheckpointedLoop> Loops;
 };

@@ -16,7 +16,7 @@
 #include "Requests/RequestProcessing.h"
 #include "Rules/Registrations.h"
 #include "Support/EntryPoints.h"
-#include "Support/HostRuntime.h"
+#include "Support/RuntimeBitcode.h"
 #include "Tape/TapePlacement.h"
 
 #include "llvm/IR/Module.h"
@@ -80,10 +80,11 @@ PreservedAnalyses GpuadPass::run(Module &M, ModuleAnalysisManager &MAM) {
   eraseDeadMarkerReferences(M);
   lowerIterationCounters(M);
   eraseCheckpointMarkers(M);
-  if (!Ctx.diags().numErrors() && FirstCaller && !linkHostRuntime(M))
-    Ctx.diags().error(*FirstCaller, DebugLoc(),
-                      "internal error: gpuad's host runtime could not be "
-                      "linked");
+  if (!Ctx.diags().numErrors() && !linkRuntime(M)) {
+    const Function *At = FirstCaller ? FirstCaller : LaunchedKernels.front();
+    Ctx.diags().error(*At, DebugLoc(),
+                      "internal error: gpuad's runtime could not be linked");
+  }
   // The entry points were never meant to exist; drop their declarations.
   for (Function &F : make_early_inc_range(M))
     if (F.isDeclaration() && F.use_empty() && classifyEntryPoint(F.getName()))

@@ -12,6 +12,8 @@
 #include "Support/FunctionAttributes.h"
 #include "Support/GpuRuntimeApi.h"
 
+#include "ThreadLoop.h"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -23,15 +25,24 @@ namespace gpuad {
 
 namespace {
 
-/// The runtime's entry points (runtime/CheckpointedLoop.h).
+/// The runtime's entry points (runtime/CheckpointedLoop.h; in device code
+/// runtime/ThreadLoop.h, whose record the generated code provides).
 struct LoopRuntime {
-  explicit LoopRuntime(Module &M) {
+  LoopRuntime(Module &M, bool PerThread) {
     LLVMContext &C = M.getContext();
     Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C),
          *I32 = Type::getInt32Ty(C), *Void = Type::getVoidTy(C);
     auto Get = [&](StringRef Name, Type *Ret, ArrayRef<Type *> Params) {
       return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
     };
+    if (PerThread) {
+      Begin = Get("gpuad_thread_loop_begin", Void, {Ptr, I64, I32, I64});
+      Scalars = Get("gpuad_thread_loop_scalars", Ptr, {Ptr});
+      Step = Get("gpuad_thread_loop_step", Void, {Ptr, I64});
+      End = Get("gpuad_thread_loop_end", Void, {Ptr, I64});
+      Reverse = Get("gpuad_thread_loop_reverse", Void, {Ptr, Ptr, Ptr, Ptr});
+      return;
+    }
     Begin = Get("gpuad_loop_begin", Ptr, {I64, I32, I64, I64, I32});
     Region = Get("gpuad_loop_region", Void, {Ptr, I32, Ptr, I64});
     DeviceRegion =
@@ -43,6 +54,16 @@ struct LoopRuntime {
   }
   FunctionCallee Begin, Region, DeviceRegion, Scalars, Step, End, Reverse;
 };
+
+/// A local of type \p T at the entry of \p B's function, addressed as a
+/// generic pointer (AMDGPU's locals live in an address space of their own).
+Value *genericLocal(IRBuilderBase &B, Type *T, const Twine &Name) {
+  Function &F = *B.GetInsertBlock()->getParent();
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  Value *Slot = Entry.CreateAlloca(T, nullptr, Name);
+  return B.CreatePointerBitCastOrAddrSpaceCast(
+      Slot, PointerType::get(B.getContext(), 0));
+}
 
 /// `__gpuad_<api>_loop_memory`: the runtime's allocation, release and copy
 /// of device memory as the record takes them (gpuad_device_memory), each a
@@ -107,16 +128,25 @@ public:
   StepContext(const CheckpointedLoop &CL, Function &Bwd,
               const DerivativeSignature &Sig)
       : CL(CL), Sig(Sig) {
-    SmallVector<Type *, 16> Fields;
+    // Pointers are kept generic: the layout must not depend on address
+    // spaces whose pointer sizes differ (AMDGPU's 32-bit scratch pointers
+    // become 64-bit ones on the emulator).  (The thread's record, a tape
+    // by value, is reached through the record's field instead.)
+    LLVMContext &C = Bwd.getContext();
+    Type *Generic = PointerType::get(C, 0);
     for (Argument &A : Bwd.args())
-      Fields.push_back(A.getType());
-    LoopField = Fields.size();
-    Fields.push_back(PointerType::get(Bwd.getContext(), 0)); // the record
-    Fields.push_back(PointerType::get(Bwd.getContext(), 0)); // scalars' shadow
-    AdjointField = Fields.size();
+      Types.push_back(int(A.getArgNo()) == Sig.TapeParam ? Generic
+                                                         : A.getType());
+    LoopField = Types.size();
+    Types.push_back(Generic); // the record
+    Types.push_back(Generic); // scalars' shadow
+    AdjointField = Types.size();
     for (unsigned ArgNo : Sig.AdjointArgs)
-      Fields.push_back(CL.Loop->getArg(ArgNo)->getType());
-    Ty = StructType::get(Bwd.getContext(), Fields);
+      Types.push_back(CL.Loop->getArg(ArgNo)->getType());
+    SmallVector<Type *, 16> Fields;
+    for (Type *T : Types)
+      Fields.push_back(T->isPointerTy() ? Generic : T);
+    Ty = StructType::get(C, Fields);
   }
 
   StructType *type() const { return Ty; }
@@ -124,7 +154,13 @@ public:
     return B.CreateStructGEP(Ty, Ctx, K);
   }
   Value *load(IRBuilderBase &B, Value *Ctx, unsigned K) const {
-    return B.CreateLoad(Ty->getElementType(K), field(B, Ctx, K));
+    Value *V = B.CreateLoad(Ty->getElementType(K), field(B, Ctx, K));
+    return B.CreatePointerBitCastOrAddrSpaceCast(V, Types[K]);
+  }
+  void store(IRBuilderBase &B, Value *Ctx, unsigned K, Value *V) const {
+    B.CreateStore(
+        B.CreatePointerBitCastOrAddrSpaceCast(V, Ty->getElementType(K)),
+        field(B, Ctx, K));
   }
   Value *primal(IRBuilderBase &B, Value *Ctx, unsigned ArgNo) const {
     return load(B, Ctx, Sig.PrimalParam[ArgNo]);
@@ -157,6 +193,7 @@ public:
 private:
   const CheckpointedLoop &CL;
   const DerivativeSignature &Sig;
+  SmallVector<Type *, 16> Types; ///< per field, its value's own type
   StructType *Ty;
   unsigned LoopField, AdjointField;
 };
@@ -174,7 +211,7 @@ Function *makeCallback(Function &Bwd, StringRef Suffix,
 
 /// `advance(context, from, to)`: the steps [from, to) on the current state.
 Function *makeAdvance(const CheckpointedLoop &CL, Function &Bwd,
-                      const StepContext &SC, LoopRuntime &RT) {
+                      const StepContext &SC, const LoopRuntime &RT) {
   LLVMContext &C = Bwd.getContext();
   Type *I64 = Type::getInt64Ty(C);
   Function *F =
@@ -210,7 +247,7 @@ Function *makeAdvance(const CheckpointedLoop &CL, Function &Bwd,
 /// on the current state, its adjoints added to the context's.
 Function *makeReverseStep(DerivativeContext &Ctx, const CheckpointedLoop &CL,
                           const DerivativeKey &Key, Function &Bwd,
-                          const StepContext &SC, LoopRuntime &RT) {
+                          const StepContext &SC, const LoopRuntime &RT) {
   LLVMContext &C = Bwd.getContext();
   Function *F = makeCallback(Bwd, "reverse_step",
                              {PointerType::get(C, 0), Type::getInt64Ty(C)});
@@ -283,8 +320,23 @@ keptRegions(const CheckpointedLoop &CL, const DerivativeKey &Key) {
   return Kept;
 }
 
+Type *checkpointRecordType(const CheckpointedLoop &CL) {
+  LLVMContext &C = CL.Loop->getContext();
+  if (!CL.ThreadSlots)
+    return PointerType::get(C, 0);
+  int64_t Bytes = gpuad_thread_loop_bytes(
+      CL.ThreadSlots, CL.Loop->getDataLayout().getTypeAllocSize(CL.Scalars));
+  return ArrayType::get(Type::getInt64Ty(C), Bytes / 8);
+}
+
 bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key) {
   if (Key.Width != 1 || !isReverse(Key.Mode))
+    return false;
+  // A thread's snapshots hold its scalars only (the live-outs' slots are
+  // read before the backward half runs).
+  if (CL.ThreadSlots &&
+      any_of(keptRegions(CL, Key),
+             [](const CheckpointedLoop::Region *R) { return !R->Output; }))
     return false;
   // A buffer the loop writes that has no shadow: where its memory carries
   // derivatives all the same (a constant argument's scratch shadow), the
@@ -322,7 +374,7 @@ void emitCheckpointedAugmented(const CheckpointedLoop &CL,
                     Returns);
   recopyFunctionAttributes(C, D);
   D.setLinkage(GlobalValue::InternalLinkage);
-  LoopRuntime RT(*D.getParent());
+  LoopRuntime RT(*D.getParent(), CL.ThreadSlots);
   auto Mapped = [&](Value *V) { return MapValue(V, VMap); };
 
   BasicBlock *Entry = &D.getEntryBlock();
@@ -330,28 +382,35 @@ void emitCheckpointedAugmented(const CheckpointedLoop &CL,
   IRBuilder<> B(Entry->getTerminator());
   Type *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
   const DataLayout &DL = D.getDataLayout();
-  Value *Snapshots = CL.Snapshots
-                         ? B.CreateSExtOrTrunc(Mapped(CL.Snapshots), I32)
-                         : B.getInt32(0);
-  SmallVector<const CheckpointedLoop::Region *, 4> Regions =
-      keptRegions(CL, Key);
-  Value *Record =
-      B.CreateCall(RT.Begin, {CL.Steps ? Mapped(CL.Steps) : B.getInt64(-1),
-                              Snapshots, B.getInt64(CL.BudgetBytes),
-                              B.getInt64(DL.getTypeAllocSize(CL.Scalars)),
-                              B.getInt32(Regions.size())});
-  for (auto [K, R] : enumerate(Regions)) {
-    Value *Start = Mapped(R->Start), *Bytes = nullptr;
-    if (R->WholeAllocation)
-      std::tie(Start, Bytes) =
-          GpuRuntimeApi(*D.getParent(), CL.DeviceApi).allocationOf(B, Start);
-    else
-      Bytes = Mapped(R->Bytes);
-    SmallVector<Value *, 5> Args = {Record, B.getInt32(K), Start,
-                                    B.CreateSExtOrTrunc(Bytes, I64)};
-    if (R->Device)
-      Args.push_back(deviceMemory(*D.getParent(), CL.DeviceApi));
-    B.CreateCall(R->Device ? RT.DeviceRegion : RT.Region, Args);
+  Value *Steps = CL.Steps ? Mapped(CL.Steps) : B.getInt64(-1);
+  uint64_t ScalarBytes = DL.getTypeAllocSize(CL.Scalars);
+  Value *Record;
+  if (CL.ThreadSlots) {
+    Record = genericLocal(B, checkpointRecordType(CL), "record");
+    B.CreateCall(RT.Begin, {Record, Steps, B.getInt32(CL.ThreadSlots),
+                            B.getInt64(ScalarBytes)});
+  } else {
+    Value *Snapshots = CL.Snapshots
+                           ? B.CreateSExtOrTrunc(Mapped(CL.Snapshots), I32)
+                           : B.getInt32(0);
+    SmallVector<const CheckpointedLoop::Region *, 4> Regions =
+        keptRegions(CL, Key);
+    Record = B.CreateCall(
+        RT.Begin, {Steps, Snapshots, B.getInt64(CL.BudgetBytes),
+                   B.getInt64(ScalarBytes), B.getInt32(Regions.size())});
+    for (auto [K, R] : enumerate(Regions)) {
+      Value *Start = Mapped(R->Start), *Bytes = nullptr;
+      if (R->WholeAllocation)
+        std::tie(Start, Bytes) =
+            GpuRuntimeApi(*D.getParent(), CL.DeviceApi).allocationOf(B, Start);
+      else
+        Bytes = Mapped(R->Bytes);
+      SmallVector<Value *, 5> Args = {Record, B.getInt32(K), Start,
+                                      B.CreateSExtOrTrunc(Bytes, I64)};
+      if (R->Device)
+        Args.push_back(deviceMemory(*D.getParent(), CL.DeviceApi));
+      B.CreateCall(R->Device ? RT.DeviceRegion : RT.Region, Args);
+    }
   }
   Value *Scalars = B.CreateCall(RT.Scalars, {Record});
 
@@ -397,7 +456,10 @@ void emitCheckpointedAugmented(const CheckpointedLoop &CL,
     B.SetInsertPoint(R);
     B.CreateCall(RT.End, {Record, B.CreateAdd(StepNo, B.getInt64(1))});
     Value *Primal = Sig.PrimalField >= 0 ? R->getReturnValue() : nullptr;
-    B.CreateRet(Sig.packAugmented(B, Record, Primal, nullptr));
+    Value *Tape = CL.ThreadSlots
+                      ? B.CreateLoad(checkpointRecordType(CL), Record)
+                      : Record;
+    B.CreateRet(Sig.packAugmented(B, Tape, Primal, nullptr));
     R->eraseFromParent();
   }
 }
@@ -407,17 +469,23 @@ void emitCheckpointedBackward(DerivativeContext &Ctx,
                               const DerivativeKey &Key, Function &D,
                               const DerivativeSignature &Sig) {
   LLVMContext &C = D.getContext();
-  LoopRuntime RT(*D.getParent());
+  LoopRuntime RT(*D.getParent(), CL.ThreadSlots);
   StepContext SC(CL, D, Sig);
   IRBuilder<> B(BasicBlock::Create(C, "entry", &D));
-  Value *Context = B.CreateAlloca(SC.type(), nullptr, "context");
+  Value *Context = genericLocal(B, SC.type(), "context");
   for (Argument &A : D.args())
-    B.CreateStore(&A, SC.field(B, Context, A.getArgNo()));
+    if (int(A.getArgNo()) != Sig.TapeParam)
+      SC.store(B, Context, A.getArgNo(), &A);
   Value *Record = D.getArg(Sig.TapeParam);
-  B.CreateStore(Record, SC.field(B, Context, SC.recordField()));
-  Value *ScalarShadow = B.CreateAlloca(CL.Active, nullptr, "scalars.shadow");
+  if (CL.ThreadSlots) {
+    Value *Local = genericLocal(B, Record->getType(), "record");
+    B.CreateStore(Record, Local);
+    Record = Local;
+  }
+  SC.store(B, Context, SC.recordField(), Record);
+  Value *ScalarShadow = genericLocal(B, CL.Active, "scalars.shadow");
   B.CreateStore(Constant::getNullValue(CL.Active), ScalarShadow);
-  B.CreateStore(ScalarShadow, SC.field(B, Context, SC.recordField() + 1));
+  SC.store(B, Context, SC.recordField() + 1, ScalarShadow);
   for (unsigned K = 0; K < Sig.AdjointArgs.size(); ++K) {
     Type *T = CL.Loop->getArg(Sig.AdjointArgs[K])->getType();
     B.CreateStore(Constant::getNullValue(T),

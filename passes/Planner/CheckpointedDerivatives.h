@@ -19,6 +19,12 @@
 ///    started from.
 /// A key these cannot serve (width > 1; a ping-pong buffer without a
 /// shadow) gets the ordinary derivative of the outlined loop, full tape.
+///
+/// In device code the record is the thread's own (runtime/ThreadLoop.h,
+/// `gpuad_thread_loop_*`): a local block of fixed size, returned by value
+/// as the tape, so the caller's tape slots hold it (registers, local,
+/// shared memory or the pool), and copied into a local again by the
+/// backward half.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_PLANNER_CHECKPOINTEDDERIVATIVES_H
@@ -29,12 +35,17 @@
 
 namespace llvm {
 class Function;
+class Type;
 } // namespace llvm
 
 namespace gpuad {
 
 struct CheckpointedLoop;
 class DerivativeContext;
+
+/// The tape of the halves: the record, a pointer to the host runtime's or
+/// in device code the thread's record itself.
+llvm::Type *checkpointRecordType(const CheckpointedLoop &CL);
 
 /// Whether the halves below can serve \p Key.
 bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key);

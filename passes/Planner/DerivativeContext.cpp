@@ -47,9 +47,8 @@ DerivativeContext::DerivativeContext(Module &M, GpuadOptions Opts,
       Summaries(Calls), Writes(Calls) {
   Regs.addToCallTable(Calls);
   Pre.setHoistInvariantCalls(Options.HoistInvariantCalls);
-  // Device loops are not checkpointed yet: their tapes are per thread.
-  if (!Target->isGPU())
-    Pre.checkpoints().enable(Options.TapeBudgetMiB);
+  Pre.checkpoints().enable(Options.TapeBudgetMiB,
+                           /*PerThread=*/Target->isGPU());
   Pre.setTargetNormalizer([this](Function &F) { return Target->normalize(F); });
   Pre.setIndirectCallRewriter([this](Function &Clone, const Function &F) {
     return Indirect.rewrite(Clone, F);
@@ -206,7 +205,7 @@ SplitHalves DerivativeContext::getSplit(DerivativeKey Key) {
     return getCustomSplit(Key, BwdKey, *R);
   if (const CheckpointedLoop *CL = Pre.checkpoints().lookup(*Key.Fn);
       CL && canCheckpoint(*CL, Key)) {
-    PointerType *Record = PointerType::get(M.getContext(), 0);
+    Type *Record = checkpointRecordType(*CL);
     SplitHalves H;
     H.Augmented = declare(Key, DerivativeSignature::augmented(Key, Record));
     H.Backward = declare(BwdKey, DerivativeSignature::backward(Key, Record));

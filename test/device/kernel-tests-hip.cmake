@@ -1,6 +1,9 @@
 # The HIP forward/reverse kernel tests of this directory, run (each file's
 # main checks its derivatives against central differences of a host copy;
 # see cmake/GpuadTesting.cmake for the emulator and native runs).
+gpuad_add_device_test(kernel-hip-checkpointed-loops checkpointed-loops.hip)
+gpuad_add_device_test(kernel-hip-checkpointed-loops-O0 checkpointed-loops.hip
+                      FLAGS -O0)
 gpuad_add_device_test(kernel-hip-elementwise elementwise.hip)
 gpuad_add_device_test(kernel-hip-fast-intrinsics fast-intrinsics.hip)
 gpuad_add_device_test(kernel-hip-host-device host-device.hip)

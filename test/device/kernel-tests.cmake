@@ -6,6 +6,9 @@
 # with no program.
 
 gpuad_add_device_test(kernel-atomics atomics.cu)
+gpuad_add_device_test(kernel-checkpointed-loops checkpointed-loops.cu)
+gpuad_add_device_test(kernel-checkpointed-loops-O0 checkpointed-loops.cu
+                      FLAGS -O0)
 gpuad_add_device_test(kernel-custom-derivatives custom-derivatives.cu)
 gpuad_add_device_test(kernel-custom-derivatives-O0 custom-derivatives.cu
                       FLAGS -O0)

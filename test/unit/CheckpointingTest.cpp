@@ -79,7 +79,8 @@ struct Loop {
       Ops.advance(this, I, I + 1);
     }
     Advanced = 0; // (the primal's own pass)
-    gpuad_checkpoints_reverse(&CP, Steps, &Ops);
+    std::vector<int32_t> Scratch(2 * NumSlots);
+    gpuad_checkpoints_reverse(&CP, Steps, &Ops, Scratch.data());
   }
 
   bool reversedEveryStepLastFirst(int64_t Steps) const {
