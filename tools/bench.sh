@@ -29,10 +29,12 @@ for src in "$root"/kernels/host/bench/*.c $emulated; do
   emulate=
   [ "${src##*.}" = cu ] && emulate=--emulate
   variants=$(sed -n 's|^// bench-variant: ||p' "$src")
+  # "// bench-link: FLAGS": libraries the program links (OpenBLAS).
+  link=$(sed -n 's|^// bench-link: ||p' "$src")
   [ -n "$variants" ] || variants="-"
   while read -r label flags; do
     # shellcheck disable=SC2086
-    "$cc" $emulate -O2 "$@" $flags -I"$root/tools/bench" "$src" -o "$out/$name" -lm $wrap
+    "$cc" $emulate -O2 "$@" $flags -I"$root/tools/bench" "$src" -o "$out/$name" $link -lm $wrap
     if [ $first = 1 ]; then
       printf '%-24s %-16s %12s %12s %9s %14s %9s  %s\n' benchmark size \
         primal gradient grad/prim "tape bytes" "peak RSS" check
