@@ -97,12 +97,16 @@ ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
     return W;
   CallClass Class = Calls.classify(Call);
   if (Class.Effect == CallEffect::Buffer) {
-    // The buffers its row says it writes, with floats.
+    // The buffers its row says it writes, with floats; LAPACK's status, an
+    // integer.
     const BufferRoutine &R = *Class.Routine;
-    for (auto [K, Arg] : enumerate(R.Args))
-      if (Arg.isBuffer() && (Arg.Access & Writes))
-        W.Any[*R.operand(K, Class.Spelling.Convention)] =
-            W.Data[*R.operand(K, Class.Spelling.Convention)] = true;
+    for (auto [K, Arg] : enumerate(R.Args)) {
+      std::optional<unsigned> Op = R.operand(K, Class.Spelling.Convention);
+      if (Op && Arg.isBuffer() && (Arg.Access & Writes))
+        W.Any[*Op] = W.Data[*Op] = true;
+      else if (Op && Arg.Kind == ArgKind::Info)
+        W.Any[*Op] = true;
+    }
     return W;
   }
   if (Class.Effect == CallEffect::KernelLaunch) {

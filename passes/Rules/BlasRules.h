@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 /// \file
-/// The tangent and adjoint builders of the BLAS rows in CallRules.def.
+/// The tangent and adjoint builders of the BLAS and LAPACK rows in
+/// CallRules.def.
 /// Each is the routine's derivative written as calls of BLAS routines on
 /// the call site's values (BufferCallSite), in the routine's precision and
 /// spelling: the adjoint of dot is two axpy calls, so derivatives run at
@@ -74,5 +75,17 @@ llvm::Value *syrkTangent(BufferCallSite &S);
 void syrkAdjoint(BufferCallSite &S);
 
 } // namespace gpuad::blas
+
+/// The LAPACK rows' builders (LapackRules.cpp), the same way.
+namespace gpuad::lapack {
+
+/// A = L L^T (or U^T U), the factor over A's triangle
+llvm::Value *potrfTangent(BufferCallSite &S);
+void potrfAdjoint(BufferCallSite &S);
+/// B = A^-1 B from A's Cholesky factor
+llvm::Value *potrsTangent(BufferCallSite &S);
+void potrsAdjoint(BufferCallSite &S);
+
+} // namespace gpuad::lapack
 
 #endif // GPUAD_RULES_BLASRULES_H

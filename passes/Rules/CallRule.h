@@ -117,6 +117,8 @@ enum class ArgKind : uint8_t {
   Scalar,    ///< a floating-point operand (alpha)
   Vector,    ///< floating-point elements at a stride
   Matrix,    ///< floating-point elements in columns (rows) at a stride
+  Info,      ///< LAPACK's status: the integer Fortran's last argument
+             ///< points to, which the routine writes
 };
 
 enum ArgAccess : uint8_t {
@@ -313,6 +315,8 @@ struct BufferRoutine {
   /// same call on the shadows (JAX's deflinear).
   TangentBuilder Tangent;
   AdjointBuilder Adjoint;
+  /// A LAPACK routine: spelled `<p><Name>_` only (Fortran's interface).
+  bool Lapack = false;
 
   /// Whether a buffer it writes may overlap another argument.  BLAS's
   /// levels 2 and 3 (the routines with a matrix) forbid it: their results

@@ -140,6 +140,7 @@ constexpr CallArgument UploArg{ArgKind::Uplo, Reads};
 constexpr CallArgument DiagArg{ArgKind::Diag, Reads};
 constexpr CallArgument SideArg{ArgKind::Side, Reads};
 constexpr CallArgument ScalarArg{ArgKind::Scalar, Reads};
+constexpr CallArgument InfoArg{ArgKind::Info, Writes};
 constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
                                  int8_t Width, int8_t Increment,
                                  int8_t Transpose, int8_t Side = -1) {
@@ -154,6 +155,7 @@ constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
 #define DIAG DiagArg
 #define SIDE SideArg
 #define SCALAR ScalarArg
+#define INFO InfoArg
 #define VECTOR(Access, Length, Increment)                                      \
   bufferArg(ArgKind::Vector, Access, Length, -1, Increment, -1)
 #define VECTOR_OP(Access, Length, Width, Increment, Transpose)                 \
@@ -168,12 +170,16 @@ constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
 #define BUFFER_ROUTINE(Name, Precisions, ReturnsScalar, ArgList, Tangent,      \
                        Adjoint)                                                \
   const CallArgument Name##Arguments[] = {UNPAREN ArgList};
+#define LAPACK_ROUTINE(Name, Precisions, ArgList, Tangent, Adjoint)            \
+  const CallArgument Name##Arguments[] = {UNPAREN ArgList};
 #include "Rules/CallRules.def"
 
 const BufferRoutine BufferRoutines[] = {
 #define BUFFER_ROUTINE(Name, Precisions, ReturnsScalar, ArgList, Tangent,      \
                        Adjoint)                                                \
   {#Name, Precisions, ReturnsScalar, Name##Arguments, Tangent, Adjoint},
+#define LAPACK_ROUTINE(Name, Precisions, ArgList, Tangent, Adjoint)            \
+  {#Name, Precisions, false, Name##Arguments, Tangent, Adjoint, true},
 #include "Rules/CallRules.def"
 };
 #undef LENGTH
@@ -186,6 +192,7 @@ const BufferRoutine BufferRoutines[] = {
 #undef SIDE
 #undef MATRIX_SIDE
 #undef SCALAR
+#undef INFO
 #undef VECTOR
 #undef VECTOR_OP
 #undef MATRIX
@@ -241,7 +248,8 @@ const StringMap<BufferName> &bufferNames() {
       assert(isWellFormed(R) && "a buffer routine's row is malformed");
       for (const char *P = R.Precisions; *P; ++P)
         for (auto Form : {BufferSpelling::C, BufferSpelling::Fortran})
-          M[spell(R.Name, *P, Form)] = {&R, Form, *P == 'd'};
+          if (Form == BufferSpelling::Fortran || !R.Lapack)
+            M[spell(R.Name, *P, Form)] = {&R, Form, *P == 'd'};
     }
     return M;
   }();
