@@ -42,6 +42,10 @@ static Type *fortranValueType(const CallArgument &Arg, Type *Element,
   case ArgKind::Scalar:
     return Element;
   case ArgKind::Transpose:
+  case ArgKind::Uplo:
+  case ArgKind::Diag:
+  case ArgKind::Side:
+    // A character: reading more would read past it.
     return Type::getInt8Ty(Element->getContext());
   default:
     return IntTy;

@@ -45,17 +45,25 @@ extern float sdot_(const int *n, const float *x, const int *incx,
 
 static const int one = 1, two = 2, three = 3, four = 4, five = 5, six = 6;
 
-/* A's lower triangle ('L', n 4, lda 5) and C's upper one ('u', n 3, lda 4)
-   factored, their diagonals made dominant first. */
+/* The triangle flags in a variable the compiler cannot see through: each
+   is one character, whatever follows it in memory. */
+char uplo_flags[] = "UL";
+
+/* A's lower triangle ('L', n 4, lda 5), C's upper one ('u', n 3, lda 4)
+   and B's upper 2 x 2 (the flag from memory) factored, their diagonals
+   made dominant first. */
 double f_potrf(double *A, double *B, double *C, double a) {
   int info;
   for (int i = 0; i < 4; ++i)
     A[6 * i] += 4.0;
   for (int i = 0; i < 3; ++i)
     C[5 * i] += 3.0;
+  B[0] += 2.0;
+  B[4] += 2.0;
   dpotrf_("L", &four, A, &five, &info, 1);
   dpotrf_("u", &three, C, &four, &info, 1);
-  return a * (A[0] * A[6] + C[5] * C[9]) + A[1] * C[4] + B[0];
+  dpotrf_(&uplo_flags[0], &two, B, &three, &info, 1);
+  return a * (A[0] * A[6] + C[5] * C[9]) + A[1] * C[4] + B[0] * B[4];
 }
 
 /* X = A^-1 B from A's factor ('l'), two right-hand sides (ldb 6); then C's
@@ -79,7 +87,7 @@ double f_potrs_factor(double *A, double *B, double *C, double a) {
   int info;
   for (int i = 0; i < 4; ++i)
     A[6 * i] += 3.0;
-  dpotrs_("u", &four, &three, A, &five, B, &four, &info);
+  dpotrs_(&uplo_flags[0], &four, &three, A, &five, B, &four, &info);
   A[6] = a * A[0];
   return ddot_(&six, B, &one, C, &one) + A[6];
 }
