@@ -97,14 +97,15 @@ ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
     return W;
   CallClass Class = Calls.classify(Call);
   if (Class.Effect == CallEffect::Buffer) {
-    // The buffers its row says it writes, with floats; LAPACK's status, an
-    // integer.
+    // The buffers its row says it writes, with floats; LAPACK's status and
+    // row interchanges, integers.
     const BufferRoutine &R = *Class.Routine;
     for (auto [K, Arg] : enumerate(R.Args)) {
       std::optional<unsigned> Op = R.operand(K, Class.Spelling.Convention);
       if (Op && Arg.isBuffer() && (Arg.Access & Writes))
         W.Any[*Op] = W.Data[*Op] = true;
-      else if (Op && Arg.Kind == ArgKind::Info)
+      else if (Op && (Arg.Kind == ArgKind::Info ||
+                      (Arg.Kind == ArgKind::Pivots && (Arg.Access & Writes))))
         W.Any[*Op] = true;
     }
     return W;

@@ -824,6 +824,8 @@ void TypeInfo::visitBufferCall(CallBase &Call, const BufferRoutine &R,
     bool IsFloat = Arg.isBuffer() || Arg.Kind == ArgKind::Scalar;
     if (Arg.isBuffer())
       update(Op, {-1}, Float);
+    else if (Arg.Kind == ArgKind::Pivots)
+      update(Op, {-1}, Int);
     else if (ByPointer)
       update(Op, {0}, IsFloat ? Float : Int);
     else

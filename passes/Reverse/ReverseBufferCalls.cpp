@@ -100,8 +100,9 @@ public:
         << ore::NV("Routine", Call.getCalledFunction()->getName())
         << "': the adjoint reads argument "
         << ore::NV("Argument", *Routine.operand(I, Spelling.Convention) + 1)
-        << (Routine.Args[I].Kind == ArgKind::Matrix ? " (a matrix) "
-                                                    : " (a vector) ");
+        << (Routine.Args[I].Kind == ArgKind::Matrix   ? " (a matrix) "
+            : Routine.Args[I].Kind == ArgKind::Pivots ? " (row interchanges) "
+                                                      : " (a vector) ");
       if (!Copied)
         R << "where it is: nothing writes it later";
       else
@@ -117,6 +118,8 @@ public:
     Value *Op = operand(I);
     bool Copied = writtenByCall(I) || E.overwrittenAfterCall(Call, Op);
     remarkAtCall(I, Copied);
+    if (Arg.Kind == ArgKind::Pivots)
+      return {Copied ? savedIntegers(I) : E.lookup(Op), nullptr};
     if (!Copied) {
       LLVM_DEBUG(dbgs() << "gpuad-tape: " << Routine.Name << " argument " << I
                         << " read where it is: nothing writes it later\n");
@@ -187,6 +190,26 @@ public:
   DenseMap<unsigned, SmallVector<Value *, 2>> ScalarAdjoints;
 
 private:
+  /// Integer buffer \p I (row interchanges) as a copy saved before the call.
+  Value *savedIntegers(unsigned I) {
+    auto [It, New] = At.Saved.try_emplace(I, nullptr);
+    if (New) {
+      ++NumSavedBuffers;
+      IRBuilderBase &Forward = At.Forward;
+      Value *Count = forwardValue(Routine.Args[I].Length);
+      Value *Zero = ConstantInt::get(Count->getType(), 0);
+      Count =
+          Forward.CreateSelect(Forward.CreateICmpSGT(Count, Zero), Count, Zero);
+      Value *Bytes =
+          Forward.CreateMul(Forward.CreateZExt(Count, Forward.getInt64Ty()),
+                            Forward.getInt64(IntTy->getBitWidth() / 8));
+      Value *Copy = E.Ctx.target().emitAlloc(Forward, Bytes);
+      Forward.CreateMemCpy(Copy, MaybeAlign(), operand(I), MaybeAlign(), Bytes);
+      It->second = E.lookup(Copy);
+    }
+    return It->second;
+  }
+
   /// Argument \p I as the call got it, in the forward sweep.
   Value *forwardValue(unsigned I) {
     auto [It, New] = At.ForwardValues.try_emplace(I, nullptr);

@@ -85,6 +85,12 @@ void potrfAdjoint(BufferCallSite &S);
 /// B = A^-1 B from A's Cholesky factor
 llvm::Value *potrsTangent(BufferCallSite &S);
 void potrsAdjoint(BufferCallSite &S);
+/// P A = L U over A (square), the row interchanges in ipiv
+llvm::Value *getrfTangent(BufferCallSite &S);
+void getrfAdjoint(BufferCallSite &S);
+/// B = op(A)^-1 B from getrf's factors and interchanges
+llvm::Value *getrsTangent(BufferCallSite &S);
+void getrsAdjoint(BufferCallSite &S);
 
 } // namespace gpuad::lapack
 

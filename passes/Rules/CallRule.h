@@ -119,6 +119,8 @@ enum class ArgKind : uint8_t {
   Matrix,    ///< floating-point elements in columns (rows) at a stride
   Info,      ///< LAPACK's status: the integer Fortran's last argument
              ///< points to, which the routine writes
+  Pivots,    ///< LAPACK's row interchanges: `Length` integers (1-based:
+             ///< row i was swapped with row ipiv[i], in order)
 };
 
 enum ArgAccess : uint8_t {
@@ -272,6 +274,17 @@ public:
   llvm::Value *unitDiagonal(unsigned I);
   /// Whether side argument \p I says left (an i1).
   llvm::Value *leftSide(unsigned I);
+  /// Applies the row interchanges \p Pivots (LAPACK's, 1-based) 1 to
+  /// \p Count to the \p Columns columns of the column-major matrix \p A,
+  /// \p Ld: in order (P A), or where \p Inverse last first (P^T A).  LAPACK's
+  /// laswp.
+  virtual void swapRows(llvm::Value *Columns, llvm::Value *A, llvm::Value *Ld,
+                        llvm::Value *Pivots, llvm::Value *Count,
+                        bool Inverse) = 0;
+  /// Stops the program with \p Message where \p Ok (an i1) is false: what
+  /// a derivative does not cover, checked when it runs.
+  virtual void require(llvm::Value *Ok, llvm::StringRef Message) = 0;
+
   /// Whether flag \p Flag is CBLAS's \p Enum, or Fortran's character
   /// \p Letter (either case).
   static llvm::Value *saysFlag(llvm::IRBuilderBase &B, llvm::Value *Flag,

@@ -164,6 +164,8 @@ constexpr CallArgument bufferArg(ArgKind Kind, uint8_t Access, int8_t Length,
   bufferArg(ArgKind::Matrix, Access, Rows, Columns, Leading, -1)
 #define MATRIX_SIDE(Access, M, N, Leading, Side)                               \
   bufferArg(ArgKind::Matrix, Access, M, N, Leading, -1, Side)
+#define PIVOTS(Access, Length)                                                 \
+  bufferArg(ArgKind::Pivots, Access, Length, -1, -1, -1)
 #define MATRIX_OP(Access, Rows, Columns, Leading, Transpose)                   \
   bufferArg(ArgKind::Matrix, Access, Rows, Columns, Leading, Transpose)
 #define UNPAREN(...) __VA_ARGS__
@@ -197,6 +199,7 @@ const BufferRoutine BufferRoutines[] = {
 #undef VECTOR_OP
 #undef MATRIX
 #undef MATRIX_OP
+#undef PIVOTS
 #undef UNPAREN
 
 /// A linear row (no tangent builder) reads one buffer it does not write,
@@ -282,7 +285,7 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
     if (!Op)
       continue;
     Type *Param = FT.getParamType(*Op);
-    if (ByPointer || Arg.isBuffer()) {
+    if (ByPointer || Arg.isBuffer() || Arg.Kind == ArgKind::Pivots) {
       if (!Param->isPointerTy())
         return false;
     } else if (Arg.Kind == ArgKind::Scalar ? Param != Element

@@ -34,16 +34,19 @@ enum { Uplo, N, A, Lda, Info };
 namespace potrs {
 enum { Uplo, N, Nrhs, A, Lda, B, Ldb, Info };
 } // namespace potrs
+namespace getrf {
+enum { M, N, A, Lda, Ipiv, Info };
+} // namespace getrf
+namespace getrs {
+enum { Trans, N, Nrhs, A, Lda, Ipiv, B, Ldb, Info };
+} // namespace getrs
 
 namespace {
 
 using StridedMatrix = BufferCallSite::StridedMatrix;
 
-/// A Fortran flag character (LAPACK's rows have only that spelling), of
-/// the type \p Like (a flag the call passed) has.
-Value *letter(Value *Like, char C) {
-  return ConstantInt::get(Like->getType(), C);
-}
+/// A Fortran flag character (LAPACK's rows have only that spelling).
+Value *letter(BufferCallSite &S, char C) { return S.B.getInt8(C); }
 
 /// The layout the BLAS calls pass (Fortran's drops it: column major).
 Value *columnMajor(BufferCallSite &S) {
@@ -90,12 +93,11 @@ public:
   void apply(bool Solve, bool Left, bool Transposed, Value *F, Value *LdF,
              Value *X, Value *LdX, Value *Columns) {
     // L as stored is F (lower) or F^T (upper).
-    Value *Trans =
-        S.B.CreateSelect(Upper, letter(UploFlag, Transposed ? 'N' : 'T'),
-                         letter(UploFlag, Transposed ? 'T' : 'N'));
+    Value *Trans = S.B.CreateSelect(Upper, letter(S, Transposed ? 'N' : 'T'),
+                                    letter(S, Transposed ? 'T' : 'N'));
     S.call(Solve ? "trsm" : "trmm",
-           {columnMajor(S), letter(UploFlag, Left ? 'L' : 'R'), UploFlag, Trans,
-            letter(UploFlag, 'N'), Left ? N : Columns, Left ? Columns : N,
+           {columnMajor(S), letter(S, Left ? 'L' : 'R'), UploFlag, Trans,
+            letter(S, 'N'), Left ? N : Columns, Left ? Columns : N,
             S.constant(1.0), F, LdF, X, LdX});
   }
   /// X := A^-1 X for A = L L^T (n x \p Columns).
@@ -271,7 +273,7 @@ void potrsAdjoint(BufferCallSite &S) {
   L.solve(F, LdF, X, Ld, Nrhs);
   Value *Sym = L.scratch(N);
   Value *UploFlag = S.primal(Uplo);
-  Value *NoT = letter(UploFlag, 'N'), *Tr = letter(UploFlag, 'T');
+  Value *NoT = letter(S, 'N'), *Tr = letter(S, 'T');
   S.call("gemm", {columnMajor(S), NoT, Tr, N, N, Nrhs, S.constant(-1.0), DB,
                   Ldb, X, Ld, S.constant(0.0), Sym, Ld});
   S.call("gemm", {columnMajor(S), NoT, Tr, N, N, Nrhs, S.constant(-1.0), X, Ld,
@@ -279,8 +281,7 @@ void potrsAdjoint(BufferCallSite &S) {
   // S L from the right for the lower factor, U S from the left for the
   // upper one: the stored factor, untransposed, on the side it names.
   S.call("trmm",
-         {columnMajor(S),
-          S.B.CreateSelect(Up, letter(UploFlag, 'L'), letter(UploFlag, 'R')),
+         {columnMajor(S), S.B.CreateSelect(Up, letter(S, 'L'), letter(S, 'R')),
           UploFlag, NoT, NoT, N, N, S.constant(1.0), F, LdF, Sym, Ld});
   S.eachTriangleElement(
       "lapack.add", N, Up, S.B.getFalse(),
@@ -292,6 +293,243 @@ void potrsAdjoint(BufferCallSite &S) {
                        E[0]);
         return nullptr;
       });
+}
+
+namespace {
+
+/// The n x n LU factors of one call (L unit lower, U upper, over one
+/// matrix), and scratch n x k matrices beside them.
+class LUFactors {
+public:
+  LUFactors(BufferCallSite &S, Value *N)
+      : S(S), N(N), One(ConstantInt::get(N->getType(), 1)),
+        Ld(S.B.CreateBinaryIntrinsic(Intrinsic::smax, N, One)) {}
+
+  Value *ld() const { return Ld; }
+  Value *scratch(Value *Columns) {
+    return S.temporary(S.B.CreateMul(N, Columns));
+  }
+  /// A scratch copy of the n x \p Columns matrix \p M, \p LdM.
+  Value *copy(Value *M, Value *LdM, Value *Columns) {
+    Value *T = scratch(Columns);
+    S.eachColumn("copy", columnMajor(S), N, Columns, {M, LdM, T, Ld});
+    return T;
+  }
+  /// Y += X, both n x \p Columns.
+  void add(Value *X, Value *LdX, Value *Y, Value *LdY, Value *Columns,
+           double Scale = 1.0) {
+    S.eachColumn("axpy", columnMajor(S), N, Columns,
+                 {S.constant(Scale), X, LdX, Y, LdY});
+  }
+  /// X (n x \p Columns) := op(T) X (trmm, or trsm where \p Solve), T the
+  /// triangle \p Uplo of \p F, flags as characters (or selects of them);
+  /// from the right where \p Right (X \p Columns x n).
+  void triangular(bool Solve, bool Right, Value *Uplo, Value *Trans,
+                  Value *Diag, Value *F, Value *LdF, Value *X, Value *LdX,
+                  Value *Columns) {
+    S.call(Solve ? "trsm" : "trmm",
+           {columnMajor(S), letter(S, Right ? 'R' : 'L'), Uplo, Trans, Diag,
+            Right ? Columns : N, Right ? N : Columns, S.constant(1.0), F, LdF,
+            X, LdX});
+  }
+  void triangular(bool Solve, bool Right, char Uplo, char Trans, char Diag,
+                  Value *F, Value *LdF, Value *X, Value *LdX, Value *Columns) {
+    triangular(Solve, Right, letter(S, Uplo), letter(S, Trans), letter(S, Diag),
+               F, LdF, X, LdX, Columns);
+  }
+  /// Zeroes a triangle of the n x n \p X: the upper one (with its diagonal
+  /// unless \p Strict) or the lower one.
+  void zeroTriangle(Value *X, bool Upper, bool Strict) {
+    S.eachTriangleElement(
+        "lapack.zero", N, S.B.getInt1(Upper), S.B.getInt1(Strict),
+        {view(X, Ld, One)}, {}, {}, {}, /*Sums=*/false,
+        [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
+          LB.CreateStore(ConstantFP::get(S.Element, 0.0), E[0]);
+          return nullptr;
+        });
+  }
+  /// Adds a triangle of the n x n \p X to the same triangle of \p Y.
+  void addTriangle(Value *X, Value *Y, Value *LdY, bool Upper, bool Strict) {
+    S.eachTriangleElement(
+        "lapack.add", N, S.B.getInt1(Upper), S.B.getInt1(Strict),
+        {view(Y, LdY, One), view(X, Ld, One)}, {}, {}, {}, /*Sums=*/false,
+        [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
+          LB.CreateStore(LB.CreateFAdd(LB.CreateLoad(S.Element, E[0]),
+                                       LB.CreateLoad(S.Element, E[1])),
+                         E[0]);
+          return nullptr;
+        });
+  }
+  /// The factors of the n x n \p A, \p LdA (as it was at the call) and the
+  /// row interchanges in scratch buffers: getrf again.
+  std::pair<Value *, Value *> factorOf(Value *A, Value *LdA) {
+    Value *F = copy(A, LdA, N);
+    // (n integers in n floats' room.)
+    Value *Pivots = S.temporary(N);
+    S.call("getrf", {N, N, F, Ld, Pivots, S.B.getInt32(0)});
+    return {F, Pivots};
+  }
+
+private:
+  BufferCallSite &S;
+  Value *N, *One, *Ld;
+};
+
+/// getrf's derivative covers square matrices (P A = L U, L and U n x n).
+Value *requireSquare(BufferCallSite &S) {
+  Value *M = S.primal(getrf::M), *N = S.primal(getrf::N);
+  S.require(S.B.CreateICmpEQ(M, N),
+            "the derivative of getrf covers square matrices only (m == n)");
+  return N;
+}
+
+} // namespace
+
+Value *getrfTangent(BufferCallSite &S) {
+  using namespace getrf;
+  // With X = L^-1 P dA U^-1: dL = L strict_lower(X), dU = upper(X) U, over
+  // A where the factors go (before the call overwrites A).
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return nullptr;
+  Value *N = requireSquare(S), *Lda = S.primal(getrf::Lda);
+  LUFactors LU(S, N);
+  Value *Ld = LU.ld();
+  auto [F, Pivots] = LU.factorOf(S.primal(A), Lda);
+  Value *X = LU.copy(DA, Lda, N);
+  S.swapRows(N, X, Ld, Pivots, N, /*Inverse=*/false);
+  LU.triangular(/*Solve=*/true, /*Right=*/false, 'L', 'N', 'U', F, Ld, X, Ld,
+                N);
+  LU.triangular(/*Solve=*/true, /*Right=*/true, 'U', 'N', 'N', F, Ld, X, Ld, N);
+  Value *XL = LU.copy(X, Ld, N);
+  LU.zeroTriangle(XL, /*Upper=*/true, /*Strict=*/false);
+  LU.triangular(/*Solve=*/false, /*Right=*/false, 'L', 'N', 'U', F, Ld, XL, Ld,
+                N);
+  LU.zeroTriangle(X, /*Upper=*/false, /*Strict=*/true);
+  LU.triangular(/*Solve=*/false, /*Right=*/true, 'U', 'N', 'N', F, Ld, X, Ld,
+                N);
+  S.eachColumn("copy", columnMajor(S), N, N, {X, Ld, DA, Lda});
+  LU.add(XL, Ld, DA, Lda, N);
+  return nullptr;
+}
+
+void getrfAdjoint(BufferCallSite &S) {
+  using namespace getrf;
+  // A_bar = P^T L^-T (strict_lower(L^T L_bar) + upper(U_bar U^T)) U^-T, in
+  // place of the factors' adjoints.
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return;
+  Value *N = requireSquare(S), *Lda = S.primal(getrf::Lda);
+  LUFactors LU(S, N);
+  Value *Ld = LU.ld();
+  auto [AAt, LdaAt] = S.atCall(A);
+  auto [F, Pivots] = LU.factorOf(AAt, LdaAt);
+  Value *LBar = LU.copy(DA, Lda, N);
+  LU.zeroTriangle(LBar, /*Upper=*/true, /*Strict=*/false);
+  LU.triangular(/*Solve=*/false, /*Right=*/false, 'L', 'T', 'U', F, Ld, LBar,
+                Ld, N);
+  LU.zeroTriangle(LBar, /*Upper=*/true, /*Strict=*/false);
+  Value *G = LU.copy(DA, Lda, N);
+  LU.zeroTriangle(G, /*Upper=*/false, /*Strict=*/true);
+  LU.triangular(/*Solve=*/false, /*Right=*/true, 'U', 'T', 'N', F, Ld, G, Ld,
+                N);
+  LU.zeroTriangle(G, /*Upper=*/false, /*Strict=*/true);
+  LU.add(LBar, Ld, G, Ld, N);
+  LU.triangular(/*Solve=*/true, /*Right=*/false, 'L', 'T', 'U', F, Ld, G, Ld,
+                N);
+  LU.triangular(/*Solve=*/true, /*Right=*/true, 'U', 'T', 'N', F, Ld, G, Ld, N);
+  S.swapRows(N, G, Ld, Pivots, N, /*Inverse=*/true);
+  S.eachColumn("copy", columnMajor(S), N, N, {G, Ld, DA, Lda});
+}
+
+Value *getrsTangent(BufferCallSite &S) {
+  using namespace getrs;
+  // X = op(A)^-1 B, A = P^T L U: dX = op(A)^-1 (dB - op(dA) X), with
+  // dA X = P^T (dL (U X) + L (dU X)) and dA^T X = dU^T (L^T P X) + U^T
+  // (dL^T P X), dL the strict lower part of the factors' tangent, dU the
+  // upper one.
+  Value *DB = S.shadow(B);
+  if (!DB)
+    return nullptr;
+  Value *N = S.primal(getrs::N), *Nrhs = S.primal(getrs::Nrhs);
+  Value *F = S.primal(A), *Lda = S.primal(getrs::Lda);
+  Value *Pivots = S.primal(Ipiv), *Ldb = S.primal(getrs::Ldb);
+  Value *TransFlag = S.primal(Trans), *Tr = S.transposed(Trans);
+  LUFactors LU(S, N);
+  Value *Ld = LU.ld();
+  auto Pick = [&](Value *IfTransposed, Value *Else) {
+    return S.B.CreateSelect(Tr, IfTransposed, Else);
+  };
+  auto PickLetter = [&](char IfTransposed, char Else) {
+    return Pick(letter(S, IfTransposed), letter(S, Else));
+  };
+  Value *Zero = ConstantInt::get(N->getType(), 0);
+  if (Value *DA = S.shadow(A)) {
+    Value *X = LU.copy(S.primal(B), Ldb, Nrhs);
+    S.call("getrs",
+           {TransFlag, N, Nrhs, F, Lda, Pivots, X, Ld, S.B.getInt32(0)});
+    Value *DL = LU.copy(DA, Lda, N);
+    LU.zeroTriangle(DL, /*Upper=*/true, /*Strict=*/false);
+    // P X where transposed.
+    S.swapRows(Nrhs, X, Ld, Pivots, Pick(N, Zero), /*Inverse=*/false);
+    Value *TrF = PickLetter('T', 'N');
+    Value *T1 = LU.copy(X, Ld, Nrhs);
+    LU.triangular(false, false, PickLetter('L', 'U'), TrF, PickLetter('U', 'N'),
+                  F, Lda, T1, Ld, Nrhs);
+    LU.triangular(false, false, PickLetter('U', 'L'), TrF, letter(S, 'N'),
+                  Pick(DA, DL), Pick(Lda, Ld), T1, Ld, Nrhs);
+    LU.triangular(false, false, PickLetter('L', 'U'), TrF, letter(S, 'N'),
+                  Pick(DL, DA), Pick(Ld, Lda), X, Ld, Nrhs);
+    LU.triangular(false, false, PickLetter('U', 'L'), TrF, PickLetter('N', 'U'),
+                  F, Lda, X, Ld, Nrhs);
+    LU.add(X, Ld, T1, Ld, Nrhs);
+    // P^T of the sum where not transposed.
+    S.swapRows(Nrhs, T1, Ld, Pivots, Pick(Zero, N), /*Inverse=*/true);
+    LU.add(T1, Ld, DB, Ldb, Nrhs, -1.0);
+  }
+  S.call("getrs",
+         {TransFlag, N, Nrhs, F, Lda, Pivots, DB, Ldb, S.B.getInt32(0)});
+  return nullptr;
+}
+
+void getrsAdjoint(BufferCallSite &S) {
+  using namespace getrs;
+  // B_bar = op(A)^-T X_bar in place; with M = P A_bar (A_bar = -B_bar X^T,
+  // or -X B_bar^T where transposed): L_bar += strict_lower(M U^T), U_bar
+  // += upper(L^T M).
+  Value *DB = S.shadow(B);
+  if (!DB)
+    return;
+  Value *N = S.primal(getrs::N), *Nrhs = S.primal(getrs::Nrhs);
+  Value *Ldb = S.primal(getrs::Ldb), *Tr = S.transposed(Trans);
+  LUFactors LU(S, N);
+  Value *Ld = LU.ld();
+  auto [F, LdF] = S.atCall(A);
+  Value *Pivots = S.atCall(Ipiv).first;
+  S.call("getrs", {S.B.CreateSelect(Tr, letter(S, 'N'), letter(S, 'T')), N,
+                   Nrhs, F, LdF, Pivots, DB, Ldb, S.B.getInt32(0)});
+  Value *DA = S.shadow(A);
+  if (!DA)
+    return;
+  auto [BAt, LdbAt] = S.atCall(B);
+  Value *X = LU.copy(BAt, LdbAt, Nrhs);
+  S.call("getrs",
+         {S.primal(Trans), N, Nrhs, F, LdF, Pivots, X, Ld, S.B.getInt32(0)});
+  Value *PU =
+      LU.copy(S.B.CreateSelect(Tr, X, DB), S.B.CreateSelect(Tr, Ld, Ldb), Nrhs);
+  S.swapRows(Nrhs, PU, Ld, Pivots, N, /*Inverse=*/false);
+  Value *M = LU.scratch(N);
+  S.call("gemm", {columnMajor(S), letter(S, 'N'), letter(S, 'T'), N, N, Nrhs,
+                  S.constant(-1.0), PU, Ld, S.B.CreateSelect(Tr, DB, X),
+                  S.B.CreateSelect(Tr, Ldb, Ld), S.constant(0.0), M, Ld});
+  Value *MU = LU.copy(M, Ld, N);
+  LU.triangular(false, /*Right=*/true, 'U', 'T', 'N', F, LdF, MU, Ld, N);
+  LU.addTriangle(MU, DA, S.primal(getrs::Lda), /*Upper=*/false,
+                 /*Strict=*/true);
+  LU.triangular(false, /*Right=*/false, 'L', 'T', 'U', F, LdF, M, Ld, N);
+  LU.addTriangle(M, DA, S.primal(getrs::Lda), /*Upper=*/true,
+                 /*Strict=*/false);
 }
 
 } // namespace gpuad::lapack

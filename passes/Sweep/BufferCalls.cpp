@@ -56,7 +56,7 @@ Value *BufferCallEmitter::valueAt(IRBuilderBase &At, unsigned I) {
   Value *Op = operand(I);
   if (!Op)
     return At.getInt32(blas_flag::ColumnMajor);
-  if (!byPointer() || isBuffer(I))
+  if (!byPointer() || isBuffer(I) || Routine.Args[I].Kind == ArgKind::Pivots)
     return Op;
   return At.CreateLoad(fortranValueType(Routine.Args[I], Element, IntTy), Op);
 }
@@ -114,7 +114,7 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
   SmallVector<Type *, 8> Params;
   SmallVector<Value *, 8> Passed;
   for (auto [Arg, V] : zip(R->Args, Args)) {
-    if (Arg.isBuffer() || !byPointer()) {
+    if (Arg.isBuffer() || Arg.Kind == ArgKind::Pivots || !byPointer()) {
       Params.push_back(V->getType());
       Passed.push_back(V);
       continue;
@@ -432,6 +432,79 @@ Value *BufferCallEmitter::temporary(Value *Count) {
   Value *Block = Target.emitAlloc(B, Bytes);
   Temporaries.push_back(Block);
   return Block;
+}
+
+void BufferCallEmitter::swapRows(Value *Columns, Value *A, Value *Ld,
+                                 Value *Pivots, Value *Count, bool Inverse) {
+  // LAPACK's own <p>laswp_ (the program links LAPACK: it called it), every
+  // argument by pointer; the inverse one interchange at a time, last first,
+  // in a helper (laswp's negative increment is not read alike by every
+  // LAPACK).
+  Module &M = *B.GetInsertBlock()->getModule();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0);
+  unsigned AS = M.getDataLayout().getAllocaAddrSpace();
+  FunctionCallee Laswp = M.getOrInsertFunction(
+      Element->isDoubleTy() ? "dlaswp_" : "slaswp_",
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr},
+                        false));
+  std::string Name = (Twine("gpuad.swap.rows.") + (Inverse ? "inverse." : "") +
+                      (Element->isDoubleTy() ? "f64" : "f32") + ".i" +
+                      Twine(IntTy->getBitWidth()))
+                         .str();
+  Function *F = M.getFunction(Name);
+  if (!F) {
+    // (columns, A, ld, pivots, count)
+    F = Function::Create(FunctionType::get(Type::getVoidTy(C),
+                                           {IntTy, Ptr, IntTy, Ptr, IntTy},
+                                           false),
+                         GlobalValue::InternalLinkage, Name, M);
+    auto *Entry = BasicBlock::Create(C, "entry", F);
+    IRBuilder<> FB(Entry);
+    auto Slot = [&](Value *V) {
+      AllocaInst *S = FB.CreateAlloca(IntTy, AS, nullptr, "arg");
+      FB.CreateStore(V, S);
+      return S;
+    };
+    Value *Cols = Slot(F->getArg(0)), *LdSlot = Slot(F->getArg(2));
+    Value *Count = F->getArg(4);
+    Value *One = ConstantInt::get(IntTy, 1);
+    if (!Inverse) {
+      FB.CreateCall(Laswp, {Cols, F->getArg(1), LdSlot, Slot(One), Slot(Count),
+                            F->getArg(3), Slot(One)});
+      FB.CreateRetVoid();
+    } else {
+      Value *K = FB.CreateAlloca(IntTy, AS, nullptr, "k");
+      Value *Inc = Slot(One);
+      auto *Loop = BasicBlock::Create(C, "swap", F);
+      auto *Done = BasicBlock::Create(C, "done", F);
+      FB.CreateCondBr(FB.CreateICmpSGT(Count, ConstantInt::get(IntTy, 0)), Loop,
+                      Done);
+      FB.SetInsertPoint(Loop);
+      PHINode *I = FB.CreatePHI(IntTy, 2, "i");
+      I->addIncoming(Count, Entry);
+      FB.CreateStore(I, K);
+      FB.CreateCall(Laswp,
+                    {Cols, F->getArg(1), LdSlot, K, K, F->getArg(3), Inc});
+      Value *Next = FB.CreateSub(I, One);
+      I->addIncoming(Next, Loop);
+      FB.CreateCondBr(FB.CreateICmpSGT(Next, ConstantInt::get(IntTy, 0)), Loop,
+                      Done);
+      FB.SetInsertPoint(Done);
+      FB.CreateRetVoid();
+    }
+  }
+  auto Int = [&](Value *V) { return B.CreateSExtOrTrunc(V, IntTy); };
+  B.CreateCall(F, {Int(Columns), A, Int(Ld), Pivots, Int(Count)});
+}
+
+void BufferCallEmitter::require(Value *Ok, StringRef Message) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee F = M.getOrInsertFunction(
+      "gpuad_require",
+      FunctionType::get(B.getVoidTy(), {B.getInt32Ty(), B.getPtrTy()}, false));
+  B.CreateCall(F, {B.CreateZExt(Ok, B.getInt32Ty()),
+                   B.CreateGlobalString(Message, "gpuad.require")});
 }
 
 void BufferCallEmitter::releaseTemporaries() {

@@ -50,6 +50,9 @@ public:
       llvm::ArrayRef<llvm::Value *> Scalars, bool Sums,
       ElementBody Body) override;
   llvm::Value *temporary(llvm::Value *Count) override;
+  void swapRows(llvm::Value *Columns, llvm::Value *A, llvm::Value *Ld,
+                llvm::Value *Pivots, llvm::Value *Count, bool Inverse) override;
+  void require(llvm::Value *Ok, llvm::StringRef Message) override;
   /// Frees the temporaries, once the derivative has read them.
   void releaseTemporaries();
 

@@ -17,9 +17,9 @@
 // RUN: %gpuad-cc -O2 %itest-flags -Rpass=gpuad -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-DAG: remark: call of 'dpotrf_': the adjoint reads argument 3 (a matrix) from a copy made before the call: the call overwrites it
 // REMARK-DAG: remark: call of 'dpotrs_': the adjoint reads argument 4 (a matrix) from a copy made before the call: code after the call may overwrite it
-// LU has no rule yet: an error naming the routine.
-// RUN: not %gpuad-cc -O2 %itest-flags -DLU -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=LU
-// LU: error: gpuad: cannot differentiate call to 'dgetrf_': it has no derivative rule
+// A LAPACK routine with no rule (QR): an error naming the routine.
+// RUN: not %gpuad-cc -O2 %itest-flags -DQR -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=QR
+// QR: error: gpuad: cannot differentiate call to 'dgeqrf_': it has no derivative rule
 
 #include <stddef.h>
 
@@ -102,16 +102,16 @@ float f_spotrf_spotrs(float *A, float *B, float *C, float a) {
   return a * sdot_(&six, B, &one, C, &one);
 }
 
-#ifdef LU
-extern void dgetrf_(const int *m, const int *n, double *a, const int *lda,
-                    int *ipiv, int *info);
-double f_getrf(double *A, double *B, double *C, double a) {
-  int ipiv[4], info;
-  dgetrf_(&four, &four, A, &four, ipiv, &info);
+#ifdef QR
+extern void dgeqrf_(const int *m, const int *n, double *a, const int *lda,
+                    double *tau, double *work, const int *lwork, int *info);
+double f_geqrf(double *A, double *B, double *C, double a) {
+  int info, lwork = 36;
+  dgeqrf_(&four, &four, A, &four, B, C, &lwork, &info);
   return a * A[5];
 }
-double lu_gradient(double *A, double *dA, double *B, double *C) {
-  return __enzyme_autodiff((void *)f_getrf, enzyme_dup, A, dA, enzyme_const,
+double qr_gradient(double *A, double *dA, double *B, double *C) {
+  return __enzyme_autodiff((void *)f_geqrf, enzyme_dup, A, dA, enzyme_const,
                            B, enzyme_const, C, enzyme_out, 1.0);
 }
 #endif
