@@ -59,21 +59,15 @@ StridedMatrix transposedView(Value *M, Value *Ld, Value *One) {
   return {M, Ld, One};
 }
 
-/// The factor of one call, as stored in the triangle its uplo names: the
-/// lower factor L of A = L L^T, or U = L^T.  Its operations are BLAS calls
-/// with op(L) expressed through the stored triangle.
-class Factor {
+/// Scratch n x k matrices beside the n x n matrix of one call (column
+/// major, leading dimension max(n, 1)), and what the builders do to them.
+class Scratch {
 public:
-  Factor(BufferCallSite &S, Value *UploFlag, Value *N)
-      : S(S), UploFlag(UploFlag),
-        Upper(BufferCallSite::saysFlag(S.B, UploFlag, BufferSpelling::Fortran,
-                                       blas_flag::Upper, 'U')),
-        N(N), One(ConstantInt::get(N->getType(), 1)),
+  Scratch(BufferCallSite &S, Value *N)
+      : S(S), N(N), One(ConstantInt::get(N->getType(), 1)),
         Ld(S.B.CreateBinaryIntrinsic(Intrinsic::smax, N, One)) {}
 
-  Value *upper() const { return Upper; }
   Value *one() const { return One; }
-  /// The leading dimension of an n x k scratch matrix.
   Value *ld() const { return Ld; }
 
   /// An n x \p Columns scratch matrix.
@@ -86,6 +80,70 @@ public:
     S.eachColumn("copy", columnMajor(S), N, Columns, {M, LdM, T, Ld});
     return T;
   }
+  /// Y += Scale X, both n x \p Columns.
+  void add(Value *X, Value *LdX, Value *Y, Value *LdY, Value *Columns,
+           double Scale = 1.0) {
+    S.eachColumn("axpy", columnMajor(S), N, Columns,
+                 {S.constant(Scale), X, LdX, Y, LdY});
+  }
+  /// Zeroes a triangle of the n x n \p X: the upper one (i <= j; i < j
+  /// where \p Strict) or the lower one.
+  void zeroTriangle(Value *X, Value *Upper, Value *Strict) {
+    S.eachTriangleElement(
+        "lapack.zero", N, Upper, Strict, {view(X, Ld, One)}, {}, {}, {},
+        /*Sums=*/false,
+        [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
+          LB.CreateStore(ConstantFP::get(S.Element, 0.0), E[0]);
+          return nullptr;
+        });
+  }
+  void zeroTriangle(Value *X, bool Upper, bool Strict) {
+    zeroTriangle(X, S.B.getInt1(Upper), S.B.getInt1(Strict));
+  }
+  /// Adds a triangle of the n x n \p X to the same triangle of \p Y.
+  void addTriangle(Value *X, Value *Y, Value *LdY, Value *Upper,
+                   Value *Strict) {
+    S.eachTriangleElement(
+        "lapack.add", N, Upper, Strict, {view(Y, LdY, One), view(X, Ld, One)},
+        {}, {}, {}, /*Sums=*/false,
+        [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
+          LB.CreateStore(LB.CreateFAdd(LB.CreateLoad(S.Element, E[0]),
+                                       LB.CreateLoad(S.Element, E[1])),
+                         E[0]);
+          return nullptr;
+        });
+  }
+  void addTriangle(Value *X, Value *Y, Value *LdY, bool Upper, bool Strict) {
+    addTriangle(X, Y, LdY, S.B.getInt1(Upper), S.B.getInt1(Strict));
+  }
+  /// Copies a triangle (with the diagonal) of the n x n view \p From into
+  /// the same triangle of \p To.
+  void copyTriangle(StridedMatrix From, StridedMatrix To, Value *Upper) {
+    S.eachTriangleElement(
+        "lapack.copy", N, Upper, S.B.getFalse(), {To, From}, {}, {}, {},
+        /*Sums=*/false,
+        [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
+          LB.CreateStore(LB.CreateLoad(S.Element, E[1]), E[0]);
+          return nullptr;
+        });
+  }
+
+protected:
+  BufferCallSite &S;
+  Value *N, *One, *Ld;
+};
+
+/// The Cholesky factor of one call, as stored in the triangle its uplo
+/// names: the lower factor L of A = L L^T, or U = L^T.  Its operations are
+/// BLAS calls with op(L) expressed through the stored triangle.
+class Factor : public Scratch {
+public:
+  Factor(BufferCallSite &S, Value *UploFlag, Value *N)
+      : Scratch(S, N), UploFlag(UploFlag),
+        Upper(BufferCallSite::saysFlag(S.B, UploFlag, BufferSpelling::Fortran,
+                                       blas_flag::Upper, 'U')) {}
+
+  Value *upper() const { return Upper; }
 
   /// X (n x \p Columns) := op(L) X from the left, or X op(L) (X \p Columns
   /// x n) from the right, L^T where \p Transposed; trmm, or with \p Solve
@@ -110,14 +168,7 @@ public:
   /// Phi(X) in place for an n x n X: its strict upper triangle zeroed, its
   /// diagonal halved.
   void phi(Value *X) {
-    S.eachTriangleElement("lapack.zero", N, S.B.getTrue(), S.B.getTrue(),
-                          {view(X, Ld, One)}, {}, {}, {}, /*Sums=*/false,
-                          [&](IRBuilderBase &LB, ArrayRef<Value *> E,
-                              ArrayRef<Value *>) -> Value * {
-                            LB.CreateStore(ConstantFP::get(S.Element, 0.0),
-                                           E[0]);
-                            return nullptr;
-                          });
+    zeroTriangle(X, /*Upper=*/true, /*Strict=*/true);
     S.call("scal", {N, S.constant(0.5), X, S.B.CreateAdd(Ld, One)});
   }
   /// The factor of A (n x n, \p LdA, as it was at the call) in a scratch
@@ -129,15 +180,8 @@ public:
   }
 
 private:
-  BufferCallSite &S;
-  Value *UploFlag, *Upper, *N, *One, *Ld;
+  Value *UploFlag, *Upper;
 };
-
-/// Stores element (i, j) of the second matrix into the first.
-Value *storeSecond(IRBuilderBase &LB, ArrayRef<Value *> E, Type *T) {
-  LB.CreateStore(LB.CreateLoad(T, E[1]), E[0]);
-  return nullptr;
-}
 
 } // namespace
 
@@ -172,12 +216,7 @@ Value *potrfTangent(BufferCallSite &S) {
   Value *Up = L.upper();
   StridedMatrix DL = {X, S.B.CreateSelect(Up, Ld, One),
                       S.B.CreateSelect(Up, One, Ld)};
-  S.eachTriangleElement(
-      "lapack.copy", N, Up, S.B.getFalse(), {view(DA, Lda, One), DL}, {}, {},
-      {}, /*Sums=*/false,
-      [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
-        return storeSecond(LB, E, S.Element);
-      });
+  L.copyTriangle(DL, view(DA, Lda, One), Up);
   return nullptr;
 }
 
@@ -198,12 +237,7 @@ void potrfAdjoint(BufferCallSite &S) {
   S.zero(S.B.CreateMul(N, N), G, One);
   StridedMatrix DLbar = {DA, S.B.CreateSelect(Up, Lda, One),
                          S.B.CreateSelect(Up, One, Lda)};
-  S.eachTriangleElement(
-      "lapack.copy", N, S.B.getFalse(), S.B.getFalse(),
-      {view(G, Ld, One), DLbar}, {}, {}, {}, /*Sums=*/false,
-      [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
-        return storeSecond(LB, E, S.Element);
-      });
+  L.copyTriangle(DLbar, view(G, Ld, One), S.B.getFalse());
   L.apply(/*Solve=*/false, /*Left=*/true, /*Transposed=*/true, F, Ld, G, Ld, N);
   L.phi(G);
   L.apply(/*Solve=*/true, /*Left=*/true, /*Transposed=*/true, F, Ld, G, Ld, N);
@@ -244,8 +278,7 @@ Value *potrsTangent(BufferCallSite &S) {
               First ? F : DA, Lda, T, Ld, Nrhs);
       L.apply(/*Solve=*/false, /*Left=*/true, /*Transposed=*/false,
               First ? DA : F, Lda, T, Ld, Nrhs);
-      S.eachColumn("axpy", columnMajor(S), N, Nrhs,
-                   {S.constant(-1.0), T, Ld, DB, Ldb});
+      L.add(T, Ld, DB, Ldb, Nrhs, -1.0);
     }
   }
   L.solve(F, Lda, DB, Ldb, Nrhs);
@@ -262,7 +295,7 @@ void potrsAdjoint(BufferCallSite &S) {
   Value *N = S.primal(potrs::N), *Nrhs = S.primal(potrs::Nrhs);
   Value *Ldb = S.primal(potrs::Ldb);
   Factor L(S, S.primal(Uplo), N);
-  Value *One = L.one(), *Ld = L.ld(), *Up = L.upper();
+  Value *Ld = L.ld(), *Up = L.upper();
   auto [F, LdF] = S.atCall(A);
   L.solve(F, LdF, DB, Ldb, Nrhs);
   Value *DA = S.shadow(A);
@@ -283,44 +316,17 @@ void potrsAdjoint(BufferCallSite &S) {
   S.call("trmm",
          {columnMajor(S), S.B.CreateSelect(Up, letter(S, 'L'), letter(S, 'R')),
           UploFlag, NoT, NoT, N, N, S.constant(1.0), F, LdF, Sym, Ld});
-  S.eachTriangleElement(
-      "lapack.add", N, Up, S.B.getFalse(),
-      {view(DA, S.primal(potrs::Lda), One), view(Sym, Ld, One)}, {}, {}, {},
-      /*Sums=*/false,
-      [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
-        LB.CreateStore(LB.CreateFAdd(LB.CreateLoad(S.Element, E[0]),
-                                     LB.CreateLoad(S.Element, E[1])),
-                       E[0]);
-        return nullptr;
-      });
+  L.addTriangle(Sym, DA, S.primal(potrs::Lda), Up, S.B.getFalse());
 }
 
 namespace {
 
 /// The n x n LU factors of one call (L unit lower, U upper, over one
-/// matrix), and scratch n x k matrices beside them.
-class LUFactors {
+/// matrix).
+class LUFactors : public Scratch {
 public:
-  LUFactors(BufferCallSite &S, Value *N)
-      : S(S), N(N), One(ConstantInt::get(N->getType(), 1)),
-        Ld(S.B.CreateBinaryIntrinsic(Intrinsic::smax, N, One)) {}
+  LUFactors(BufferCallSite &S, Value *N) : Scratch(S, N) {}
 
-  Value *ld() const { return Ld; }
-  Value *scratch(Value *Columns) {
-    return S.temporary(S.B.CreateMul(N, Columns));
-  }
-  /// A scratch copy of the n x \p Columns matrix \p M, \p LdM.
-  Value *copy(Value *M, Value *LdM, Value *Columns) {
-    Value *T = scratch(Columns);
-    S.eachColumn("copy", columnMajor(S), N, Columns, {M, LdM, T, Ld});
-    return T;
-  }
-  /// Y += X, both n x \p Columns.
-  void add(Value *X, Value *LdX, Value *Y, Value *LdY, Value *Columns,
-           double Scale = 1.0) {
-    S.eachColumn("axpy", columnMajor(S), N, Columns,
-                 {S.constant(Scale), X, LdX, Y, LdY});
-  }
   /// X (n x \p Columns) := op(T) X (trmm, or trsm where \p Solve), T the
   /// triangle \p Uplo of \p F, flags as characters (or selects of them);
   /// from the right where \p Right (X \p Columns x n).
@@ -337,29 +343,6 @@ public:
     triangular(Solve, Right, letter(S, Uplo), letter(S, Trans), letter(S, Diag),
                F, LdF, X, LdX, Columns);
   }
-  /// Zeroes a triangle of the n x n \p X: the upper one (with its diagonal
-  /// unless \p Strict) or the lower one.
-  void zeroTriangle(Value *X, bool Upper, bool Strict) {
-    S.eachTriangleElement(
-        "lapack.zero", N, S.B.getInt1(Upper), S.B.getInt1(Strict),
-        {view(X, Ld, One)}, {}, {}, {}, /*Sums=*/false,
-        [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
-          LB.CreateStore(ConstantFP::get(S.Element, 0.0), E[0]);
-          return nullptr;
-        });
-  }
-  /// Adds a triangle of the n x n \p X to the same triangle of \p Y.
-  void addTriangle(Value *X, Value *Y, Value *LdY, bool Upper, bool Strict) {
-    S.eachTriangleElement(
-        "lapack.add", N, S.B.getInt1(Upper), S.B.getInt1(Strict),
-        {view(Y, LdY, One), view(X, Ld, One)}, {}, {}, {}, /*Sums=*/false,
-        [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
-          LB.CreateStore(LB.CreateFAdd(LB.CreateLoad(S.Element, E[0]),
-                                       LB.CreateLoad(S.Element, E[1])),
-                         E[0]);
-          return nullptr;
-        });
-  }
   /// The factors of the n x n \p A, \p LdA (as it was at the call) and the
   /// row interchanges in scratch buffers: getrf again.
   std::pair<Value *, Value *> factorOf(Value *A, Value *LdA) {
@@ -369,10 +352,6 @@ public:
     S.call("getrf", {N, N, F, Ld, Pivots, S.B.getInt32(0)});
     return {F, Pivots};
   }
-
-private:
-  BufferCallSite &S;
-  Value *N, *One, *Ld;
 };
 
 /// getrf's derivative covers square matrices (P A = L U, L and U n x n).
