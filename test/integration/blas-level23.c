@@ -245,44 +245,6 @@ void lanes(double *A, double *B, double *C) {
   cblas_dscal(4, 0.5, A, 1);
 }
 
-/* lanes as y = F(x) on the three buffers, for its central differences. */
-static void lanes_vec(double *x, double *y, void *ctx) {
-  (void)ctx;
-  memcpy(y, x, sizeof(double) * NBUF * NB);
-  lanes(y, y + NB, y + 2 * NB);
-}
-
-static void check_width2(void) {
-  enum { Z = NBUF * NB };
-  double z[Z], seed[2][Z], single[2 * Z], lane[2 * Z], b[NBUF][NB];
-  gc_direction(z, Z, 3);
-  gc_direction(seed[0], Z, 4);
-  gc_direction(seed[1], Z, 5);
-  for (int k = 0; k < 2; ++k) {
-    double db[NBUF][NB];
-    memcpy(b, z, sizeof b), memcpy(db, seed[k], sizeof db);
-    __enzyme_autodiff((void *)lanes, BC_DUP(b, db));
-    for (int j = 0; j < NBUF; ++j) /* lane k: buffer j at single[k][j] */
-      memcpy(single + k * Z + j * NB, db[j], sizeof db[j]);
-    gc_check_vjp(k ? "lanes seed 1" : "lanes seed 0", lanes_vec, z, Z, Z, NULL,
-                 seed[k], single + k * Z);
-  }
-  /* Shadows as lanes: buffer j's lane k at shadow[j][k]. */
-  double shadow[NBUF][2][NB];
-  memcpy(b, z, sizeof b);
-  for (int k = 0; k < 2; ++k)
-    for (int j = 0; j < NBUF; ++j)
-      memcpy(shadow[j][k], seed[k] + j * NB, sizeof shadow[j][k]);
-  int stride = (int)sizeof shadow[0][0];
-  __enzyme_autodiff((void *)lanes, enzyme_width, 2, enzyme_dupv, stride, b[0],
-                    shadow[0], enzyme_dupv, stride, b[1], shadow[1],
-                    enzyme_dupv, stride, b[2], shadow[2]);
-  for (int k = 0; k < 2; ++k)
-    for (int j = 0; j < NBUF; ++j)
-      memcpy(lane + k * Z + j * NB, shadow[j][k], sizeof shadow[j][k]);
-  gc_check_lanes("lanes rev", lane, single, Z, 2);
-}
-
 int main(void) {
   double z[NZ], w[NZ], v[NZ], zf[NZ], wf[NZ], vf[NZ], g[NZ];
   bc_inputs(z, w, v, zf, wf, vf);
@@ -309,6 +271,6 @@ int main(void) {
   BC_RUN(float, s_symm, zf, wf, vf, g);
   BC_RUN(float, s_trmm, zf, wf, vf, g);
   BC_RUN(float, s_trsm, zf, wf, vf, g);
-  check_width2();
+  BC_CHECK_WIDTH2(lanes);
   return gradcheck_exit();
 }

@@ -4,7 +4,8 @@
 // the differentiated functions: a factorisation alone (both triangles, both
 // letter cases, leading dimensions larger than the matrix), a solve after
 // it (two right-hand sides, then one), a solve from a factor passed in and
-// overwritten after the call read it.  potrf reads one triangle of a
+// overwritten after the call read it, and reverse mode at width 2 against
+// two width-1 runs.  potrf reads one triangle of a
 // symmetric matrix, so a perturbation of an element there is one of the
 // symmetric pair; the other triangle passes through untouched.
 // Each case is F: (A, B, C, a) -> (A, B, C after the calls, result), with A,
@@ -102,6 +103,16 @@ float f_spotrf_spotrs(float *A, float *B, float *C, float a) {
   return a * sdot_(&six, B, &one, C, &one);
 }
 
+/* Width 2: a factorisation and a solve, their adjoints per lane. */
+void lanes(double *A, double *B, double *C) {
+  int info;
+  for (int i = 0; i < 4; ++i)
+    A[6 * i] += 4.0;
+  dpotrf_("L", &four, A, &five, &info, 1);
+  dpotrs_("L", &four, &two, A, &five, B, &six, &info);
+  C[0] = B[1] * B[7];
+}
+
 #ifdef QR
 extern void dgeqrf_(const int *m, const int *n, double *a, const int *lda,
                     double *tau, double *work, const int *lwork, int *info);
@@ -124,5 +135,6 @@ int main(void) {
   BC_RUN(double, f_potrs, z, w, v, g);
   BC_RUN(double, f_potrs_factor, z, w, v, g);
   BC_RUN(float, f_spotrf_spotrs, zf, wf, vf, g);
+  BC_CHECK_WIDTH2(lanes);
   return gradcheck_exit();
 }

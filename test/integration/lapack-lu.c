@@ -4,7 +4,8 @@
 // from the differentiated functions: a factorisation that interchanges
 // rows, solves after it ('N' with two right-hand sides, 't' with one), the
 // interchanges reused by a second factorisation after a solve read them
-// (the solve's adjoint reads a copy), and the float spellings.  A matrix
+// (the solve's adjoint reads a copy), the float spellings, and reverse mode
+// at width 2 against two width-1 runs.  A matrix
 // that is not square stops the derivative with a message.
 // Each case is F: (A, B, C, a) -> (A, B, C after the calls, result), with A,
 // B, C enzyme_dup buffers and a an active scalar; blascheck.h checks reverse
@@ -99,6 +100,16 @@ float f_sgetrf_sgetrs(float *A, float *B, float *C, float a) {
   return a * sdot_(&six, B, &one, C, &one);
 }
 
+/* Width 2: a factorisation and a transposed solve, their adjoints per
+   lane. */
+void lanes(double *A, double *B, double *C) {
+  int ipiv[4], info;
+  pivoting(A, 5);
+  dgetrf_(&four, &four, A, &five, ipiv, &info);
+  dgetrs_("T", &four, &two, A, &five, ipiv, B, &six, &info, 1);
+  C[0] = B[1] * B[7];
+}
+
 #ifdef RECTANGULAR
 /* A 4 x 3 factorisation: outside what the derivative covers. */
 double f_getrf_tall(double *A, double *B, double *C, double a) {
@@ -123,6 +134,7 @@ int main(void) {
   BC_RUN(double, f_getrs, z, w, v, g);
   BC_RUN(double, f_getrs_reuse, z, w, v, g);
   BC_RUN(float, f_sgetrf_sgetrs, zf, wf, vf, g);
+  BC_CHECK_WIDTH2(lanes);
   return gradcheck_exit();
 }
 #endif

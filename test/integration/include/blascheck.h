@@ -144,4 +144,49 @@ static void bc_inputs(double *z, double *w, double *v, double *zf, double *wf,
     bc_check(#fn, (bc_fn)fn, sizeof(T) == 4, z0, w, v, g, jv_);                \
   } while (0)
 
+#if NBUF == 3
+/* The void function fn(b0, b1, b2) as y = F(x) on the three buffers, for
+ * central differences: ctx is fn. */
+typedef void (*bc_void_fn)(double *, double *, double *);
+static void bc_void_vec(double *x, double *y, void *ctx) {
+  memcpy(y, x, sizeof(double) * NBUF * NB);
+  ((bc_void_fn)ctx)(y, y + NB, y + 2 * NB);
+}
+
+/* Reverse mode of the void function fn at width 2 (enzyme_width 2, each
+ * buffer's two shadows enzyme_dupv) against two width-1 runs, each of them
+ * checked against central differences. */
+#define BC_CHECK_WIDTH2(fn)                                                    \
+  do {                                                                         \
+    enum { Z_ = NBUF * NB };                                                   \
+    double z_[Z_], seed_[2][Z_], single_[2 * Z_], lane_[2 * Z_];               \
+    double b_[NBUF][NB], shadow_[NBUF][2][NB];                                 \
+    gc_direction(z_, Z_, 3);                                                   \
+    gc_direction(seed_[0], Z_, 4);                                             \
+    gc_direction(seed_[1], Z_, 5);                                             \
+    for (int k_ = 0; k_ < 2; ++k_) {                                           \
+      double db_[NBUF][NB];                                                    \
+      memcpy(b_, z_, sizeof b_), memcpy(db_, seed_[k_], sizeof db_);           \
+      __enzyme_autodiff((void *)fn, BC_DUP(b_, db_));                          \
+      for (int j_ = 0; j_ < NBUF; ++j_) /* lane k: buffer j */                 \
+        memcpy(single_ + k_ * Z_ + j_ * NB, db_[j_], sizeof db_[j_]);          \
+      gc_check_vjp(k_ ? #fn " seed 1" : #fn " seed 0", bc_void_vec, z_, Z_,    \
+                   Z_, (void *)fn, seed_[k_], single_ + k_ * Z_);              \
+    }                                                                          \
+    memcpy(b_, z_, sizeof b_);                                                 \
+    for (int k_ = 0; k_ < 2; ++k_)                                             \
+      for (int j_ = 0; j_ < NBUF; ++j_)                                        \
+        memcpy(shadow_[j_][k_], seed_[k_] + j_ * NB, sizeof shadow_[j_][k_]);  \
+    int stride_ = (int)sizeof shadow_[0][0];                                   \
+    __enzyme_autodiff((void *)fn, enzyme_width, 2, enzyme_dupv, stride_,       \
+                      b_[0], shadow_[0], enzyme_dupv, stride_, b_[1],          \
+                      shadow_[1], enzyme_dupv, stride_, b_[2], shadow_[2]);    \
+    for (int k_ = 0; k_ < 2; ++k_)                                             \
+      for (int j_ = 0; j_ < NBUF; ++j_)                                        \
+        memcpy(lane_ + k_ * Z_ + j_ * NB, shadow_[j_][k_],                     \
+               sizeof shadow_[j_][k_]);                                        \
+    gc_check_lanes(#fn " rev", lane_, single_, Z_, 2);                         \
+  } while (0)
+#endif
+
 #endif /* GPUAD_TEST_BLASCHECK_H */
