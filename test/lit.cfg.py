@@ -55,6 +55,10 @@ if (any(os.path.exists(h) for h in ["/usr/include/x86_64-linux-gnu/cblas.h",
                                     "/usr/include/cblas.h"])
         and os.path.exists("/usr/lib/x86_64-linux-gnu/libopenblas.so")):
     config.available_features.add("openblas")
+    # LAPACKE (liblapacke-dev), over OpenBLAS's LAPACK.
+    if (os.path.exists("/usr/include/lapacke.h")
+            and os.path.exists("/usr/lib/x86_64-linux-gnu/liblapacke.so")):
+        config.available_features.add("lapacke")
 lit_config.load_config(config, os.path.join(config.test_source_root, "sanitizer.cfg.py"))
 # valgrind cannot run a program the sanitizer runtime is preloaded into
 # (`%if valgrind` lines are skipped; LSan checks the same programs' leaks).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what gpuad needs from Debian's packages (LLVM/Clang 22 and
 # clang's headers for the frontend plugin, clang-format 22, CMake,
-# Ninja, GoogleTest, ROCm device libraries and HIP headers, OpenBLAS for the
-# BLAS tests), when missing.
+# Ninja, GoogleTest, ROCm device libraries and HIP headers, OpenBLAS and
+# LAPACKE for the BLAS and LAPACK tests), when missing.
 # CUDA is not a Debian package: tests that need ptxas are reported as
 # UNSUPPORTED when /usr/local/cuda is absent.
 set -euo pipefail
@@ -10,7 +10,7 @@ set -euo pipefail
 packages=(clang-22 clang-format-22 libclang-22-dev llvm-22-dev llvm-22-tools lld-22 libclang-rt-22-dev
           libzstd-dev ninja-build cmake python3 python3-yaml googletest libgtest-dev
           libbenchmark-dev valgrind rocm-device-libs libamdhip64-dev
-          libeigen3-dev libopenblas-dev)
+          libeigen3-dev libopenblas-dev liblapacke-dev)
 
 missing=()
 for p in "${packages[@]}"; do

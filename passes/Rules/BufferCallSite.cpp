@@ -25,6 +25,9 @@ std::optional<unsigned>
 BufferRoutine::operand(unsigned K, BufferSpelling::Form Form) const {
   if (Form == BufferSpelling::C)
     return K;
+  if (Form == BufferSpelling::Lapacke) // (the status is the result)
+    return Args[K].Kind == ArgKind::Info ? std::nullopt
+                                         : std::optional<unsigned>(K);
   if (Args[K].Kind == ArgKind::Layout)
     return std::nullopt;
   return K - count_if(Args.take_front(K), [](const CallArgument &A) {
@@ -67,7 +70,7 @@ Value *BufferCallSite::transposed(unsigned I) {
 }
 
 Value *BufferCallSite::transposeFlag(Value *Transposed) {
-  if (Spelling.Convention == BufferSpelling::Fortran)
+  if (Spelling.Convention != BufferSpelling::C)
     return B.CreateSelect(Transposed, B.getInt8('T'), B.getInt8('N'));
   // An enum, passed as the call passes its own flags (an int; a char in
   // some programs' own declarations).

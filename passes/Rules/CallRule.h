@@ -165,6 +165,9 @@ struct BufferSpelling {
   enum Form : uint8_t {
     C,       ///< CBLAS: integers and scalars by value (`cblas_ddot`)
     Fortran, ///< every argument by pointer (`ddot_`), no layout
+    Lapacke, ///< LAPACKE: by value, flags as characters, the status
+             ///< returned (`LAPACKE_dpotrf`); its derivatives call BLAS and
+             ///< LAPACK through the Fortran spelling
   };
   Form Convention = C;
   /// The precision: float or double.
@@ -281,6 +284,10 @@ public:
   virtual void swapRows(llvm::Value *Columns, llvm::Value *A, llvm::Value *Ld,
                         llvm::Value *Pivots, llvm::Value *Count,
                         bool Inverse) = 0;
+  /// Copies the \p Rows x \p Columns matrix \p From into \p To (a
+  /// transpose, a change of layout: strides say where elements are).
+  virtual void copyMatrix(llvm::Value *Rows, llvm::Value *Columns,
+                          StridedMatrix From, StridedMatrix To) = 0;
   /// Stops the program with \p Message where \p Ok (an i1) is false: what
   /// a derivative does not cover, checked when it runs.
   virtual void require(llvm::Value *Ok, llvm::StringRef Message) = 0;

@@ -240,7 +240,14 @@ struct BufferName {
 /// The spelling of routine \p Name in precision \p Letter and \p Form.
 std::string spell(StringRef Name, char Letter, BufferSpelling::Form Form) {
   std::string Base = Letter + Name.str();
-  return Form == BufferSpelling::C ? "cblas_" + Base : Base + "_";
+  switch (Form) {
+  case BufferSpelling::C:
+    return "cblas_" + Base;
+  case BufferSpelling::Lapacke:
+    return "LAPACKE_" + Base;
+  default:
+    return Base + "_";
+  }
 }
 
 /// Every spelling of every buffer routine: `cblas_ddot`, `ddot_`.
@@ -250,8 +257,10 @@ const StringMap<BufferName> &bufferNames() {
     for (const BufferRoutine &R : BufferRoutines) {
       assert(isWellFormed(R) && "a buffer routine's row is malformed");
       for (const char *P = R.Precisions; *P; ++P)
-        for (auto Form : {BufferSpelling::C, BufferSpelling::Fortran})
-          if (Form == BufferSpelling::Fortran || !R.Lapack)
+        for (auto Form : {BufferSpelling::C, BufferSpelling::Fortran,
+                          BufferSpelling::Lapacke})
+          if (Form == BufferSpelling::Fortran ||
+              R.Lapack == (Form == BufferSpelling::Lapacke))
             M[spell(R.Name, *P, Form)] = {&R, Form, *P == 'd'};
     }
     return M;
@@ -267,9 +276,12 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
                        Type *Element) {
   const BufferRoutine &R = *N.Routine;
   bool ByPointer = N.Convention == BufferSpelling::Fortran;
+  bool Lapacke = N.Convention == BufferSpelling::Lapacke;
   unsigned Passed = 0, Flags = 0;
   for (const CallArgument &Arg : R.Args) {
-    Passed += !ByPointer || Arg.Kind != ArgKind::Layout;
+    Passed += ByPointer ? Arg.Kind != ArgKind::Layout
+              : Lapacke ? Arg.Kind != ArgKind::Info
+                        : true;
     Flags += Arg.Kind == ArgKind::Transpose || Arg.Kind == ArgKind::Uplo ||
              Arg.Kind == ArgKind::Diag || Arg.Kind == ArgKind::Side;
   }
@@ -278,7 +290,9 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
       (Params != Passed && !(ByPointer && Params == Passed + Flags)))
     return false;
   Type *Ret = FT.getReturnType();
-  if (R.ReturnsScalar ? Ret != Element : !Ret->isVoidTy())
+  if (Lapacke           ? !Ret->isIntegerTy()
+      : R.ReturnsScalar ? Ret != Element
+                        : !Ret->isVoidTy())
     return false;
   for (auto [K, Arg] : enumerate(R.Args)) {
     std::optional<unsigned> Op = R.operand(K, N.Convention);

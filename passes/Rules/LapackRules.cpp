@@ -29,16 +29,16 @@ namespace gpuad::lapack {
 
 // Argument numbers, as CallRules.def lists them.
 namespace potrf {
-enum { Uplo, N, A, Lda, Info };
+enum { Layout, Uplo, N, A, Lda, Info };
 } // namespace potrf
 namespace potrs {
-enum { Uplo, N, Nrhs, A, Lda, B, Ldb, Info };
+enum { Layout, Uplo, N, Nrhs, A, Lda, B, Ldb, Info };
 } // namespace potrs
 namespace getrf {
-enum { M, N, A, Lda, Ipiv, Info };
+enum { Layout, M, N, A, Lda, Ipiv, Info };
 } // namespace getrf
 namespace getrs {
-enum { Trans, N, Nrhs, A, Lda, Ipiv, B, Ldb, Info };
+enum { Layout, Trans, N, Nrhs, A, Lda, Ipiv, B, Ldb, Info };
 } // namespace getrs
 
 namespace {
@@ -63,12 +63,33 @@ StridedMatrix transposedView(Value *M, Value *Ld, Value *One) {
 /// major, leading dimension max(n, 1)), and what the builders do to them.
 class Scratch {
 public:
-  Scratch(BufferCallSite &S, Value *N)
+  /// \p RowMajor (an i1): how the call stores its matrices (LAPACKE's
+  /// row-major layout; false for Fortran's).
+  Scratch(BufferCallSite &S, Value *N, Value *RowMajor)
       : S(S), N(N), One(ConstantInt::get(N->getType(), 1)),
-        Ld(S.B.CreateBinaryIntrinsic(Intrinsic::smax, N, One)) {}
+        Ld(S.B.CreateBinaryIntrinsic(Intrinsic::smax, N, One)),
+        RowMajor(RowMajor) {}
 
   Value *one() const { return One; }
   Value *ld() const { return Ld; }
+
+  /// The call's matrix \p M, \p LdM as a strided view in its layout.
+  StridedMatrix user(Value *M, Value *LdM) {
+    Value *Stride = S.B.CreateSExtOrTrunc(LdM, N->getType());
+    return {M, S.B.CreateSelect(RowMajor, Stride, One),
+            S.B.CreateSelect(RowMajor, One, Stride)};
+  }
+  /// A column-major scratch copy of the call's n x \p Columns matrix \p M,
+  /// \p LdM (transposed into place where the call is row major).
+  Value *load(Value *M, Value *LdM, Value *Columns) {
+    Value *T = scratch(Columns);
+    S.copyMatrix(N, Columns, user(M, LdM), view(T, Ld, One));
+    return T;
+  }
+  /// Stores the n x \p Columns scratch \p T into the call's matrix \p M.
+  void store(Value *T, Value *M, Value *LdM, Value *Columns) {
+    S.copyMatrix(N, Columns, view(T, Ld, One), user(M, LdM));
+  }
 
   /// An n x \p Columns scratch matrix.
   Value *scratch(Value *Columns) {
@@ -100,12 +121,12 @@ public:
   void zeroTriangle(Value *X, bool Upper, bool Strict) {
     zeroTriangle(X, S.B.getInt1(Upper), S.B.getInt1(Strict));
   }
-  /// Adds a triangle of the n x n \p X to the same triangle of \p Y.
-  void addTriangle(Value *X, Value *Y, Value *LdY, Value *Upper,
-                   Value *Strict) {
+  /// Adds a triangle of the n x n scratch \p X to the same triangle of
+  /// \p Y.
+  void addTriangle(Value *X, StridedMatrix Y, Value *Upper, Value *Strict) {
     S.eachTriangleElement(
-        "lapack.add", N, Upper, Strict, {view(Y, LdY, One), view(X, Ld, One)},
-        {}, {}, {}, /*Sums=*/false,
+        "lapack.add", N, Upper, Strict, {Y, view(X, Ld, One)}, {}, {}, {},
+        /*Sums=*/false,
         [&](IRBuilderBase &LB, ArrayRef<Value *> E, ArrayRef<Value *>) {
           LB.CreateStore(LB.CreateFAdd(LB.CreateLoad(S.Element, E[0]),
                                        LB.CreateLoad(S.Element, E[1])),
@@ -113,8 +134,8 @@ public:
           return nullptr;
         });
   }
-  void addTriangle(Value *X, Value *Y, Value *LdY, bool Upper, bool Strict) {
-    addTriangle(X, Y, LdY, S.B.getInt1(Upper), S.B.getInt1(Strict));
+  void addTriangle(Value *X, StridedMatrix Y, bool Upper, bool Strict) {
+    addTriangle(X, Y, S.B.getInt1(Upper), S.B.getInt1(Strict));
   }
   /// Copies a triangle (with the diagonal) of the n x n view \p From into
   /// the same triangle of \p To.
@@ -130,7 +151,7 @@ public:
 
 protected:
   BufferCallSite &S;
-  Value *N, *One, *Ld;
+  Value *N, *One, *Ld, *RowMajor;
 };
 
 /// The Cholesky factor of one call, as stored in the triangle its uplo
@@ -138,12 +159,18 @@ protected:
 /// BLAS calls with op(L) expressed through the stored triangle.
 class Factor : public Scratch {
 public:
-  Factor(BufferCallSite &S, Value *UploFlag, Value *N)
-      : Scratch(S, N), UploFlag(UploFlag),
-        Upper(BufferCallSite::saysFlag(S.B, UploFlag, BufferSpelling::Fortran,
-                                       blas_flag::Upper, 'U')) {}
+  /// \p Uplo, \p Layout: the call's arguments.  A row-major symmetric
+  /// matrix's triangle is the other one of the same memory read column
+  /// major, and so is its factor's: the derivative works column major on
+  /// that triangle.
+  Factor(BufferCallSite &S, unsigned Uplo, unsigned Layout, Value *N)
+      : Scratch(S, N, S.rowMajor(Layout)),
+        Upper(S.B.CreateXor(S.upper(Uplo), RowMajor)),
+        UploFlag(S.B.CreateSelect(Upper, letter(S, 'U'), letter(S, 'L'))) {}
 
   Value *upper() const { return Upper; }
+  /// The triangle's flag, column major.
+  Value *uplo() const { return UploFlag; }
 
   /// X (n x \p Columns) := op(L) X from the left, or X op(L) (X \p Columns
   /// x n) from the right, L^T where \p Transposed; trmm, or with \p Solve
@@ -175,12 +202,12 @@ public:
   /// matrix: potrf again.
   Value *factorOf(Value *A, Value *LdA) {
     Value *F = copy(A, LdA, N);
-    S.call("potrf", {UploFlag, N, F, Ld, S.B.getInt32(0)});
+    S.call("potrf", {columnMajor(S), UploFlag, N, F, Ld, S.B.getInt32(0)});
     return F;
   }
 
 private:
-  Value *UploFlag, *Upper;
+  Value *Upper, *UploFlag;
 };
 
 } // namespace
@@ -193,7 +220,7 @@ Value *potrfTangent(BufferCallSite &S) {
   if (!DA)
     return nullptr;
   Value *N = S.primal(potrf::N), *Lda = S.primal(potrf::Lda);
-  Factor L(S, S.primal(Uplo), N);
+  Factor L(S, Uplo, Layout, N);
   Value *One = L.one(), *Ld = L.ld();
   Value *F = L.factorOf(S.primal(A), Lda);
   Value *X = L.scratch(N);
@@ -228,7 +255,7 @@ void potrfAdjoint(BufferCallSite &S) {
   if (!DA)
     return;
   Value *N = S.primal(potrf::N), *Lda = S.primal(potrf::Lda);
-  Factor L(S, S.primal(Uplo), N);
+  Factor L(S, Uplo, Layout, N);
   Value *One = L.one(), *Ld = L.ld(), *Up = L.upper();
   auto [AAt, LdaAt] = S.atCall(A);
   Value *F = L.factorOf(AAt, LdaAt);
@@ -259,17 +286,18 @@ void potrfAdjoint(BufferCallSite &S) {
 Value *potrsTangent(BufferCallSite &S) {
   using namespace potrs;
   // dX = A^-1 (dB - dA X), dA X = dL (L^T X) + L (dL^T X), before the call
-  // overwrites B with X.
+  // overwrites B with X; B and its tangent in column-major scratch.
   Value *DB = S.shadow(B);
   if (!DB)
     return nullptr;
   Value *N = S.primal(potrs::N), *Nrhs = S.primal(potrs::Nrhs);
   Value *F = S.primal(A), *Lda = S.primal(potrs::Lda),
         *Ldb = S.primal(potrs::Ldb);
-  Factor L(S, S.primal(Uplo), N);
+  Factor L(S, Uplo, Layout, N);
   Value *Ld = L.ld();
+  Value *DX = L.load(DB, Ldb, Nrhs);
   if (Value *DA = S.shadow(A)) {
-    Value *X = L.copy(S.primal(B), Ldb, Nrhs);
+    Value *X = L.load(S.primal(B), Ldb, Nrhs);
     L.solve(F, Lda, X, Ld, Nrhs);
     for (bool First : {true, false}) {
       // dL (L^T X), then L (dL^T X).
@@ -278,10 +306,11 @@ Value *potrsTangent(BufferCallSite &S) {
               First ? F : DA, Lda, T, Ld, Nrhs);
       L.apply(/*Solve=*/false, /*Left=*/true, /*Transposed=*/false,
               First ? DA : F, Lda, T, Ld, Nrhs);
-      L.add(T, Ld, DB, Ldb, Nrhs, -1.0);
+      L.add(T, Ld, DX, Ld, Nrhs, -1.0);
     }
   }
-  L.solve(F, Lda, DB, Ldb, Nrhs);
+  L.solve(F, Lda, DX, Ld, Nrhs);
+  L.store(DX, DB, Ldb, Nrhs);
   return nullptr;
 }
 
@@ -294,29 +323,31 @@ void potrsAdjoint(BufferCallSite &S) {
     return;
   Value *N = S.primal(potrs::N), *Nrhs = S.primal(potrs::Nrhs);
   Value *Ldb = S.primal(potrs::Ldb);
-  Factor L(S, S.primal(Uplo), N);
+  Factor L(S, Uplo, Layout, N);
   Value *Ld = L.ld(), *Up = L.upper();
   auto [F, LdF] = S.atCall(A);
-  L.solve(F, LdF, DB, Ldb, Nrhs);
+  Value *BBar = L.load(DB, Ldb, Nrhs);
+  L.solve(F, LdF, BBar, Ld, Nrhs);
+  L.store(BBar, DB, Ldb, Nrhs);
   Value *DA = S.shadow(A);
   if (!DA)
     return;
   auto [BAt, LdbAt] = S.atCall(B);
-  Value *X = L.copy(BAt, LdbAt, Nrhs);
+  Value *X = L.load(BAt, LdbAt, Nrhs);
   L.solve(F, LdF, X, Ld, Nrhs);
   Value *Sym = L.scratch(N);
-  Value *UploFlag = S.primal(Uplo);
   Value *NoT = letter(S, 'N'), *Tr = letter(S, 'T');
-  S.call("gemm", {columnMajor(S), NoT, Tr, N, N, Nrhs, S.constant(-1.0), DB,
-                  Ldb, X, Ld, S.constant(0.0), Sym, Ld});
+  S.call("gemm", {columnMajor(S), NoT, Tr, N, N, Nrhs, S.constant(-1.0), BBar,
+                  Ld, X, Ld, S.constant(0.0), Sym, Ld});
   S.call("gemm", {columnMajor(S), NoT, Tr, N, N, Nrhs, S.constant(-1.0), X, Ld,
-                  DB, Ldb, S.constant(1.0), Sym, Ld});
+                  BBar, Ld, S.constant(1.0), Sym, Ld});
   // S L from the right for the lower factor, U S from the left for the
   // upper one: the stored factor, untransposed, on the side it names.
   S.call("trmm",
          {columnMajor(S), S.B.CreateSelect(Up, letter(S, 'L'), letter(S, 'R')),
-          UploFlag, NoT, NoT, N, N, S.constant(1.0), F, LdF, Sym, Ld});
-  L.addTriangle(Sym, DA, S.primal(potrs::Lda), Up, S.B.getFalse());
+          L.uplo(), NoT, NoT, N, N, S.constant(1.0), F, LdF, Sym, Ld});
+  L.addTriangle(Sym, view(DA, S.primal(potrs::Lda), L.one()), Up,
+                S.B.getFalse());
 }
 
 namespace {
@@ -325,7 +356,8 @@ namespace {
 /// matrix).
 class LUFactors : public Scratch {
 public:
-  LUFactors(BufferCallSite &S, Value *N) : Scratch(S, N) {}
+  LUFactors(BufferCallSite &S, Value *N, unsigned Layout)
+      : Scratch(S, N, S.rowMajor(Layout)) {}
 
   /// X (n x \p Columns) := op(T) X (trmm, or trsm where \p Solve), T the
   /// triangle \p Uplo of \p F, flags as characters (or selects of them);
@@ -343,13 +375,20 @@ public:
     triangular(Solve, Right, letter(S, Uplo), letter(S, Trans), letter(S, Diag),
                F, LdF, X, LdX, Columns);
   }
-  /// The factors of the n x n \p A, \p LdA (as it was at the call) and the
-  /// row interchanges in scratch buffers: getrf again.
+  /// X (n x \p Columns, scratch) := op(A)^-1 X, \p Trans saying op, from
+  /// the scratch factors \p F and the interchanges: getrs.
+  void solve(Value *Trans, Value *F, Value *Pivots, Value *X, Value *Columns) {
+    S.call("getrs", {columnMajor(S), Trans, N, Columns, F, Ld, Pivots, X, Ld,
+                     S.B.getInt32(0)});
+  }
+  /// The factors of the call's n x n \p A, \p LdA (as it was at the call)
+  /// and the row interchanges, in column-major scratch: getrf again (as
+  /// LAPACKE's row-major getrf does, on the transpose into place).
   std::pair<Value *, Value *> factorOf(Value *A, Value *LdA) {
-    Value *F = copy(A, LdA, N);
+    Value *F = load(A, LdA, N);
     // (n integers in n floats' room.)
     Value *Pivots = S.temporary(N);
-    S.call("getrf", {N, N, F, Ld, Pivots, S.B.getInt32(0)});
+    S.call("getrf", {columnMajor(S), N, N, F, Ld, Pivots, S.B.getInt32(0)});
     return {F, Pivots};
   }
 };
@@ -372,10 +411,10 @@ Value *getrfTangent(BufferCallSite &S) {
   if (!DA)
     return nullptr;
   Value *N = requireSquare(S), *Lda = S.primal(getrf::Lda);
-  LUFactors LU(S, N);
+  LUFactors LU(S, N, Layout);
   Value *Ld = LU.ld();
   auto [F, Pivots] = LU.factorOf(S.primal(A), Lda);
-  Value *X = LU.copy(DA, Lda, N);
+  Value *X = LU.load(DA, Lda, N);
   S.swapRows(N, X, Ld, Pivots, N, /*Inverse=*/false);
   LU.triangular(/*Solve=*/true, /*Right=*/false, 'L', 'N', 'U', F, Ld, X, Ld,
                 N);
@@ -387,8 +426,8 @@ Value *getrfTangent(BufferCallSite &S) {
   LU.zeroTriangle(X, /*Upper=*/false, /*Strict=*/true);
   LU.triangular(/*Solve=*/false, /*Right=*/true, 'U', 'N', 'N', F, Ld, X, Ld,
                 N);
-  S.eachColumn("copy", columnMajor(S), N, N, {X, Ld, DA, Lda});
-  LU.add(XL, Ld, DA, Lda, N);
+  LU.add(XL, Ld, X, Ld, N);
+  LU.store(X, DA, Lda, N);
   return nullptr;
 }
 
@@ -400,16 +439,17 @@ void getrfAdjoint(BufferCallSite &S) {
   if (!DA)
     return;
   Value *N = requireSquare(S), *Lda = S.primal(getrf::Lda);
-  LUFactors LU(S, N);
+  LUFactors LU(S, N, Layout);
   Value *Ld = LU.ld();
   auto [AAt, LdaAt] = S.atCall(A);
   auto [F, Pivots] = LU.factorOf(AAt, LdaAt);
-  Value *LBar = LU.copy(DA, Lda, N);
+  Value *Bar = LU.load(DA, Lda, N);
+  Value *LBar = LU.copy(Bar, Ld, N);
   LU.zeroTriangle(LBar, /*Upper=*/true, /*Strict=*/false);
   LU.triangular(/*Solve=*/false, /*Right=*/false, 'L', 'T', 'U', F, Ld, LBar,
                 Ld, N);
   LU.zeroTriangle(LBar, /*Upper=*/true, /*Strict=*/false);
-  Value *G = LU.copy(DA, Lda, N);
+  Value *G = Bar;
   LU.zeroTriangle(G, /*Upper=*/false, /*Strict=*/true);
   LU.triangular(/*Solve=*/false, /*Right=*/true, 'U', 'T', 'N', F, Ld, G, Ld,
                 N);
@@ -419,7 +459,7 @@ void getrfAdjoint(BufferCallSite &S) {
                 N);
   LU.triangular(/*Solve=*/true, /*Right=*/true, 'U', 'T', 'N', F, Ld, G, Ld, N);
   S.swapRows(N, G, Ld, Pivots, N, /*Inverse=*/true);
-  S.eachColumn("copy", columnMajor(S), N, N, {G, Ld, DA, Lda});
+  LU.store(G, DA, Lda, N);
 }
 
 Value *getrsTangent(BufferCallSite &S) {
@@ -427,16 +467,16 @@ Value *getrsTangent(BufferCallSite &S) {
   // X = op(A)^-1 B, A = P^T L U: dX = op(A)^-1 (dB - op(dA) X), with
   // dA X = P^T (dL (U X) + L (dU X)) and dA^T X = dU^T (L^T P X) + U^T
   // (dL^T P X), dL the strict lower part of the factors' tangent, dU the
-  // upper one.
+  // upper one; the matrices in column-major scratch.
   Value *DB = S.shadow(B);
   if (!DB)
     return nullptr;
   Value *N = S.primal(getrs::N), *Nrhs = S.primal(getrs::Nrhs);
-  Value *F = S.primal(A), *Lda = S.primal(getrs::Lda);
   Value *Pivots = S.primal(Ipiv), *Ldb = S.primal(getrs::Ldb);
   Value *TransFlag = S.primal(Trans), *Tr = S.transposed(Trans);
-  LUFactors LU(S, N);
+  LUFactors LU(S, N, Layout);
   Value *Ld = LU.ld();
+  Value *F = LU.load(S.primal(A), S.primal(Lda), N);
   auto Pick = [&](Value *IfTransposed, Value *Else) {
     return S.B.CreateSelect(Tr, IfTransposed, Else);
   };
@@ -444,71 +484,72 @@ Value *getrsTangent(BufferCallSite &S) {
     return Pick(letter(S, IfTransposed), letter(S, Else));
   };
   Value *Zero = ConstantInt::get(N->getType(), 0);
+  Value *DX = LU.load(DB, Ldb, Nrhs);
   if (Value *DA = S.shadow(A)) {
-    Value *X = LU.copy(S.primal(B), Ldb, Nrhs);
-    S.call("getrs",
-           {TransFlag, N, Nrhs, F, Lda, Pivots, X, Ld, S.B.getInt32(0)});
-    Value *DL = LU.copy(DA, Lda, N);
+    Value *X = LU.load(S.primal(B), Ldb, Nrhs);
+    LU.solve(TransFlag, F, Pivots, X, Nrhs);
+    Value *DU = LU.load(DA, S.primal(Lda), N);
+    Value *DL = LU.copy(DU, Ld, N);
     LU.zeroTriangle(DL, /*Upper=*/true, /*Strict=*/false);
     // P X where transposed.
     S.swapRows(Nrhs, X, Ld, Pivots, Pick(N, Zero), /*Inverse=*/false);
     Value *TrF = PickLetter('T', 'N');
     Value *T1 = LU.copy(X, Ld, Nrhs);
     LU.triangular(false, false, PickLetter('L', 'U'), TrF, PickLetter('U', 'N'),
-                  F, Lda, T1, Ld, Nrhs);
+                  F, Ld, T1, Ld, Nrhs);
     LU.triangular(false, false, PickLetter('U', 'L'), TrF, letter(S, 'N'),
-                  Pick(DA, DL), Pick(Lda, Ld), T1, Ld, Nrhs);
+                  Pick(DU, DL), Ld, T1, Ld, Nrhs);
     LU.triangular(false, false, PickLetter('L', 'U'), TrF, letter(S, 'N'),
-                  Pick(DL, DA), Pick(Ld, Lda), X, Ld, Nrhs);
+                  Pick(DL, DU), Ld, X, Ld, Nrhs);
     LU.triangular(false, false, PickLetter('U', 'L'), TrF, PickLetter('N', 'U'),
-                  F, Lda, X, Ld, Nrhs);
+                  F, Ld, X, Ld, Nrhs);
     LU.add(X, Ld, T1, Ld, Nrhs);
     // P^T of the sum where not transposed.
     S.swapRows(Nrhs, T1, Ld, Pivots, Pick(Zero, N), /*Inverse=*/true);
-    LU.add(T1, Ld, DB, Ldb, Nrhs, -1.0);
+    LU.add(T1, Ld, DX, Ld, Nrhs, -1.0);
   }
-  S.call("getrs",
-         {TransFlag, N, Nrhs, F, Lda, Pivots, DB, Ldb, S.B.getInt32(0)});
+  LU.solve(TransFlag, F, Pivots, DX, Nrhs);
+  LU.store(DX, DB, Ldb, Nrhs);
   return nullptr;
 }
 
 void getrsAdjoint(BufferCallSite &S) {
   using namespace getrs;
-  // B_bar = op(A)^-T X_bar in place; with M = P A_bar (A_bar = -B_bar X^T,
-  // or -X B_bar^T where transposed): L_bar += strict_lower(M U^T), U_bar
-  // += upper(L^T M).
+  // B_bar = op(A)^-T X_bar; with M = P A_bar (A_bar = -B_bar X^T, or
+  // -X B_bar^T where transposed): L_bar += strict_lower(M U^T), U_bar +=
+  // upper(L^T M).
   Value *DB = S.shadow(B);
   if (!DB)
     return;
   Value *N = S.primal(getrs::N), *Nrhs = S.primal(getrs::Nrhs);
   Value *Ldb = S.primal(getrs::Ldb), *Tr = S.transposed(Trans);
-  LUFactors LU(S, N);
+  LUFactors LU(S, N, Layout);
   Value *Ld = LU.ld();
-  auto [F, LdF] = S.atCall(A);
+  auto [AAt, LdaAt] = S.atCall(A);
+  Value *F = LU.load(AAt, LdaAt, N);
   Value *Pivots = S.atCall(Ipiv).first;
-  S.call("getrs", {S.B.CreateSelect(Tr, letter(S, 'N'), letter(S, 'T')), N,
-                   Nrhs, F, LdF, Pivots, DB, Ldb, S.B.getInt32(0)});
+  Value *BBar = LU.load(DB, Ldb, Nrhs);
+  LU.solve(S.B.CreateSelect(Tr, letter(S, 'N'), letter(S, 'T')), F, Pivots,
+           BBar, Nrhs);
+  LU.store(BBar, DB, Ldb, Nrhs);
   Value *DA = S.shadow(A);
   if (!DA)
     return;
   auto [BAt, LdbAt] = S.atCall(B);
-  Value *X = LU.copy(BAt, LdbAt, Nrhs);
-  S.call("getrs",
-         {S.primal(Trans), N, Nrhs, F, LdF, Pivots, X, Ld, S.B.getInt32(0)});
-  Value *PU =
-      LU.copy(S.B.CreateSelect(Tr, X, DB), S.B.CreateSelect(Tr, Ld, Ldb), Nrhs);
+  Value *X = LU.load(BAt, LdbAt, Nrhs);
+  LU.solve(S.primal(Trans), F, Pivots, X, Nrhs);
+  Value *PU = LU.copy(S.B.CreateSelect(Tr, X, BBar), Ld, Nrhs);
   S.swapRows(Nrhs, PU, Ld, Pivots, N, /*Inverse=*/false);
   Value *M = LU.scratch(N);
   S.call("gemm", {columnMajor(S), letter(S, 'N'), letter(S, 'T'), N, N, Nrhs,
-                  S.constant(-1.0), PU, Ld, S.B.CreateSelect(Tr, DB, X),
-                  S.B.CreateSelect(Tr, Ldb, Ld), S.constant(0.0), M, Ld});
+                  S.constant(-1.0), PU, Ld, S.B.CreateSelect(Tr, BBar, X), Ld,
+                  S.constant(0.0), M, Ld});
+  StridedMatrix DAUser = LU.user(DA, S.primal(getrs::Lda));
   Value *MU = LU.copy(M, Ld, N);
-  LU.triangular(false, /*Right=*/true, 'U', 'T', 'N', F, LdF, MU, Ld, N);
-  LU.addTriangle(MU, DA, S.primal(getrs::Lda), /*Upper=*/false,
-                 /*Strict=*/true);
-  LU.triangular(false, /*Right=*/false, 'L', 'T', 'U', F, LdF, M, Ld, N);
-  LU.addTriangle(M, DA, S.primal(getrs::Lda), /*Upper=*/true,
-                 /*Strict=*/false);
+  LU.triangular(false, /*Right=*/true, 'U', 'T', 'N', F, Ld, MU, Ld, N);
+  LU.addTriangle(MU, DAUser, /*Upper=*/false, /*Strict=*/true);
+  LU.triangular(false, /*Right=*/false, 'L', 'T', 'U', F, Ld, M, Ld, N);
+  LU.addTriangle(M, DAUser, /*Upper=*/true, /*Strict=*/false);
 }
 
 } // namespace gpuad::lapack

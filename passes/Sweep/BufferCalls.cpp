@@ -113,8 +113,10 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
   Function &D = *At.GetInsertBlock()->getParent();
   SmallVector<Type *, 8> Params;
   SmallVector<Value *, 8> Passed;
+  BufferSpelling Callee = calleeSpelling();
+  bool ByPointer = Callee.Convention == BufferSpelling::Fortran;
   for (auto [Arg, V] : zip(R->Args, Args)) {
-    if (Arg.isBuffer() || Arg.Kind == ArgKind::Pivots || !byPointer()) {
+    if (Arg.isBuffer() || Arg.Kind == ArgKind::Pivots || !ByPointer) {
       Params.push_back(V->getType());
       Passed.push_back(V);
       continue;
@@ -130,9 +132,8 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
     Passed.push_back(Slot);
   }
   Type *Ret = R->ReturnsScalar ? Element : At.getVoidTy();
-  FunctionCallee F =
-      M.getOrInsertFunction(CallTable::spellingOf(*R, Spelling),
-                            FunctionType::get(Ret, Params, false));
+  FunctionCallee F = M.getOrInsertFunction(
+      CallTable::spellingOf(*R, Callee), FunctionType::get(Ret, Params, false));
   return At.CreateCall(F, Passed);
 }
 
@@ -341,8 +342,9 @@ Value *BufferCallEmitter::eachTriangleElement(
 Function *BufferCallEmitter::columnsFunction(const BufferRoutine &R,
                                              ArrayRef<Value *> Args) {
   Module &M = *B.GetInsertBlock()->getModule();
-  std::string Name = "gpuad.columns." + CallTable::spellingOf(R, Spelling) +
-                     ".i" + std::to_string(IntTy->getBitWidth());
+  std::string Name = "gpuad.columns." +
+                     CallTable::spellingOf(R, calleeSpelling()) + ".i" +
+                     std::to_string(IntTy->getBitWidth());
   if (Function *F = M.getFunction(Name))
     return F;
   LLVMContext &C = M.getContext();
@@ -496,6 +498,65 @@ void BufferCallEmitter::swapRows(Value *Columns, Value *A, Value *Ld,
   }
   auto Int = [&](Value *V) { return B.CreateSExtOrTrunc(V, IntTy); };
   B.CreateCall(F, {Int(Columns), A, Int(Ld), Pivots, Int(Count)});
+}
+
+void BufferCallEmitter::copyMatrix(Value *Rows, Value *Columns,
+                                   StridedMatrix From, StridedMatrix To) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  LLVMContext &C = M.getContext();
+  std::string Name =
+      ("gpuad.copy.matrix." + Twine(Element->isDoubleTy() ? "f64" : "f32") +
+       ".i" + Twine(IntTy->getBitWidth()))
+          .str();
+  Function *F = M.getFunction(Name);
+  if (!F) {
+    // (rows, columns, from, row stride, column stride, to, ...): column by
+    // column, each element.
+    Type *Ptr = PointerType::get(C, 0);
+    F = Function::Create(
+        FunctionType::get(Type::getVoidTy(C),
+                          {IntTy, IntTy, Ptr, IntTy, IntTy, Ptr, IntTy, IntTy},
+                          false),
+        GlobalValue::InternalLinkage, Name, M);
+    auto *Entry = BasicBlock::Create(C, "entry", F);
+    auto *Column = BasicBlock::Create(C, "column", F);
+    auto *Element_ = BasicBlock::Create(C, "element", F);
+    auto *NextColumn = BasicBlock::Create(C, "next.column", F);
+    auto *Done = BasicBlock::Create(C, "done", F);
+    IRBuilder<> FB(Entry);
+    Value *Zero = ConstantInt::get(IntTy, 0), *One = ConstantInt::get(IntTy, 1);
+    Value *NRows = F->getArg(0), *NCols = F->getArg(1);
+    FB.CreateCondBr(FB.CreateAnd(FB.CreateICmpSGT(NRows, Zero),
+                                 FB.CreateICmpSGT(NCols, Zero)),
+                    Column, Done);
+    FB.SetInsertPoint(Column);
+    PHINode *J = FB.CreatePHI(IntTy, 2, "j");
+    J->addIncoming(Zero, Entry);
+    FB.CreateBr(Element_);
+    FB.SetInsertPoint(Element_);
+    PHINode *I = FB.CreatePHI(IntTy, 2, "i");
+    I->addIncoming(Zero, Column);
+    auto At = [&](unsigned Base) {
+      Value *Offset = FB.CreateAdd(FB.CreateMul(I, F->getArg(Base + 1)),
+                                   FB.CreateMul(J, F->getArg(Base + 2)));
+      return FB.CreateGEP(Element, F->getArg(Base),
+                          FB.CreateSExt(Offset, FB.getInt64Ty()));
+    };
+    FB.CreateStore(FB.CreateLoad(Element, At(2)), At(5));
+    Value *NextI = FB.CreateAdd(I, One);
+    I->addIncoming(NextI, Element_);
+    FB.CreateCondBr(FB.CreateICmpSLT(NextI, NRows), Element_, NextColumn);
+    FB.SetInsertPoint(NextColumn);
+    Value *NextJ = FB.CreateAdd(J, One);
+    J->addIncoming(NextJ, NextColumn);
+    FB.CreateCondBr(FB.CreateICmpSLT(NextJ, NCols), Column, Done);
+    FB.SetInsertPoint(Done);
+    FB.CreateRetVoid();
+  }
+  auto Int = [&](Value *V) { return B.CreateSExtOrTrunc(V, IntTy); };
+  B.CreateCall(F, {Int(Rows), Int(Columns), From.Base, Int(From.RowStride),
+                   Int(From.ColumnStride), To.Base, Int(To.RowStride),
+                   Int(To.ColumnStride)});
 }
 
 void BufferCallEmitter::require(Value *Ok, StringRef Message) {

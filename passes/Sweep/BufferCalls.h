@@ -53,6 +53,8 @@ public:
   void swapRows(llvm::Value *Columns, llvm::Value *A, llvm::Value *Ld,
                 llvm::Value *Pivots, llvm::Value *Count, bool Inverse) override;
   void require(llvm::Value *Ok, llvm::StringRef Message) override;
+  void copyMatrix(llvm::Value *Rows, llvm::Value *Columns, StridedMatrix From,
+                  StridedMatrix To) override;
   /// Frees the temporaries, once the derivative has read them.
   void releaseTemporaries();
 
@@ -82,6 +84,14 @@ protected:
   bool isBuffer(unsigned I) const { return Routine.Args[I].isBuffer(); }
   bool byPointer() const {
     return Spelling.Convention == BufferSpelling::Fortran;
+  }
+  /// The spelling of the routines the derivative calls: the call's own, but
+  /// LAPACKE's derivatives call BLAS and LAPACK the Fortran way.
+  BufferSpelling calleeSpelling() const {
+    BufferSpelling S = Spelling;
+    if (S.Convention == BufferSpelling::Lapacke)
+      S.Convention = BufferSpelling::Fortran;
+    return S;
   }
 
   llvm::CallBase &Call;
