@@ -61,7 +61,12 @@ bool isLinkFlag(const std::string &A) {
 /// Libraries the emulator replaces.
 bool isGpuRuntimeLibrary(const std::string &A) {
   return A == "-lcudart" || A == "-lcudart_static" || A == "-lcuda" ||
-         A == "-lamdhip64";
+         A == "-lamdhip64" || A == "-lcublasLt" || A == "-lcublasLt_static";
+}
+
+/// cuBLAS: the emulator's own (its runtime library) over OpenBLAS.
+bool isCublasLibrary(const std::string &A) {
+  return A == "-lcublas" || A == "-lcublas_static";
 }
 
 bool isGpuArchFlag(const std::string &A) {
@@ -105,6 +110,8 @@ std::string parse(const ArgList &User, EmulationCommand &Cmd) {
         Cmd.GpuArch = A;
     } else if (isGpuRuntimeLibrary(A)) {
       continue;
+    } else if (isCublasLibrary(A)) {
+      Cmd.LinkFlags.push_back("-lopenblas");
     } else if (A == "-L" || A == "-Xlinker" || A == "-u") {
       Cmd.LinkFlags.insert(Cmd.LinkFlags.end(), {A, Next});
       ++I;
