@@ -75,6 +75,10 @@ static Function *makeStep(Function &C, Loop &L, const CheckpointedLoop &CL) {
   recopyFunctionAttributes(C, *S);
   unsigned StateParam = C.arg_size() + NumPointers;
   Value *Part[2] = {S->getArg(StateParam), S->getArg(StateParam + 1)};
+  // A thread's own record holds the state: its adjoints are plain adds.
+  if (CL.ThreadSlots)
+    for (unsigned K : {StateParam, StateParam + 1})
+      S->addParamAttr(K, Attribute::get(Ctx, ThreadPrivateAttr));
   Part[0]->setName("state");
   Part[1]->setName("state.inactive");
   StructType *PartTy[2] = {CL.Active, CL.Inactive};

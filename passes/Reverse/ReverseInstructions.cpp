@@ -29,6 +29,7 @@
 #include "Rules/DerivativeRules.h"
 #include "Support/DerivativeSignature.h"
 #include "Support/Diagnostics.h"
+#include "Support/FunctionAttributes.h"
 #include "Support/Options.h"
 #include "Sweep/SweepPlanner.h"
 #include "Tape/Tape.h"
@@ -337,10 +338,17 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
 }
 
 bool ReverseEmitter::threadPrivate(const Value *P) const {
-  // Stack memory is the thread's own; so is a slot of the thread's index.
+  // Stack memory is the thread's own; so is a slot of the thread's index,
+  // and a parameter marked as the thread's own memory (ThreadPrivateAttr).
   int C = classOf(P);
   if (C >= 0 && Act->classes().origins(C) == OriginLocal)
     return true;
+  // (P is the derivative's: its parameters are the signature's.)
+  if (const auto *A = dyn_cast<Argument>(getUnderlyingObject(P)))
+    for (auto [ArgNo, Param] : enumerate(Sig.PrimalParam))
+      if (Param == A->getArgNo() &&
+          Key.Fn->getArg(ArgNo)->hasAttribute(ThreadPrivateAttr))
+        return true;
   return Privacy && Privacy->isPrivate(P);
 }
 

@@ -18,6 +18,11 @@ class Function;
 
 namespace gpuad {
 
+/// The parameter attribute of memory only the running thread touches (a
+/// device loop's state in its per-thread record): reverse mode adds its
+/// adjoints without atomics.
+inline constexpr const char *ThreadPrivateAttr = "gpuad-thread-private";
+
 /// Function attributes of a primal that stay true of its derivatives.
 void copyFunctionAttributes(const llvm::Function &From, llvm::Function &To);
 /// For a function cloned from \p From with another signature or body

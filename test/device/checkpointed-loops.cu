@@ -14,6 +14,13 @@
 // RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O0 -S %s -o %t.O0.ptx
 // RUN: %ptxas -arch=sm_90 %t.O0.ptx -o %t.O0.cubin
 // RUN: %gpuad-cc --cuda-host-only -O2 -c %s -o %t.host.o
+// The state is the thread's own record: its adjoints are plain adds, no
+// atomics (which local memory does not have).
+// RUN: %gpuad-cc --cuda-device-only --cuda-gpu-arch=sm_90 -O2 -S -emit-llvm %s -o %t.O2.ll
+// RUN: FileCheck %s --check-prefix=PRIVATE --input-file=%t.O2.ll
+// PRIVATE-LABEL: define internal void @_Z8pendulumILb1EEdddi{{.*}}.reverse_step(
+// PRIVATE-NOT: atomicrmw
+// PRIVATE: ret void
 
 #include <gpuad/gpuad.h>
 
