@@ -108,6 +108,9 @@ ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
                       (Arg.Kind == ArgKind::Pivots && (Arg.Access & Writes))))
         W.Any[*Op] = true;
     }
+    // cuBLAS writes a scalar result through a pointer.
+    if (R.ReturnsScalar && Class.Spelling.Convention == BufferSpelling::Cublas)
+      W.Any[R.resultOperand()] = W.Data[R.resultOperand()] = true;
     return W;
   }
   if (Class.Effect == CallEffect::KernelLaunch) {

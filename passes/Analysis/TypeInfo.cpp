@@ -815,7 +815,10 @@ void TypeInfo::visitBufferCall(CallBase &Call, const BufferRoutine &R,
   // in memory for the Fortran spelling.
   ConcreteType Float = ConcreteType::floatOf(S.Element);
   ConcreteType Int(ConcreteType::Integer);
+  // cuBLAS passes scalars by pointer, and writes a scalar result through
+  // its last argument.
   bool ByPointer = S.Convention == BufferSpelling::Fortran;
+  bool Cublas = S.Convention == BufferSpelling::Cublas;
   for (auto [K, Arg] : enumerate(R.Args)) {
     std::optional<unsigned> I = R.operand(K, S.Convention);
     if (!I)
@@ -826,12 +829,14 @@ void TypeInfo::visitBufferCall(CallBase &Call, const BufferRoutine &R,
       update(Op, {-1}, Float);
     else if (Arg.Kind == ArgKind::Pivots)
       update(Op, {-1}, Int);
-    else if (ByPointer)
+    else if (ByPointer || (Cublas && Arg.Kind == ArgKind::Scalar))
       update(Op, {0}, IsFloat ? Float : Int);
     else
       update(Op, {}, IsFloat ? Float : Int);
   }
-  if (R.ReturnsScalar)
+  if (R.ReturnsScalar && Cublas)
+    update(Call.getArgOperand(R.resultOperand()), {0}, Float);
+  else if (R.ReturnsScalar)
     update(&Call, {}, Float);
 }
 

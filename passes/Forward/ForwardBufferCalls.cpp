@@ -7,6 +7,9 @@
 /// Forward mode runs a buffer routine's tangent builder once per lane,
 /// before the primal call (which may overwrite what the tangent reads:
 /// scal's x).  A linear routine's tangent is the call itself on the shadows.
+/// A cuBLAS call's scalar tangents are read, and its result's tangent
+/// written, in host or device memory as the handle's pointer mode says
+/// before the call.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -34,11 +37,18 @@ class ForwardBufferCall final : public BufferCallEmitter {
 public:
   ForwardBufferCall(IRBuilderBase &B, CallBase &Call, const CallClass &Class,
                     TargetHooks &Target,
-                    function_ref<Value *(unsigned)> LaneShadow)
-      : BufferCallEmitter(B, Call, Class, Target), LaneShadow(LaneShadow) {}
+                    function_ref<Value *(unsigned)> LaneShadow, Value *Mode,
+                    function_ref<void(const Twine &)> Fail)
+      : BufferCallEmitter(B, Call, Class, Target), LaneShadow(LaneShadow),
+        Mode(Mode), Fail(Fail) {}
 
   Value *primal(unsigned I) override { return valueAt(B, I); }
-  Value *shadow(unsigned I) override { return LaneShadow(I); }
+  Value *shadow(unsigned I) override {
+    Value *S = LaneShadow(I);
+    if (S && cublas() && Routine.Args[I].Kind == ArgKind::Scalar)
+      return scalarHelper(B, "read", handle(), Mode, S);
+    return S;
+  }
   bool active(unsigned I) override { return LaneShadow(I); }
   std::pair<Value *, Value *> atCall(unsigned I) override {
     llvm_unreachable("forward mode reads buffers where they are");
@@ -51,6 +61,19 @@ public:
   }
   void addAdjoint(unsigned, Value *) override {
     llvm_unreachable("forward mode has no adjoints");
+  }
+  Value *handle() override { return Call.getArgOperand(0); }
+  Value *modeAtCall() override { return Mode; }
+  void unsupported(const Twine &What) override {
+    Fail("cannot differentiate '" + Call.getCalledFunction()->getName() +
+         "' in forward mode: its tangent needs " + What +
+         ", which gpuad does not emit for cuBLAS");
+  }
+
+  /// cuBLAS: writes the result's tangent \p T where the result pointer's
+  /// shadow \p DResult points.
+  void writeResultTangent(Value *DResult, Value *T) {
+    scalarHelper(B, "write", handle(), Mode, DResult, {T});
   }
 
   /// The linear routine's tangent: the call with each buffer replaced by
@@ -75,6 +98,8 @@ public:
 
 private:
   function_ref<Value *(unsigned)> LaneShadow;
+  Value *Mode;
+  function_ref<void(const Twine &)> Fail;
 };
 
 } // namespace
@@ -88,8 +113,9 @@ void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
                                     "shadows")
                     << ") before " << Call << "\n");
   bool ByPointer = Class.Spelling.Convention == BufferSpelling::Fortran;
+  bool Cublas = Class.Spelling.Convention == BufferSpelling::Cublas;
   // Shadows of the arguments: buffers' shadow pointers; scalars' tangents
-  // (in shadow memory for Fortran's pointers).
+  // (in shadow memory for Fortran's and cuBLAS's pointers).
   // (A written buffer without one is memory no derivative is read from.)
   SmallVector<Value *, 8> Shadows(R.Args.size());
   for (auto [K, Arg] : enumerate(R.Args)) {
@@ -97,13 +123,30 @@ void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
     if (!I)
       continue;
     Value *Op = Call.getArgOperand(*I);
-    if (Arg.isBuffer() || (ByPointer && Arg.Kind == ArgKind::Scalar))
+    if (Arg.isBuffer() ||
+        ((ByPointer || Cublas) && Arg.Kind == ArgKind::Scalar))
       Shadows[K] = needsShadow(Op) ? shadowPointer(Op, Call) : nullptr;
     else if (Arg.Kind == ArgKind::Scalar)
       Shadows[K] = shadowOf(Op);
   }
+  // cuBLAS: the result's shadow, and the handle's pointer mode before
+  // anything the tangent calls changes it.
+  Value *ResultShadow = nullptr;
+  if (Cublas && R.ReturnsScalar &&
+      needsShadow(Call.getArgOperand(R.resultOperand())))
+    ResultShadow = shadowPointer(Call.getArgOperand(R.resultOperand()), Call);
   IRBuilderBase::InsertPointGuard Guard(B);
   B.SetInsertPoint(&Call);
+  Value *Mode = nullptr;
+  if (Cublas) {
+    Value *Handle = Call.getArgOperand(0);
+    Mode = B.CreateCall(
+        Call.getModule()->getOrInsertFunction(
+            "gpuad_cublas_pointer_mode",
+            FunctionType::get(B.getInt32Ty(), {Handle->getType()}, false)),
+        {Handle});
+  }
+  auto Fail = [&](const Twine &Msg) { fail(Call, Msg); };
   SmallVector<Value *, 4> Results;
   for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {
     auto LaneShadow = [&](unsigned K) -> Value * {
@@ -117,11 +160,17 @@ void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
                             Batch.extract(B, S, Ty, Lane));
       return Batch.extract(B, S, Ty, Lane);
     };
-    ForwardBufferCall Site(B, Call, Class, Ctx.target(), LaneShadow);
+    ForwardBufferCall Site(B, Call, Class, Ctx.target(), LaneShadow, Mode,
+                           Fail);
     Results.push_back(R.Tangent ? R.Tangent(Site) : Site.linearTangent());
+    if (ResultShadow)
+      Site.writeResultTangent(
+          Batch.extract(B, ResultShadow,
+                        Call.getArgOperand(R.resultOperand())->getType(), Lane),
+          Results.back());
     Site.releaseTemporaries();
   }
-  if (R.ReturnsScalar && hasShadow(&Call))
+  if (!Cublas && R.ReturnsScalar && hasShadow(&Call))
     setShadow(&Call, Batch.pack(B, Call.getType(), Results));
 }
 

@@ -10,7 +10,9 @@
 /// buffer the adjoint reads is the primal buffer where nothing writes it
 /// after the call (nor the call itself), else a copy the forward sweep
 /// saves before the call (BLAS copy into a heap block, increment 1), freed
-/// once the adjoint has read it.
+/// once the adjoint has read it.  A cuBLAS call's copies are device blocks
+/// on its handle's stream; the handle's pointer mode, read before the call,
+/// says where its scalars, their adjoints and its result's adjoint live.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +53,9 @@ struct CallValues {
   /// Argument -> that value, and the buffer saved for it, in the reverse
   /// sweep.
   DenseMap<unsigned, Value *> Primals, Saved;
+  /// cuBLAS: the handle's pointer mode before the call, and the result it
+  /// wrote, in the forward sweep.
+  Value *Mode = nullptr, *Result = nullptr;
   /// Arguments whose remark (copied or read in place) was emitted.
   SmallDenseSet<unsigned, 4> Remarked;
 };
@@ -59,9 +64,30 @@ struct CallValues {
 class ReverseBufferCall final : public BufferCallEmitter {
 public:
   ReverseBufferCall(ReverseEmitter &E, CallBase &Call, const CallClass &Class,
-                    CallValues &At, unsigned Lane, Value *DI)
+                    CallValues &At, unsigned Lane, Value *DI,
+                    function_ref<void(const Twine &)> Fail)
       : BufferCallEmitter(E.B, Call, Class, E.Ctx.target()), E(E), At(At),
-        Lane(Lane), DI(DI) {}
+        Lane(Lane), DI(DI), Fail(Fail) {}
+
+  Value *handle() override { return E.lookup(Call.getArgOperand(0)); }
+
+  Value *modeAtCall() override {
+    if (!At.Mode) {
+      Value *Handle = Call.getArgOperand(0);
+      At.Mode = At.Forward.CreateCall(
+          Call.getModule()->getOrInsertFunction(
+              "gpuad_cublas_pointer_mode",
+              FunctionType::get(B.getInt32Ty(), {Handle->getType()}, false)),
+          {Handle});
+    }
+    return At.Mode;
+  }
+
+  void unsupported(const Twine &What) override {
+    Fail("cannot differentiate '" + Call.getCalledFunction()->getName() +
+         "' in reverse mode: its adjoint needs " + What +
+         ", which gpuad does not emit for cuBLAS");
+  }
 
   Value *primal(unsigned I) override {
     auto [It, New] = At.Primals.try_emplace(I, nullptr);
@@ -82,7 +108,7 @@ public:
     Value *Op = operand(I);
     if (!Op)
       return false;
-    if (isBuffer(I) || (byPointer() && Routine.Args[I].Kind == ArgKind::Scalar))
+    if (isBuffer(I) || scalarByPointer(I))
       return E.needsShadow(Op);
     return !isa<Constant>(Op) && E.isActive(Op);
   }
@@ -142,28 +168,59 @@ public:
       Value *Bytes =
           Forward.CreateMul(Forward.CreateZExt(Count, Forward.getInt64Ty()),
                             Forward.getInt64(DL.getTypeAllocSize(Element)));
-      Value *Copy = E.Ctx.target().emitAlloc(Forward, Bytes);
+      Value *Handle = cublas() ? Call.getArgOperand(0) : nullptr;
+      Value *Copy = allocate(Forward, Bytes, Handle);
       Value *One = ConstantInt::get(IntTy, 1);
       bool IsVector = Arg.Kind == ArgKind::Vector;
       emitCall(
           Forward, "copy",
-          {Count, Op, IsVector ? forwardValue(Arg.Increment) : One, Copy, One});
+          {Count, Op, IsVector ? forwardValue(Arg.Increment) : One, Copy, One},
+          Handle);
       It->second = E.lookup(Copy);
     }
     return {It->second, Arg.Kind == ArgKind::Vector ? ConstantInt::get(IntTy, 1)
                                                     : primal(Arg.Increment)};
   }
 
-  Value *result() override { return E.lookup(&Call); }
+  Value *result() override {
+    if (!cublas())
+      return E.lookup(&Call);
+    if (!At.Result) {
+      // What the call wrote through its result pointer, read after it.
+      IRBuilder<> After(Call.getNextNode());
+      At.Result =
+          scalarHelper(After, "read", Call.getArgOperand(0), modeAtCall(),
+                       Call.getArgOperand(Routine.resultOperand()));
+    }
+    return E.lookup(At.Result);
+  }
 
   Value *resultAdjoint() override {
-    return DI ? E.Batch.extract(B, DI, Call.getType(), Lane) : nullptr;
+    if (!cublas())
+      return DI ? E.Batch.extract(B, DI, Call.getType(), Lane) : nullptr;
+    // The adjoint of what the call wrote through its result pointer, taken
+    // from that memory's shadow (the value there before the call is lost).
+    Value *Op = Call.getArgOperand(Routine.resultOperand());
+    if (!E.needsShadow(Op))
+      return nullptr;
+    if (!ResultAdjoint) {
+      Value *S = E.reverseShadow(Op, Call);
+      ResultAdjoint = scalarHelper(B, "take", handle(), E.lookup(modeAtCall()),
+                                   E.Batch.extract(B, S, Op->getType(), Lane));
+    }
+    return ResultAdjoint;
   }
 
   void addAdjoint(unsigned I, Value *Delta) override {
     if (!active(I))
       return;
     Value *Op = operand(I);
+    if (cublas()) {
+      Value *S = E.reverseShadow(Op, Call);
+      scalarHelper(B, "add", handle(), E.lookup(modeAtCall()),
+                   E.Batch.extract(B, S, Op->getType(), Lane), {Delta});
+      return;
+    }
     if (byPointer()) {
       Value *S = E.reverseShadow(Op, Call);
       E.Ctx.target().emitAccumulate(B,
@@ -222,6 +279,8 @@ private:
   CallValues &At;
   unsigned Lane;
   Value *DI;
+  function_ref<void(const Twine &)> Fail;
+  Value *ResultAdjoint = nullptr;
 };
 
 void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
@@ -229,9 +288,15 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
   const BufferRoutine &R = *Class.Routine;
   // Per scalar argument, each lane's adjoint.
   DenseMap<unsigned, SmallVector<Value *, 4>> Scalars;
+  if (Class.Spelling.Convention == BufferSpelling::Cublas &&
+      (isa<InvokeInst>(Call) || (R.ReturnsScalar && !Call.getNextNode())))
+    return fail(Call, "cannot differentiate '" +
+                          Call.getCalledFunction()->getName() +
+                          "' called by an invoke");
   CallValues At(Call);
+  auto Fail = [&](const Twine &Msg) { fail(Call, Msg); };
   for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
-    ReverseBufferCall Site(*this, Call, Class, At, Lane, DI);
+    ReverseBufferCall Site(*this, Call, Class, At, Lane, DI, Fail);
     R.Adjoint(Site);
     Site.releaseTemporaries();
     for (auto &[Arg, Deltas] : Site.ScalarAdjoints) {
@@ -243,8 +308,12 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
     }
   }
   // The saved copies go once every lane has read them.
+  ReverseBufferCall Last(*this, Call, Class, At, 0, DI, Fail);
   for (auto &Entry : At.Saved)
-    Ctx.target().emitFree(B, Entry.second);
+    Last.release(B, Entry.second,
+                 Class.Spelling.Convention == BufferSpelling::Cublas
+                     ? Last.handle()
+                     : nullptr);
   for (auto &[Arg, PerLane] : Scalars) {
     for (Value *&V : PerLane)
       if (!V)

@@ -30,8 +30,17 @@ BufferRoutine::operand(unsigned K, BufferSpelling::Form Form) const {
                                          : std::optional<unsigned>(K);
   if (Args[K].Kind == ArgKind::Layout)
     return std::nullopt;
-  return K - count_if(Args.take_front(K), [](const CallArgument &A) {
+  // cuBLAS passes its handle first.
+  return K + (Form == BufferSpelling::Cublas) -
+         count_if(Args.take_front(K), [](const CallArgument &A) {
            return A.Kind == ArgKind::Layout;
+         });
+}
+
+unsigned BufferRoutine::resultOperand() const {
+  assert(ReturnsScalar && "the routine returns no scalar");
+  return 1 + count_if(Args, [](const CallArgument &A) {
+           return A.Kind != ArgKind::Layout;
          });
 }
 
@@ -49,6 +58,9 @@ Value *BufferCallSite::saysTransposed(IRBuilderBase &B, Value *Flag,
   if (Form == BufferSpelling::C)
     return B.CreateICmpNE(
         Flag, ConstantInt::get(Flag->getType(), blas_flag::NoTrans));
+  if (Form == BufferSpelling::Cublas) // CUBLAS_OP_T, CUBLAS_OP_C
+    return B.CreateICmpNE(
+        Flag, ConstantInt::get(Flag->getType(), cublas_flag::NoTrans));
   // 'N' or 'n'; 'T', 't', 'C', 'c' transpose (a real matrix's conjugate
   // transpose is its transpose).
   return B.CreateAnd(
@@ -58,7 +70,7 @@ Value *BufferCallSite::saysTransposed(IRBuilderBase &B, Value *Flag,
 
 Value *BufferCallSite::saysRowMajor(IRBuilderBase &B, Value *Layout,
                                     BufferSpelling::Form Form) {
-  if (Form == BufferSpelling::Fortran)
+  if (Form == BufferSpelling::Fortran || Form == BufferSpelling::Cublas)
     return B.getFalse();
   return B.CreateICmpEQ(
       Layout, ConstantInt::get(Layout->getType(), blas_flag::RowMajor));
@@ -70,6 +82,9 @@ Value *BufferCallSite::transposed(unsigned I) {
 }
 
 Value *BufferCallSite::transposeFlag(Value *Transposed) {
+  if (Spelling.Convention == BufferSpelling::Cublas)
+    return B.CreateSelect(Transposed, B.getInt32(cublas_flag::Trans),
+                          B.getInt32(cublas_flag::NoTrans));
   if (Spelling.Convention != BufferSpelling::C)
     return B.CreateSelect(Transposed, B.getInt8('T'), B.getInt8('N'));
   // An enum, passed as the call passes its own flags (an int; a char in
@@ -96,6 +111,15 @@ Value *BufferCallSite::saysFlag(IRBuilderBase &B, Value *Flag,
                                 char Letter) {
   if (Form == BufferSpelling::C)
     return B.CreateICmpEQ(Flag, ConstantInt::get(Flag->getType(), Enum));
+  if (Form == BufferSpelling::Cublas) {
+    assert((Enum == blas_flag::Upper || Enum == blas_flag::Unit ||
+            Enum == blas_flag::Left) &&
+           "a flag cuBLAS has no value for");
+    int Cublas = Enum == blas_flag::Upper  ? cublas_flag::Upper
+                 : Enum == blas_flag::Unit ? cublas_flag::Unit
+                                           : cublas_flag::Left;
+    return B.CreateICmpEQ(Flag, ConstantInt::get(Flag->getType(), Cublas));
+  }
   return B.CreateOr(
       B.CreateICmpEQ(Flag, ConstantInt::get(Flag->getType(), Letter)),
       B.CreateICmpEQ(Flag,

@@ -160,6 +160,16 @@ constexpr int Unit = 132;
 constexpr int Left = 141;
 } // namespace blas_flag
 
+/// cuBLAS's encodings (cublasOperation_t, cublasFillMode_t,
+/// cublasDiagType_t, cublasSideMode_t, cublasPointerMode_t).
+namespace cublas_flag {
+constexpr int NoTrans = 0, Trans = 1;
+constexpr int Upper = 1;
+constexpr int Unit = 1;
+constexpr int Left = 0;
+constexpr int HostPointers = 0;
+} // namespace cublas_flag
+
 /// How one spelling of a buffer routine passes its arguments.
 struct BufferSpelling {
   enum Form : uint8_t {
@@ -168,6 +178,13 @@ struct BufferSpelling {
     Lapacke, ///< LAPACKE: by value, flags as characters, the status
              ///< returned (`LAPACKE_dpotrf`); its derivatives call BLAS and
              ///< LAPACK through the Fortran spelling
+    Cublas,  ///< cuBLAS v2 (`cublasDdot_v2`): the handle first, no layout
+             ///< (column major), integers and flags (cuBLAS's enums) by
+             ///< value, scalars by pointer into host or device memory as
+             ///< the handle's pointer mode says, a scalar result written
+             ///< through a last pointer, the status returned; buffers are
+             ///< device memory, which the derivative touches only through
+             ///< cuBLAS and the runtime API
   };
   Form Convention = C;
   /// The precision: float or double.
@@ -344,8 +361,11 @@ struct BufferRoutine {
   /// element by element (axpy(n, a, x, 1, x, 1) is x = (1 + a) x).
   bool outputsMayOverlap() const;
   /// Argument \p K's operand in a call of spelling \p Form; none for the
-  /// layout in Fortran, which has no such argument.
+  /// layout in Fortran and cuBLAS, which have no such argument.
   std::optional<unsigned> operand(unsigned K, BufferSpelling::Form Form) const;
+  /// cuBLAS: the operand through which a routine returning a scalar
+  /// writes it (its last).
+  unsigned resultOperand() const;
 };
 
 } // namespace gpuad

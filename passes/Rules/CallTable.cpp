@@ -12,6 +12,7 @@
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -245,12 +246,15 @@ std::string spell(StringRef Name, char Letter, BufferSpelling::Form Form) {
     return "cblas_" + Base;
   case BufferSpelling::Lapacke:
     return "LAPACKE_" + Base;
+  case BufferSpelling::Cublas:
+    return "cublas" + std::string(1, toUpper(Letter)) + Name.str() + "_v2";
   default:
     return Base + "_";
   }
 }
 
-/// Every spelling of every buffer routine: `cblas_ddot`, `ddot_`.
+/// Every spelling of every buffer routine: `cblas_ddot`, `ddot_`,
+/// `cublasDdot_v2`.
 const StringMap<BufferName> &bufferNames() {
   static const StringMap<BufferName> Names = [] {
     StringMap<BufferName> M;
@@ -258,9 +262,10 @@ const StringMap<BufferName> &bufferNames() {
       assert(isWellFormed(R) && "a buffer routine's row is malformed");
       for (const char *P = R.Precisions; *P; ++P)
         for (auto Form : {BufferSpelling::C, BufferSpelling::Fortran,
-                          BufferSpelling::Lapacke})
+                          BufferSpelling::Lapacke, BufferSpelling::Cublas})
           if (Form == BufferSpelling::Fortran ||
-              R.Lapack == (Form == BufferSpelling::Lapacke))
+              R.Lapack == (Form == BufferSpelling::Lapacke ||
+                           Form == BufferSpelling::Fortran))
             M[spell(R.Name, *P, Form)] = {&R, Form, *P == 'd'};
     }
     return M;
@@ -277,11 +282,13 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
   const BufferRoutine &R = *N.Routine;
   bool ByPointer = N.Convention == BufferSpelling::Fortran;
   bool Lapacke = N.Convention == BufferSpelling::Lapacke;
-  unsigned Passed = 0, Flags = 0;
+  bool Cublas = N.Convention == BufferSpelling::Cublas;
+  // cuBLAS: the handle, and the pointer a scalar result is written to.
+  unsigned Passed = Cublas ? 1 + R.ReturnsScalar : 0, Flags = 0;
   for (const CallArgument &Arg : R.Args) {
-    Passed += ByPointer ? Arg.Kind != ArgKind::Layout
-              : Lapacke ? Arg.Kind != ArgKind::Info
-                        : true;
+    Passed += ByPointer || Cublas ? Arg.Kind != ArgKind::Layout
+              : Lapacke           ? Arg.Kind != ArgKind::Info
+                                  : true;
     Flags += Arg.Kind == ArgKind::Transpose || Arg.Kind == ArgKind::Uplo ||
              Arg.Kind == ArgKind::Diag || Arg.Kind == ArgKind::Side;
   }
@@ -290,16 +297,21 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
       (Params != Passed && !(ByPointer && Params == Passed + Flags)))
     return false;
   Type *Ret = FT.getReturnType();
-  if (Lapacke           ? !Ret->isIntegerTy()
+  if (Lapacke || Cublas ? !Ret->isIntegerTy()
       : R.ReturnsScalar ? Ret != Element
                         : !Ret->isVoidTy())
+    return false;
+  if (Cublas &&
+      (!FT.getParamType(0)->isPointerTy() ||
+       (R.ReturnsScalar && !FT.getParamType(R.resultOperand())->isPointerTy())))
     return false;
   for (auto [K, Arg] : enumerate(R.Args)) {
     std::optional<unsigned> Op = R.operand(K, N.Convention);
     if (!Op)
       continue;
     Type *Param = FT.getParamType(*Op);
-    if (ByPointer || Arg.isBuffer() || Arg.Kind == ArgKind::Pivots) {
+    if (ByPointer || Arg.isBuffer() || Arg.Kind == ArgKind::Pivots ||
+        (Cublas && Arg.Kind == ArgKind::Scalar)) {
       if (!Param->isPointerTy())
         return false;
     } else if (Arg.Kind == ArgKind::Scalar ? Param != Element

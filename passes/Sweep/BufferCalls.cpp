@@ -21,12 +21,13 @@ BufferCallEmitter::BufferCallEmitter(IRBuilderBase &B, CallBase &Call,
     : BufferCallSite(B, Class.Spelling.Element, *Class.Routine, Class.Spelling),
       Call(Call), Target(Target) {
   // CBLAS's integers are the call's own (int, or int64 in an ILP64
-  // build); Fortran's are in memory, int (LP64, as Debian's BLAS).
+  // build), as are cuBLAS's (int); Fortran's are in memory, int (LP64, as
+  // Debian's BLAS).
   IntTy = B.getInt32Ty();
   if (!byPointer())
     for (auto [K, Arg] : enumerate(Routine.Args))
       if (Arg.Kind == ArgKind::Length)
-        IntTy = cast<IntegerType>(Call.getArgOperand(K)->getType());
+        IntTy = cast<IntegerType>(operand(K)->getType());
 }
 
 Value *BufferCallEmitter::operand(unsigned I) const {
@@ -56,6 +57,8 @@ Value *BufferCallEmitter::valueAt(IRBuilderBase &At, unsigned I) {
   Value *Op = operand(I);
   if (!Op)
     return At.getInt32(blas_flag::ColumnMajor);
+  if (cublas() && Routine.Args[I].Kind == ArgKind::Scalar)
+    return scalarHelper(At, "read", Call.getArgOperand(0), modeAtCall(), Op);
   if (!byPointer() || isBuffer(I) || Routine.Args[I].Kind == ArgKind::Pivots)
     return Op;
   return At.CreateLoad(fortranValueType(Routine.Args[I], Element, IntTy), Op);
@@ -104,7 +107,7 @@ Value *BufferCallEmitter::span(IRBuilderBase &At, unsigned I,
 }
 
 Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
-                                   ArrayRef<Value *> Args) {
+                                   ArrayRef<Value *> Args, Value *Handle) {
   const BufferRoutine *R = CallTable::bufferRoutineNamed(Name);
   assert(R && R->Args.size() == Args.size() &&
          "a builder called a routine the table does not have, or with the "
@@ -115,33 +118,120 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
   SmallVector<Value *, 8> Passed;
   BufferSpelling Callee = calleeSpelling();
   bool ByPointer = Callee.Convention == BufferSpelling::Fortran;
+  bool Cublas = Callee.Convention == BufferSpelling::Cublas;
+  auto Slot = [&](Type *Ty) {
+    IRBuilder<> EB(&D.getEntryBlock(), D.getEntryBlock().getFirstInsertionPt());
+    return EB.CreateAlloca(Ty, M.getDataLayout().getAllocaAddrSpace(), nullptr,
+                           "arg");
+  };
+  if (Cublas) {
+    Value *H = Handle ? Handle : handle();
+    Params.push_back(H->getType());
+    Passed.push_back(H);
+  }
   for (auto [Arg, V] : zip(R->Args, Args)) {
-    if (Arg.isBuffer() || Arg.Kind == ArgKind::Pivots || !ByPointer) {
+    if (Arg.Kind == ArgKind::Layout && (ByPointer || Cublas))
+      continue; // Fortran's and cuBLAS's matrices are column major
+    if (Arg.isBuffer() || Arg.Kind == ArgKind::Pivots ||
+        (Cublas ? Arg.Kind != ArgKind::Scalar : !ByPointer)) {
       Params.push_back(V->getType());
       Passed.push_back(V);
       continue;
     }
-    if (Arg.Kind == ArgKind::Layout)
-      continue; // Fortran's matrices are column major
-    // Fortran: the value in a stack slot of the derivative's entry.
-    IRBuilder<> EB(&D.getEntryBlock(), D.getEntryBlock().getFirstInsertionPt());
-    AllocaInst *Slot = EB.CreateAlloca(
-        V->getType(), M.getDataLayout().getAllocaAddrSpace(), nullptr, "arg");
-    At.CreateStore(V, Slot);
-    Params.push_back(Slot->getType());
-    Passed.push_back(Slot);
+    // Fortran's values and cuBLAS's scalars (host pointers: the derivative
+    // switched the handle to them) in a stack slot of the derivative's
+    // entry.
+    AllocaInst *S = Slot(V->getType());
+    At.CreateStore(V, S);
+    Params.push_back(S->getType());
+    Passed.push_back(S);
   }
-  Type *Ret = R->ReturnsScalar ? Element : At.getVoidTy();
+  AllocaInst *Result = nullptr;
+  if (Cublas && R->ReturnsScalar) {
+    Result = Slot(Element);
+    Params.push_back(Result->getType());
+    Passed.push_back(Result);
+  }
+  Type *Ret = Cublas             ? At.getInt32Ty()
+              : R->ReturnsScalar ? Element
+                                 : At.getVoidTy();
   FunctionCallee F = M.getOrInsertFunction(
       CallTable::spellingOf(*R, Callee), FunctionType::get(Ret, Params, false));
+  CallInst *C = At.CreateCall(F, Passed);
+  return Result ? static_cast<Value *>(At.CreateLoad(Element, Result)) : C;
+}
+
+Value *BufferCallEmitter::scalarHelper(IRBuilderBase &At, StringRef Op,
+                                       Value *Handle, Value *Mode, Value *Ptr,
+                                       ArrayRef<Value *> Args) {
+  Module &M = *At.GetInsertBlock()->getModule();
+  SmallVector<Value *, 4> Passed = {Handle, Mode, Ptr};
+  append_range(Passed, Args);
+  SmallVector<Type *, 4> Params;
+  for (Value *V : Passed)
+    Params.push_back(V->getType());
+  bool Returns = Op == "read" || Op == "take";
+  FunctionCallee F = M.getOrInsertFunction(
+      ("gpuad_cublas_" + Op + (Element->isDoubleTy() ? "_f64" : "_f32")).str(),
+      FunctionType::get(Returns ? Element : At.getVoidTy(), Params, false));
   return At.CreateCall(F, Passed);
 }
 
+void BufferCallEmitter::useHostScalars() {
+  if (!cublas() || SavedMode)
+    return;
+  Module &M = *B.GetInsertBlock()->getModule();
+  Value *H = handle();
+  FunctionCallee F = M.getOrInsertFunction(
+      "gpuad_cublas_host_scalars",
+      FunctionType::get(B.getInt32Ty(), {H->getType()}, false));
+  SavedMode = B.CreateCall(F, {H});
+}
+
+Value *BufferCallEmitter::allocate(IRBuilderBase &At, Value *Bytes,
+                                   Value *Handle) {
+  if (!cublas())
+    return Target.emitAlloc(At, Bytes);
+  Module &M = *At.GetInsertBlock()->getModule();
+  FunctionCallee F = M.getOrInsertFunction(
+      "gpuad_cublas_alloc",
+      FunctionType::get(At.getPtrTy(), {Handle->getType(), At.getInt64Ty()},
+                        false));
+  return At.CreateCall(F, {Handle, Bytes});
+}
+
+void BufferCallEmitter::release(IRBuilderBase &At, Value *Block,
+                                Value *Handle) {
+  if (!cublas())
+    return Target.emitFree(At, Block);
+  Module &M = *At.GetInsertBlock()->getModule();
+  FunctionCallee F = M.getOrInsertFunction(
+      "gpuad_cublas_free",
+      FunctionType::get(At.getVoidTy(), {Handle->getType(), Block->getType()},
+                        false));
+  At.CreateCall(F, {Handle, Block});
+}
+
 Value *BufferCallEmitter::call(StringRef Name, ArrayRef<Value *> Args) {
+  useHostScalars();
   return emitCall(B, Name, Args);
 }
 
 void BufferCallEmitter::zero(Value *N, Value *Buffer, Value *Inc) {
+  if (cublas()) {
+    // Device memory: a strided memset on the handle's stream.
+    Module &M = *B.GetInsertBlock()->getModule();
+    Value *H = handle();
+    Type *I32 = B.getInt32Ty();
+    FunctionCallee F = M.getOrInsertFunction(
+        "gpuad_cublas_zero",
+        FunctionType::get(B.getVoidTy(),
+                          {H->getType(), I32, B.getPtrTy(), I32, I32}, false));
+    B.CreateCall(F, {H, B.CreateSExtOrTrunc(N, I32), Buffer,
+                     B.CreateSExtOrTrunc(Inc, I32),
+                     B.getInt32(Element->getPrimitiveSizeInBits() / 8)});
+    return;
+  }
   eachElement("zero", N, {{Buffer, Inc}}, {}, /*Sums=*/false,
               [&](IRBuilderBase &LB, ArrayRef<Value *> Elements,
                   ArrayRef<Value *>) -> Value * {
@@ -164,6 +254,10 @@ static Value *vectorElement(IRBuilderBase &B, Type *Element, Value *X,
 Value *BufferCallEmitter::eachElement(
     StringRef Name, Value *N, ArrayRef<std::pair<Value *, Value *>> Vectors,
     ArrayRef<Value *> Scalars, bool Sums, ElementBody Body) {
+  if (cublas()) {
+    unsupported("a loop over the elements of device memory");
+    return Sums ? constant(0.0) : nullptr;
+  }
   Module &M = *B.GetInsertBlock()->getModule();
   LLVMContext &C = M.getContext();
   std::string FnName =
@@ -229,6 +323,10 @@ Value *BufferCallEmitter::eachTriangleElement(
     ArrayRef<std::pair<Value *, Value *>> Rows,
     ArrayRef<std::pair<Value *, Value *>> Columns, ArrayRef<Value *> Scalars,
     bool Sums, ElementBody Body) {
+  if (cublas()) {
+    unsupported("a loop over a triangle of device memory");
+    return Sums ? constant(0.0) : nullptr;
+  }
   Module &Mod = *B.GetInsertBlock()->getModule();
   LLVMContext &C = Mod.getContext();
   std::string FnName = ("gpuad.triangle." + Name + "." +
@@ -351,6 +449,8 @@ Function *BufferCallEmitter::columnsFunction(const BufferRoutine &R,
   SmallVector<Type *, 8> Params = {Type::getInt32Ty(C), IntTy, IntTy};
   for (Value *V : Args)
     Params.push_back(V->getType());
+  if (cublas()) // the handle, last
+    Params.push_back(PointerType::get(C, 0));
   Type *Ret = R.ReturnsScalar ? Element : Type::getVoidTy(C);
   Function *F = Function::Create(FunctionType::get(Ret, Params, false),
                                  GlobalValue::InternalLinkage, Name, M);
@@ -393,7 +493,8 @@ Function *BufferCallEmitter::columnsFunction(const BufferRoutine &R,
       CallArgs.push_back(F->getArg(2 + K));
     }
   }
-  Value *Result = emitCall(LB, R.Name, CallArgs);
+  Value *Result = emitCall(LB, R.Name, CallArgs,
+                           cublas() ? F->getArg(F->arg_size() - 1) : nullptr);
   Value *Next = LB.CreateAdd(J, LB.getInt64(1));
   J->addIncoming(Next, Loop);
   Value *NextSum = Sum ? LB.CreateFAdd(Sum, Result) : nullptr;
@@ -420,6 +521,10 @@ Value *BufferCallEmitter::eachColumn(StringRef Name, Value *Layout, Value *Rows,
          "eachColumn takes a level-1 routine's arguments less its length");
   SmallVector<Value *, 8> Passed = {Layout, Rows, Columns};
   append_range(Passed, Args);
+  if (cublas()) {
+    useHostScalars();
+    Passed.push_back(handle());
+  }
   return B.CreateCall(columnsFunction(*R, Args), Passed);
 }
 
@@ -431,13 +536,15 @@ Value *BufferCallEmitter::temporary(Value *Count) {
   const DataLayout &DL = Call.getModule()->getDataLayout();
   Value *Bytes =
       B.CreateMul(Elements, B.getInt64(DL.getTypeAllocSize(Element)));
-  Value *Block = Target.emitAlloc(B, Bytes);
+  Value *Block = allocate(B, Bytes, cublas() ? handle() : nullptr);
   Temporaries.push_back(Block);
   return Block;
 }
 
 void BufferCallEmitter::swapRows(Value *Columns, Value *A, Value *Ld,
                                  Value *Pivots, Value *Count, bool Inverse) {
+  if (cublas())
+    return unsupported("row interchanges in device memory");
   // LAPACK's own <p>laswp_ (the program links LAPACK: it called it), every
   // argument by pointer; the inverse one interchange at a time, last first,
   // in a helper (laswp's negative increment is not read alike by every
@@ -502,6 +609,8 @@ void BufferCallEmitter::swapRows(Value *Columns, Value *A, Value *Ld,
 
 void BufferCallEmitter::copyMatrix(Value *Rows, Value *Columns,
                                    StridedMatrix From, StridedMatrix To) {
+  if (cublas())
+    return unsupported("an element-wise copy of device memory");
   Module &M = *B.GetInsertBlock()->getModule();
   LLVMContext &C = M.getContext();
   std::string Name =
@@ -570,8 +679,17 @@ void BufferCallEmitter::require(Value *Ok, StringRef Message) {
 
 void BufferCallEmitter::releaseTemporaries() {
   for (Value *Block : Temporaries)
-    Target.emitFree(B, Block);
+    release(B, Block, cublas() ? handle() : nullptr);
   Temporaries.clear();
+  if (!SavedMode)
+    return;
+  Module &M = *B.GetInsertBlock()->getModule();
+  Value *H = handle();
+  FunctionCallee F = M.getOrInsertFunction(
+      "gpuad_cublas_restore_scalars",
+      FunctionType::get(B.getVoidTy(), {H->getType(), B.getInt32Ty()}, false));
+  B.CreateCall(F, {H, SavedMode});
+  SavedMode = nullptr;
 }
 
 } // namespace gpuad

@@ -7,8 +7,16 @@
 /// What forward and reverse mode share when they run a buffer routine's
 /// builders (CallRule.h): calls of other routines of the family in the
 /// call's own precision and spelling -- by value for CBLAS, through stack
-/// slots for Fortran's by-pointer arguments -- and the zeroing of a strided
-/// buffer.  Each mode adds how it reads primal values, shadows and adjoints.
+/// slots for Fortran's by-pointer arguments and cuBLAS's scalars -- and the
+/// zeroing of a strided buffer.  Each mode adds how it reads primal values,
+/// shadows and adjoints.
+///
+/// A cuBLAS call's buffers are device memory: its derivative calls cuBLAS
+/// on the call's handle (so on its stream), with host scalars while it runs
+/// (the handle's pointer mode is restored after), takes scratch from the
+/// device, and reads or updates a scalar argument in host or device memory
+/// as the pointer mode said at the call (runtime/Cublas.h).  What needs a
+/// loop over elements (asum's signs, a triangle's update) is an error.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_SWEEP_BUFFERCALLS_H
@@ -55,17 +63,42 @@ public:
   void require(llvm::Value *Ok, llvm::StringRef Message) override;
   void copyMatrix(llvm::Value *Rows, llvm::Value *Columns, StridedMatrix From,
                   StridedMatrix To) override;
-  /// Frees the temporaries, once the derivative has read them.
+  /// Frees the temporaries, once the derivative has read them, and gives a
+  /// cuBLAS handle back its pointer mode.
   void releaseTemporaries();
+  /// cuBLAS: the call's handle where B emits.
+  virtual llvm::Value *handle() = 0;
+  /// cuBLAS: the handle's pointer mode when the call ran (an i32), a value
+  /// of the forward sweep, before the call.
+  virtual llvm::Value *modeAtCall() = 0;
+  /// Reports that this spelling's derivative cannot do \p What (an error
+  /// at the call).
+  virtual void unsupported(const llvm::Twine &What) = 0;
+  /// \p Bytes of scratch for the derivative at \p At, and its release: the
+  /// heap, or device memory on \p Handle's stream for cuBLAS.
+  llvm::Value *allocate(llvm::IRBuilderBase &At, llvm::Value *Bytes,
+                        llvm::Value *Handle);
+  void release(llvm::IRBuilderBase &At, llvm::Value *Block,
+               llvm::Value *Handle);
 
 protected:
   BufferCallEmitter(llvm::IRBuilderBase &B, llvm::CallBase &Call,
                     const CallClass &Class, TargetHooks &Target);
 
   /// Emits routine \p Name at \p At (the builders' B, or a place in the
-  /// forward sweep).
+  /// forward sweep); a cuBLAS call on \p Handle, by default handle().
   llvm::Value *emitCall(llvm::IRBuilderBase &At, llvm::StringRef Name,
-                        llvm::ArrayRef<llvm::Value *> Args);
+                        llvm::ArrayRef<llvm::Value *> Args,
+                        llvm::Value *Handle = nullptr);
+  /// cuBLAS: the runtime's helper `gpuad_cublas_<Op>_<f32|f64>` on a
+  /// scalar at \p Ptr in the memory \p Mode says, given \p Args after it.
+  llvm::Value *scalarHelper(llvm::IRBuilderBase &At, llvm::StringRef Op,
+                            llvm::Value *Handle, llvm::Value *Mode,
+                            llvm::Value *Ptr,
+                            llvm::ArrayRef<llvm::Value *> Args = {});
+  /// cuBLAS: switches the handle to host scalars for the derivative's own
+  /// calls (once; releaseTemporaries switches back).
+  void useHostScalars();
   /// The call's operand for argument \p I; null for a layout the spelling
   /// does not pass.
   llvm::Value *operand(unsigned I) const;
@@ -85,6 +118,12 @@ protected:
   bool byPointer() const {
     return Spelling.Convention == BufferSpelling::Fortran;
   }
+  bool cublas() const { return Spelling.Convention == BufferSpelling::Cublas; }
+  /// Whether argument \p I is a scalar passed by pointer (Fortran's, or
+  /// cuBLAS's alpha and beta): its shadow is memory.
+  bool scalarByPointer(unsigned I) const {
+    return Routine.Args[I].Kind == ArgKind::Scalar && (byPointer() || cublas());
+  }
   /// The spelling of the routines the derivative calls: the call's own, but
   /// LAPACKE's derivatives call BLAS and LAPACK the Fortran way.
   BufferSpelling calleeSpelling() const {
@@ -99,6 +138,8 @@ protected:
   /// Lengths and increments, as values.
   llvm::IntegerType *IntTy;
   llvm::SmallVector<llvm::Value *, 2> Temporaries;
+  /// cuBLAS: the pointer mode useHostScalars replaced.
+  llvm::Value *SavedMode = nullptr;
 };
 
 } // namespace gpuad
