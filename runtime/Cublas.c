@@ -111,3 +111,21 @@ void gpuad_cublas_zero(void *handle, int n, void *p, int inc, int bytes) {
                           (size_t)n, streamOf(handle)),
         "cudaMemset2DAsync");
 }
+
+void *gpuad_cublas_stage_in(void *handle, const void *device, size_t bytes) {
+  void *host = malloc(bytes ? bytes : 1);
+  if (!host) {
+    fprintf(stderr, "gpuad: out of host memory staging %zu bytes\n", bytes);
+    abort();
+  }
+  if (bytes)
+    transfer(handle, host, device, bytes, DeviceToHost);
+  return host;
+}
+
+void gpuad_cublas_stage_out(void *handle, void *device, void *host,
+                            size_t bytes) {
+  if (bytes)
+    transfer(handle, device, host, bytes, HostToDevice);
+  free(host);
+}

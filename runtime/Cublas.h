@@ -8,8 +8,9 @@
  * touches device memory only through cuBLAS and the CUDA runtime: these
  * helpers read and update a scalar that lives in host or device memory (as
  * the handle's pointer mode said at the call), switch the handle to host
- * scalars while the derivative's own calls run, and allocate and zero
- * device scratch on the handle's stream.  Host code only; the CUDA runtime
+ * scalars while the derivative's own calls run, allocate and zero device
+ * scratch on the handle's stream, and stage device memory through the host
+ * for what no cuBLAS routine computes.  Host code only; the CUDA runtime
  * and cuBLAS are declared here, not included, so the runtime builds
  * without CUDA.
 \*===----------------------------------------------------------------------===*/
@@ -47,6 +48,13 @@ void *gpuad_cublas_alloc(void *handle, size_t bytes);
 void gpuad_cublas_free(void *handle, void *p);
 /* Zeroes n elements of `bytes` bytes each at stride |inc| from p. */
 void gpuad_cublas_zero(void *handle, int n, void *p, int inc, int bytes);
+
+/* A host copy of `bytes` of device memory, once the handle's stream has
+ * written it (a loop over elements runs on it); and the copy written back
+ * and freed. */
+void *gpuad_cublas_stage_in(void *handle, const void *device, size_t bytes);
+void gpuad_cublas_stage_out(void *handle, void *device, void *host,
+                            size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -146,6 +146,12 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
     Params.push_back(S->getType());
     Passed.push_back(S);
   }
+  // cuBLAS's trmm is out of place (C = alpha op(A) B); B as C is BLAS's
+  // in-place trmm.
+  if (Cublas && StringRef(R->Name) == "trmm") {
+    Params.append({Params[Params.size() - 2], Params.back()});
+    Passed.append({Passed[Passed.size() - 2], Passed.back()});
+  }
   AllocaInst *Result = nullptr;
   if (Cublas && R->ReturnsScalar) {
     Result = Slot(Element);
@@ -175,6 +181,50 @@ Value *BufferCallEmitter::scalarHelper(IRBuilderBase &At, StringRef Op,
       ("gpuad_cublas_" + Op + (Element->isDoubleTy() ? "_f64" : "_f32")).str(),
       FunctionType::get(Returns ? Element : At.getVoidTy(), Params, false));
   return At.CreateCall(F, Passed);
+}
+
+Value *BufferCallEmitter::vectorSpan(Value *N, Value *Inc) {
+  Type *I64 = B.getInt64Ty();
+  Value *Count = B.CreateSExt(N, I64), *Step = B.CreateSExt(Inc, I64);
+  Step = B.CreateSelect(B.CreateICmpSLT(Step, B.getInt64(0)), B.CreateNeg(Step),
+                        Step);
+  return B.CreateSelect(
+      B.CreateICmpSGT(Count, B.getInt64(0)),
+      B.CreateAdd(B.CreateMul(B.CreateSub(Count, B.getInt64(1)), Step),
+                  B.getInt64(1)),
+      B.getInt64(0));
+}
+
+Value *BufferCallEmitter::stage(Value *Device, Value *Elements) {
+  for (auto &[D, Host, Bytes] : StagedBlocks)
+    if (D == Device)
+      return Host; // one copy of a buffer passed twice
+  Module &M = *B.GetInsertBlock()->getModule();
+  Value *H = handle();
+  Value *Bytes =
+      B.CreateMul(B.CreateSExt(Elements, B.getInt64Ty()),
+                  B.getInt64(M.getDataLayout().getTypeAllocSize(Element)));
+  FunctionCallee F = M.getOrInsertFunction(
+      "gpuad_cublas_stage_in",
+      FunctionType::get(B.getPtrTy(),
+                        {H->getType(), B.getPtrTy(), B.getInt64Ty()}, false));
+  Value *Host = B.CreateCall(F, {H, Device, Bytes});
+  StagedBlocks.push_back({Device, Host, Bytes});
+  return Host;
+}
+
+void BufferCallEmitter::unstage() {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Value *H = handle();
+  FunctionCallee F = M.getOrInsertFunction(
+      "gpuad_cublas_stage_out",
+      FunctionType::get(
+          B.getVoidTy(),
+          {H->getType(), B.getPtrTy(), B.getPtrTy(), B.getInt64Ty()}, false));
+  for (auto &[Device, Host, Bytes] : StagedBlocks)
+    B.CreateCall(F, {H, Device, Host, Bytes});
+  StagedBlocks.clear();
+  Staging = false;
 }
 
 void BufferCallEmitter::useHostScalars() {
@@ -254,9 +304,15 @@ static Value *vectorElement(IRBuilderBase &B, Type *Element, Value *X,
 Value *BufferCallEmitter::eachElement(
     StringRef Name, Value *N, ArrayRef<std::pair<Value *, Value *>> Vectors,
     ArrayRef<Value *> Scalars, bool Sums, ElementBody Body) {
-  if (cublas()) {
-    unsupported("a loop over the elements of device memory");
-    return Sums ? constant(0.0) : nullptr;
+  if (cublas() && !Staging) {
+    // The loop runs on host copies of the vectors' device memory.
+    Staging = true;
+    SmallVector<std::pair<Value *, Value *>, 4> Staged;
+    for (auto [V, Inc] : Vectors)
+      Staged.push_back({stage(V, vectorSpan(N, Inc)), Inc});
+    Value *R = eachElement(Name, N, Staged, Scalars, Sums, Body);
+    unstage();
+    return R;
   }
   Module &M = *B.GetInsertBlock()->getModule();
   LLVMContext &C = M.getContext();
@@ -323,9 +379,35 @@ Value *BufferCallEmitter::eachTriangleElement(
     ArrayRef<std::pair<Value *, Value *>> Rows,
     ArrayRef<std::pair<Value *, Value *>> Columns, ArrayRef<Value *> Scalars,
     bool Sums, ElementBody Body) {
-  if (cublas()) {
-    unsupported("a loop over a triangle of device memory");
-    return Sums ? constant(0.0) : nullptr;
+  if (cublas() && !Staging) {
+    // The loop runs on host copies of the matrices' and vectors' device
+    // memory.
+    Staging = true;
+    SmallVector<StridedMatrix, 4> StagedMatrices;
+    for (const StridedMatrix &M : Matrices) {
+      Value *Zero = ConstantInt::get(N->getType(), 0);
+      Value *Last = B.CreateSub(N, ConstantInt::get(N->getType(), 1));
+      Value *Span = B.CreateSelect(
+          B.CreateICmpSGT(N, Zero),
+          B.CreateAdd(
+              B.CreateMul(Last, B.CreateSExtOrTrunc(M.RowStride, N->getType())),
+              B.CreateAdd(B.CreateMul(Last, B.CreateSExtOrTrunc(M.ColumnStride,
+                                                                N->getType())),
+                          ConstantInt::get(N->getType(), 1))),
+          Zero);
+      StagedMatrices.push_back(
+          {stage(M.Base, Span), M.RowStride, M.ColumnStride});
+    }
+    SmallVector<std::pair<Value *, Value *>, 2> StagedRows, StagedColumns;
+    for (auto [V, Inc] : Rows)
+      StagedRows.push_back({stage(V, vectorSpan(N, Inc)), Inc});
+    for (auto [V, Inc] : Columns)
+      StagedColumns.push_back({stage(V, vectorSpan(N, Inc)), Inc});
+    Value *R =
+        eachTriangleElement(Name, N, Upper, Strict, StagedMatrices, StagedRows,
+                            StagedColumns, Scalars, Sums, Body);
+    unstage();
+    return R;
   }
   Module &Mod = *B.GetInsertBlock()->getModule();
   LLVMContext &C = Mod.getContext();

@@ -16,7 +16,8 @@
 /// (the handle's pointer mode is restored after), takes scratch from the
 /// device, and reads or updates a scalar argument in host or device memory
 /// as the pointer mode said at the call (runtime/Cublas.h).  What needs a
-/// loop over elements (asum's signs, a triangle's update) is an error.
+/// loop over elements (asum's signs, a triangle's update) runs on host
+/// copies of the device memory it reads, copied back after.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_SWEEP_BUFFERCALLS_H
@@ -26,6 +27,8 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <tuple>
 
 namespace llvm {
 class CallBase;
@@ -99,6 +102,14 @@ protected:
   /// cuBLAS: switches the handle to host scalars for the derivative's own
   /// calls (once; releaseTemporaries switches back).
   void useHostScalars();
+  /// cuBLAS: a loop over elements (asum's signs, a triangle's update) runs
+  /// on host copies: stage() copies \p Elements elements of device memory
+  /// at \p Device to the host (once per buffer) and returns the copy;
+  /// unstage() copies every staged buffer back and frees the copies.
+  llvm::Value *stage(llvm::Value *Device, llvm::Value *Elements);
+  void unstage();
+  /// The elements a vector of \p N at increment \p Inc spans (an i64).
+  llvm::Value *vectorSpan(llvm::Value *N, llvm::Value *Inc);
   /// The call's operand for argument \p I; null for a layout the spelling
   /// does not pass.
   llvm::Value *operand(unsigned I) const;
@@ -140,6 +151,11 @@ protected:
   llvm::SmallVector<llvm::Value *, 2> Temporaries;
   /// cuBLAS: the pointer mode useHostScalars replaced.
   llvm::Value *SavedMode = nullptr;
+  /// cuBLAS: the buffers staged to the host for the loop being emitted:
+  /// device pointer, host copy, bytes.
+  llvm::SmallVector<std::tuple<llvm::Value *, llvm::Value *, llvm::Value *>, 4>
+      StagedBlocks;
+  bool Staging = false;
 };
 
 } // namespace gpuad

@@ -10,7 +10,11 @@
 //    result in device memory (CUBLAS_POINTER_MODE_DEVICE), alpha copied
 //    there from the host;
 //  - the same level 3 loss in single precision (cublasSgemm_v2) against
-//    the double one.
+//    the double one;
+//  - structured: symv, syr2, trmv (transposed), trsv (unit diagonal), syrk,
+//    symm (right side), trsm (transposed) and asum, scalars on the host:
+//    their adjoints' loops over a triangle or over elements run on host
+//    copies of the device memory.
 // Checked: reverse against central differences (rtol 1e-6), forward by the
 // dot-product test (rtol 1e-10), each lane of width-2 reverse requests
 // against the single request (1e-12), and the handle's pointer mode and
@@ -124,6 +128,36 @@ T level23(cublasHandle_t h, const T *Ah, const T *Bh, const T *xh, T alpha) {
   for (T *p : {A, B, x, y, C, s})
     CHECK(cudaFree(p));
   return r;
+}
+
+// Symmetric, triangular and asum routines (their adjoints' loops over a
+// triangle or over elements run on host copies): an n x n A whose lower
+// triangle is well conditioned, a unit upper triangular B.
+constexpr int S = 4;
+
+double structured(cublasHandle_t h, const double *Ah, const double *Bh,
+                  const double *xh, double alpha) {
+  double *A = upload(Ah, S * S), *B = upload(Bh, S * S), *x = upload(xh, S);
+  double *y = upload(xh, S), *E = upload(Bh, S * S), *C;
+  CHECK(cudaMalloc(&C, S * S * sizeof(double)));
+  CHECK(cudaMemset(C, 0, S * S * sizeof(double)));
+  double half = 0.5, zero = 0;
+  const auto L = CUBLAS_FILL_MODE_LOWER, U = CUBLAS_FILL_MODE_UPPER;
+  BLAS(cublasDsymv_v2(h, L, S, &alpha, A, S, x, 1, &half, y, 1));
+  BLAS(cublasDsyr2_v2(h, U, S, &alpha, x, 1, y, 1, C, S));
+  BLAS(cublasDtrmv_v2(h, L, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, S, A, S, y, 1));
+  BLAS(cublasDtrsv_v2(h, U, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, S, B, S, y, 1));
+  BLAS(cublasDsyrk_v2(h, L, CUBLAS_OP_T, S, S, &alpha, A, S, &half, C, S));
+  BLAS(cublasDsymm_v2(h, CUBLAS_SIDE_RIGHT, L, S, S, &alpha, C, S, B, S,
+                      &zero, E, S));
+  BLAS(cublasDtrsm_v2(h, CUBLAS_SIDE_LEFT, L, CUBLAS_OP_T,
+                      CUBLAS_DIAG_NON_UNIT, S, S, &alpha, A, S, E, S));
+  double r1, r2;
+  BLAS(cublasDasum_v2(h, S, y, 1, &r1));
+  BLAS(cublasDdot_v2(h, S * S, E, 1, E, 1, &r2));
+  for (double *p : {A, B, x, y, E, C})
+    CHECK(cudaFree(p));
+  return r1 + r2;
 }
 
 struct Lanes {
@@ -250,6 +284,54 @@ void checkLevel23(cublasHandle_t h) {
   expectNear(single, "float dalpha", 0, gaf, ga);
 }
 
+void checkStructured(cublasHandle_t h) {
+  std::vector<double> A = pattern(S * S, 0.5, 0.2), B = pattern(S * S, 0.4, 1.7),
+                      x = pattern(S, 1.1, 0.9);
+  for (int i = 0; i < S; ++i)
+    A[i * S + i] += 3;
+  double alpha = 0.7;
+  std::vector<double> gA(S * S, 0.0), gB(S * S, 0.0), gx(S, 0.0);
+  double ga = __enzyme_autodiff<double>(
+      (void *)structured, enzyme_const, h, enzyme_dup, A.data(), gA.data(),
+      enzyme_dup, B.data(), gB.data(), enzyme_dup, x.data(), gx.data(),
+      enzyme_out, alpha);
+  auto f = [&] { return structured(h, A.data(), B.data(), x.data(), alpha); };
+  for (int i = 0; i < S * S; ++i) {
+    expectNear(fd, "structured dA", i, gA[i], difference(f, A, i));
+    expectNear(fd, "structured dB", i, gB[i], difference(f, B, i));
+  }
+  for (int i = 0; i < S; ++i)
+    expectNear(fd, "structured dx", i, gx[i], difference(f, x, i));
+  std::vector<double> a = {alpha};
+  expectNear(fd, "structured dalpha", 0, ga, difference([&] {
+               return structured(h, A.data(), B.data(), x.data(), a[0]);
+             }, a, 0));
+  std::vector<double> vA = pattern(S * S, 1, 3.0), vB = pattern(S * S, 1, 0.1),
+                      vx = pattern(S, 1, 1.4);
+  double va = -0.4;
+  double t = __enzyme_fwddiff<double>(
+      (void *)structured, enzyme_const, h, enzyme_dup, A.data(), vA.data(),
+      enzyme_dup, B.data(), vB.data(), enzyme_dup, x.data(), vx.data(),
+      enzyme_dup, alpha, va);
+  expectNear(dotTest, "structured <g, v>", 0, t,
+             dotProduct(gA, vA) + dotProduct(gB, vB) + dotProduct(gx, vx) +
+                 ga * va);
+  std::vector<double> gA2(2 * S * S, 0.0), gB2(2 * S * S, 0.0),
+      gx2(2 * S, 0.0);
+  Lanes ga2 = __enzyme_autodiff<Lanes>(
+      (void *)structured, enzyme_width, 2, enzyme_const, h, enzyme_dupv,
+      (int)(S * S * sizeof(double)), A.data(), gA2.data(), enzyme_dupv,
+      (int)(S * S * sizeof(double)), B.data(), gB2.data(), enzyme_dupv,
+      (int)(S * sizeof(double)), x.data(), gx2.data(), enzyme_out, alpha);
+  for (int l = 0; l < 2; ++l) {
+    for (int i = 0; i < S * S; ++i) {
+      expectNear(same, "structured width 2 dA", i, gA2[l * S * S + i], gA[i]);
+      expectNear(same, "structured width 2 dB", i, gB2[l * S * S + i], gB[i]);
+    }
+    expectNear(same, "structured width 2 dalpha", l, ga2.lane[l], ga);
+  }
+}
+
 int main() {
   cublasHandle_t h;
   cudaStream_t stream;
@@ -258,6 +340,7 @@ int main() {
   BLAS(cublasSetStream_v2(h, stream));
   checkLevel1(h);
   checkLevel23(h);
+  checkStructured(h);
   // The derivatives gave the handle back as they found it.
   cublasPointerMode_t mode;
   cudaStream_t now;
@@ -266,7 +349,7 @@ int main() {
   expectNear(same, "pointer mode", 0, mode, CUBLAS_POINTER_MODE_HOST);
   expectNear(same, "stream", 0, now == stream, 1);
   BLAS(cublasDestroy_v2(h));
-  return finish("cuBLAS levels 1-3 from host code, host and device scalars: "
-                "reverse, forward, width 2, float",
+  return finish("cuBLAS levels 1-3 (17 routines) from host code, host and "
+                "device scalars: reverse, forward, width 2, float",
                 {&fd, &dotTest, &same, &single});
 }

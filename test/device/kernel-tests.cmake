@@ -117,6 +117,10 @@ gpuad_add_device_test(kernel-host-launch-budget host-launch.cu
                       FLAGS -O2 -DCHECKPOINTED=0 -mllvm -gpuad-tape-budget=1)
 gpuad_add_device_test(kernel-host-launch-struct host-launch-struct.cu)
 gpuad_add_device_test(kernel-host-launch-struct-O0 host-launch-struct.cu FLAGS -O0)
+# cuBLAS from a differentiated driver (the file's own RUN lines check -O2
+# and -O0 on the emulator's cuBLAS): natively, against the real one.
+gpuad_add_device_test(kernel-cublas-gradients cublas-gradients.cu
+                      FLAGS -O2 -lcublas SCHEDULES ordered)
 # Thrust algorithms from a differentiated driver, run as gpuad's map
 # kernels (the file's own RUN lines check -O2 and -O0 in one schedule).
 gpuad_add_device_test(kernel-host-thrust host-thrust.cu)
