@@ -32,6 +32,7 @@
 #include "Pass/Printers.h"
 #include "Requests/LaunchDerivatives.h"
 #include "Requests/MapKernels.h"
+#include "Reverse/AccumulationOrder.h"
 #include "Support/Options.h"
 #include "Target/AMDGPU/HipWorkItemFence.h"
 
@@ -118,6 +119,18 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerOptimizerEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
         MPM.addPass(gpuad::GpuadPass());
+      });
+  PB.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) {
+        FPM.addPass(gpuad::AccumulationOrderPass());
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "gpuad-accumulation-order")
+          return false;
+        FPM.addPass(gpuad::AccumulationOrderPass());
+        return true;
       });
 }
 

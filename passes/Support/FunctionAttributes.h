@@ -23,6 +23,10 @@ namespace gpuad {
 /// adjoints without atomics.
 inline constexpr const char *ThreadPrivateAttr = "gpuad-thread-private";
 
+/// The function attribute of a derivative gpuad made (passes that tune
+/// generated code, AccumulationOrder, look for it).
+inline constexpr const char *DerivativeAttr = "gpuad-derivative";
+
 /// Function attributes of a primal that stay true of its derivatives.
 void copyFunctionAttributes(const llvm::Function &From, llvm::Function &To);
 /// For a function cloned from \p From with another signature or body

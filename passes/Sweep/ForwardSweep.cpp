@@ -19,6 +19,7 @@
 #include "Rules/CallTable.h"
 #include "Support/DerivativeSignature.h"
 #include "Support/Diagnostics.h"
+#include "Support/FunctionAttributes.h"
 #include "Support/Options.h"
 #include "Sweep/SweepPlanner.h"
 #include "Target/TargetHooks.h"
@@ -59,6 +60,7 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   }
   SmallVector<ReturnInst *, 4> Returns;
   CallingConv::ID Conv = Derivative.getCallingConv();
+  bool IsDerivative = Derivative.hasFnAttribute(DerivativeAttr);
   CloneFunctionInto(&Derivative, &Primal, VMap,
                     CloneFunctionChangeType::LocalChangesOnly, Returns);
   // CloneFunctionInto copies the primal's attributes and calling convention;
@@ -69,6 +71,8 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   Derivative.setCallingConv(Conv);
   Derivative.setAttributes(AttributeList());
   copyFunctionAttributes(Primal, Derivative);
+  if (IsDerivative)
+    Derivative.addFnAttr(DerivativeAttr);
   for (unsigned I = 0; I < Primal.arg_size(); ++I)
     for (const Attribute &A : Primal.getAttributes().getParamAttrs(I))
       if (A.isEnumAttribute() && (A.getKindAsEnum() == Attribute::NoUndef ||
