@@ -138,14 +138,8 @@ void ForwardEmitter::emitBufferCall(CallBase &Call, const CallClass &Class) {
   IRBuilderBase::InsertPointGuard Guard(B);
   B.SetInsertPoint(&Call);
   Value *Mode = nullptr;
-  if (Cublas) {
-    Value *Handle = Call.getArgOperand(0);
-    Mode = B.CreateCall(
-        Call.getModule()->getOrInsertFunction(
-            "gpuad_cublas_pointer_mode",
-            FunctionType::get(B.getInt32Ty(), {Handle->getType()}, false)),
-        {Handle});
-  }
+  if (Cublas)
+    Mode = BufferCallEmitter::pointerModeAt(B, Call.getArgOperand(0));
   auto Fail = [&](const Twine &Msg) { fail(Call, Msg); };
   SmallVector<Value *, 4> Results;
   for (unsigned Lane = 0; Lane < Batch.width(); ++Lane) {

@@ -72,14 +72,8 @@ public:
   Value *handle() override { return E.lookup(Call.getArgOperand(0)); }
 
   Value *modeAtCall() override {
-    if (!At.Mode) {
-      Value *Handle = Call.getArgOperand(0);
-      At.Mode = At.Forward.CreateCall(
-          Call.getModule()->getOrInsertFunction(
-              "gpuad_cublas_pointer_mode",
-              FunctionType::get(B.getInt32Ty(), {Handle->getType()}, false)),
-          {Handle});
-    }
+    if (!At.Mode)
+      At.Mode = pointerModeAt(At.Forward, Call.getArgOperand(0));
     return At.Mode;
   }
 

@@ -167,20 +167,32 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
   return Result ? static_cast<Value *>(At.CreateLoad(Element, Result)) : C;
 }
 
+/// A call of the runtime's \p Name, declared from its arguments' types.
+static CallInst *callRuntime(IRBuilderBase &At, StringRef Name, Type *Ret,
+                             ArrayRef<Value *> Args) {
+  SmallVector<Type *, 4> Params;
+  for (Value *V : Args)
+    Params.push_back(V->getType());
+  Module &M = *At.GetInsertBlock()->getModule();
+  return At.CreateCall(
+      M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false)), Args);
+}
+
+Value *BufferCallEmitter::pointerModeAt(IRBuilderBase &At, Value *Handle) {
+  return callRuntime(At, "gpuad_cublas_pointer_mode", At.getInt32Ty(),
+                     {Handle});
+}
+
 Value *BufferCallEmitter::scalarHelper(IRBuilderBase &At, StringRef Op,
                                        Value *Handle, Value *Mode, Value *Ptr,
                                        ArrayRef<Value *> Args) {
-  Module &M = *At.GetInsertBlock()->getModule();
   SmallVector<Value *, 4> Passed = {Handle, Mode, Ptr};
   append_range(Passed, Args);
-  SmallVector<Type *, 4> Params;
-  for (Value *V : Passed)
-    Params.push_back(V->getType());
   bool Returns = Op == "read" || Op == "take";
-  FunctionCallee F = M.getOrInsertFunction(
+  return callRuntime(
+      At,
       ("gpuad_cublas_" + Op + (Element->isDoubleTy() ? "_f64" : "_f32")).str(),
-      FunctionType::get(Returns ? Element : At.getVoidTy(), Params, false));
-  return At.CreateCall(F, Passed);
+      Returns ? Element : At.getVoidTy(), Passed);
 }
 
 Value *BufferCallEmitter::vectorSpan(Value *N, Value *Inc) {
@@ -199,30 +211,20 @@ Value *BufferCallEmitter::stage(Value *Device, Value *Elements) {
   for (auto &[D, Host, Bytes] : StagedBlocks)
     if (D == Device)
       return Host; // one copy of a buffer passed twice
-  Module &M = *B.GetInsertBlock()->getModule();
-  Value *H = handle();
-  Value *Bytes =
-      B.CreateMul(B.CreateSExt(Elements, B.getInt64Ty()),
-                  B.getInt64(M.getDataLayout().getTypeAllocSize(Element)));
-  FunctionCallee F = M.getOrInsertFunction(
-      "gpuad_cublas_stage_in",
-      FunctionType::get(B.getPtrTy(),
-                        {H->getType(), B.getPtrTy(), B.getInt64Ty()}, false));
-  Value *Host = B.CreateCall(F, {H, Device, Bytes});
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  Value *Bytes = B.CreateMul(B.CreateSExt(Elements, B.getInt64Ty()),
+                             B.getInt64(DL.getTypeAllocSize(Element)));
+  Value *Host = callRuntime(B, "gpuad_cublas_stage_in", B.getPtrTy(),
+                            {handle(), Device, Bytes});
   StagedBlocks.push_back({Device, Host, Bytes});
   return Host;
 }
 
 void BufferCallEmitter::unstage() {
-  Module &M = *B.GetInsertBlock()->getModule();
   Value *H = handle();
-  FunctionCallee F = M.getOrInsertFunction(
-      "gpuad_cublas_stage_out",
-      FunctionType::get(
-          B.getVoidTy(),
-          {H->getType(), B.getPtrTy(), B.getPtrTy(), B.getInt64Ty()}, false));
   for (auto &[Device, Host, Bytes] : StagedBlocks)
-    B.CreateCall(F, {H, Device, Host, Bytes});
+    callRuntime(B, "gpuad_cublas_stage_out", B.getVoidTy(),
+                {H, Device, Host, Bytes});
   StagedBlocks.clear();
   Staging = false;
 }
@@ -230,36 +232,22 @@ void BufferCallEmitter::unstage() {
 void BufferCallEmitter::useHostScalars() {
   if (!cublas() || SavedMode)
     return;
-  Module &M = *B.GetInsertBlock()->getModule();
-  Value *H = handle();
-  FunctionCallee F = M.getOrInsertFunction(
-      "gpuad_cublas_host_scalars",
-      FunctionType::get(B.getInt32Ty(), {H->getType()}, false));
-  SavedMode = B.CreateCall(F, {H});
+  SavedMode =
+      callRuntime(B, "gpuad_cublas_host_scalars", B.getInt32Ty(), {handle()});
 }
 
 Value *BufferCallEmitter::allocate(IRBuilderBase &At, Value *Bytes,
                                    Value *Handle) {
   if (!cublas())
     return Target.emitAlloc(At, Bytes);
-  Module &M = *At.GetInsertBlock()->getModule();
-  FunctionCallee F = M.getOrInsertFunction(
-      "gpuad_cublas_alloc",
-      FunctionType::get(At.getPtrTy(), {Handle->getType(), At.getInt64Ty()},
-                        false));
-  return At.CreateCall(F, {Handle, Bytes});
+  return callRuntime(At, "gpuad_cublas_alloc", At.getPtrTy(), {Handle, Bytes});
 }
 
 void BufferCallEmitter::release(IRBuilderBase &At, Value *Block,
                                 Value *Handle) {
   if (!cublas())
     return Target.emitFree(At, Block);
-  Module &M = *At.GetInsertBlock()->getModule();
-  FunctionCallee F = M.getOrInsertFunction(
-      "gpuad_cublas_free",
-      FunctionType::get(At.getVoidTy(), {Handle->getType(), Block->getType()},
-                        false));
-  At.CreateCall(F, {Handle, Block});
+  callRuntime(At, "gpuad_cublas_free", At.getVoidTy(), {Handle, Block});
 }
 
 Value *BufferCallEmitter::call(StringRef Name, ArrayRef<Value *> Args) {
@@ -270,16 +258,11 @@ Value *BufferCallEmitter::call(StringRef Name, ArrayRef<Value *> Args) {
 void BufferCallEmitter::zero(Value *N, Value *Buffer, Value *Inc) {
   if (cublas()) {
     // Device memory: a strided memset on the handle's stream.
-    Module &M = *B.GetInsertBlock()->getModule();
-    Value *H = handle();
     Type *I32 = B.getInt32Ty();
-    FunctionCallee F = M.getOrInsertFunction(
-        "gpuad_cublas_zero",
-        FunctionType::get(B.getVoidTy(),
-                          {H->getType(), I32, B.getPtrTy(), I32, I32}, false));
-    B.CreateCall(F, {H, B.CreateSExtOrTrunc(N, I32), Buffer,
-                     B.CreateSExtOrTrunc(Inc, I32),
-                     B.getInt32(Element->getPrimitiveSizeInBits() / 8)});
+    callRuntime(B, "gpuad_cublas_zero", B.getVoidTy(),
+                {handle(), B.CreateSExtOrTrunc(N, I32), Buffer,
+                 B.CreateSExtOrTrunc(Inc, I32),
+                 B.getInt32(Element->getPrimitiveSizeInBits() / 8)});
     return;
   }
   eachElement("zero", N, {{Buffer, Inc}}, {}, /*Sums=*/false,
@@ -765,12 +748,8 @@ void BufferCallEmitter::releaseTemporaries() {
   Temporaries.clear();
   if (!SavedMode)
     return;
-  Module &M = *B.GetInsertBlock()->getModule();
-  Value *H = handle();
-  FunctionCallee F = M.getOrInsertFunction(
-      "gpuad_cublas_restore_scalars",
-      FunctionType::get(B.getVoidTy(), {H->getType(), B.getInt32Ty()}, false));
-  B.CreateCall(F, {H, SavedMode});
+  callRuntime(B, "gpuad_cublas_restore_scalars", B.getVoidTy(),
+              {handle(), SavedMode});
   SavedMode = nullptr;
 }
 

@@ -69,6 +69,9 @@ public:
   /// Frees the temporaries, once the derivative has read them, and gives a
   /// cuBLAS handle back its pointer mode.
   void releaseTemporaries();
+  /// cuBLAS: the pointer mode of \p Handle, read at \p At (an i32).
+  static llvm::Value *pointerModeAt(llvm::IRBuilderBase &At,
+                                    llvm::Value *Handle);
   /// cuBLAS: the call's handle where B emits.
   virtual llvm::Value *handle() = 0;
   /// cuBLAS: the handle's pointer mode when the call ran (an i32), a value
