@@ -9,10 +9,13 @@
 #include "Rules/CallTable.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #define DEBUG_TYPE "gpuad-calls"
 
@@ -48,8 +51,79 @@ void replaceRuntimeCall(CallBase &Call, Value *Result) {
   Call.eraseFromParent();
 }
 
+/// cuBLAS's transfers between host and device memory (the same in v2 and
+/// the legacy API): a vector is a 1 x n matrix whose leading dimension is
+/// its increment.
+struct CublasTransfer {
+  bool Matrix, Async;
+};
+
+static std::optional<CublasTransfer> cublasTransfer(const Function &Callee) {
+  StringRef Name = Callee.getName();
+  Name.consume_back("_64"); // the 64-bit integer interface
+  return StringSwitch<std::optional<CublasTransfer>>(Name)
+      .Cases({"cublasSetVector", "cublasGetVector"},
+             CublasTransfer{false, false})
+      .Cases({"cublasSetVectorAsync", "cublasGetVectorAsync"},
+             CublasTransfer{false, true})
+      .Cases({"cublasSetMatrix", "cublasGetMatrix"},
+             CublasTransfer{true, false})
+      .Cases({"cublasSetMatrixAsync", "cublasGetMatrixAsync"},
+             CublasTransfer{true, true})
+      .Default(std::nullopt);
+}
+
+/// `cublasSetMatrix(rows, cols, size, A, lda, B, ldb)` (and the others) as
+/// tagged copies: one of every column where a leading dimension exceeds the
+/// rows, else one of the whole; the status becomes success.
+static void tagCublasTransfer(CallBase &Call, CublasTransfer T) {
+  IRBuilder<> B(&Call);
+  Type *I64 = B.getInt64Ty();
+  auto Int = [&](unsigned I) {
+    return B.CreateSExtOrTrunc(Call.getArgOperand(I), I64);
+  };
+  unsigned First = T.Matrix ? 0 : 1; // the vector's missing row count
+  Value *Rows = T.Matrix ? Int(0) : B.getInt64(1);
+  Value *Cols = Int(1 - First), *Size = Int(2 - First);
+  Value *From = Call.getArgOperand(3 - First), *Lda = Int(4 - First);
+  Value *To = Call.getArgOperand(5 - First), *Ldb = Int(6 - First);
+  Value *Zero = B.getInt64(0);
+  Value *Some =
+      B.CreateAnd(B.CreateICmpSGT(Rows, Zero), B.CreateICmpSGT(Cols, Zero));
+  Value *Whole =
+      B.CreateAnd(B.CreateICmpEQ(Lda, Rows), B.CreateICmpEQ(Ldb, Rows));
+  Value *Column = B.CreateMul(Rows, Size);
+  Value *Count =
+      B.CreateSelect(Some, B.CreateSelect(Whole, B.getInt64(1), Cols), Zero);
+  Value *Bytes = B.CreateSelect(Whole, B.CreateMul(Column, Cols), Column);
+  auto [Body, J] = SplitBlockAndInsertSimpleForLoop(Count, Call.getIterator());
+  IRBuilder<> LB(Body);
+  Instruction *Copy =
+      LB.CreateMemCpy(LB.CreateGEP(LB.getInt8Ty(), To,
+                                   LB.CreateMul(J, LB.CreateMul(Ldb, Size))),
+                      MaybeAlign(),
+                      LB.CreateGEP(LB.getInt8Ty(), From,
+                                   LB.CreateMul(J, LB.CreateMul(Lda, Size))),
+                      MaybeAlign(), Bytes);
+  Copy->setDebugLoc(Call.getDebugLoc());
+  setTag(*Copy, "cuda", T.Async);
+  replaceRuntimeCall(Call, nullptr);
+}
+
 bool tagRuntimeMemory(Function &F, const CallTable &Calls) {
   bool Changed = false;
+  // cuBLAS's transfers first: they split blocks.
+  SmallVector<std::pair<CallBase *, CublasTransfer>, 4> Transfers;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = Call->getCalledFunction())
+        if (std::optional<CublasTransfer> T = cublasTransfer(*Callee))
+          Transfers.push_back({Call, *T});
+  for (auto [Call, T] : Transfers) {
+    tagCublasTransfer(*Call, T);
+    ++NumTagged;
+    Changed = true;
+  }
   for (BasicBlock &BB : F)
     for (Instruction &I : make_early_inc_range(BB)) {
       auto *Call = dyn_cast<CallBase>(&I);

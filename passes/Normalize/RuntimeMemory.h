@@ -20,7 +20,11 @@
 /// `<api>DeviceSynchronize()` (it then orders at least as strongly as the
 /// stream did), and `memset` becomes `<api>Memset`.  Code that reads or
 /// writes the bytes of a tagged intrinsic itself (an adjoint's addition)
-/// must stage them through host memory.
+/// must stage them through host memory.  cuBLAS's transfers
+/// (`cublasSetMatrix(rows, cols, size, A, lda, B, ldb)`, `...Vector`, their
+/// `Async` forms) become such copies too: one of the whole where both
+/// leading dimensions (increments) are the rows (1), else one per column
+/// (element), in a loop.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_NORMALIZE_RUNTIMEMEMORY_H

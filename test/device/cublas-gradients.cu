@@ -5,10 +5,12 @@
 // uploading its host inputs, calling cuBLAS on a handle with a stream set,
 // and reading its result back:
 //  - level1: axpy, scal, copy, a strided swap, dot (a negative increment)
-//    and nrm2, scalars and results in host memory;
+//    and nrm2, scalars and results in host memory, x uploaded by strided
+//    cublasSetVector calls and y read back by cublasGetVector;
 //  - level23: gemm (A B^T), gemv (transposed), ger and dot, scalars and the
 //    result in device memory (CUBLAS_POINTER_MODE_DEVICE), alpha copied
-//    there from the host;
+//    there from the host, A uploaded by cublasSetMatrix into a leading
+//    dimension larger than its rows;
 //  - the same level 3 loss in single precision (cublasSgemm_v2) against
 //    the double one;
 //  - structured: symv, syr2, trmv (transposed), trsv (unit diagonal), syrk,
@@ -50,15 +52,22 @@ template <class T> T *upload(const T *host, int n) {
 
 double level1(cublasHandle_t h, const double *xh, const double *yh,
               double alpha) {
-  double *x = upload(xh, N), *y = upload(yh, N), *z;
+  // x through cuBLAS's own transfer, every other element of the host's
+  // array into every element; y through the runtime.
+  double *x, *y = upload(yh, N), *z;
+  CHECK(cudaMalloc(&x, N * sizeof(double)));
+  BLAS(cublasSetVector(N / 2, sizeof(double), xh, 2, x, 1));
+  BLAS(cublasSetVector(N / 2, sizeof(double), xh + 1, 2, x + N / 2, 1));
   CHECK(cudaMalloc(&z, N * sizeof(double)));
   BLAS(cublasDaxpy_v2(h, N, &alpha, x, 1, y, 1));
   BLAS(cublasDscal_v2(h, N, &alpha, y, 1));
   BLAS(cublasDcopy_v2(h, N, y, 1, z, 1));
   BLAS(cublasDswap_v2(h, N / 2, z, 2, x, 1));
-  double d, r;
+  double d, r, back[N];
   BLAS(cublasDdot_v2(h, N, z, 1, x, -1, &d));
   BLAS(cublasDnrm2_v2(h, N, y, 1, &r));
+  BLAS(cublasGetVector(N, sizeof(double), y, 1, back, 1));
+  d += back[1] * back[2];
   CHECK(cudaFree(x));
   CHECK(cudaFree(y));
   CHECK(cudaFree(z));
@@ -110,7 +119,14 @@ cublasStatus_t dot(cublasHandle_t h, int n, const float *x, int incx,
 
 template <class T>
 T level23(cublasHandle_t h, const T *Ah, const T *Bh, const T *xh, T alpha) {
-  T *A = upload(Ah, M * K), *B = upload(Bh, P * K), *x = upload(xh, M);
+  // A through cuBLAS's matrix transfer into a taller matrix (leading
+  // dimension M + 2), B contiguously.
+  constexpr int Lda = M + 2;
+  T *A, *B, *x = upload(xh, M);
+  CHECK(cudaMalloc(&A, Lda * K * sizeof(T)));
+  CHECK(cudaMalloc(&B, P * K * sizeof(T)));
+  BLAS(cublasSetMatrix(M, K, sizeof(T), Ah, M, A, Lda));
+  BLAS(cublasSetMatrix(P, K, sizeof(T), Bh, P, B, P));
   T *y = upload(xh + 1, P), *C, *s;
   CHECK(cudaMalloc(&C, M * P * sizeof(T)));
   CHECK(cudaMemset(C, 0, M * P * sizeof(T)));
@@ -118,7 +134,8 @@ T level23(cublasHandle_t h, const T *Ah, const T *Bh, const T *xh, T alpha) {
   s = upload(scalars, 3);
   BLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
   // C = alpha A B^T + C/2; y = alpha C^T x + y/2; C += alpha x y^T.
-  BLAS(gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, M, P, K, s, A, M, B, P, s + 1, C, M));
+  BLAS(gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, M, P, K, s, A, Lda, B, P, s + 1, C,
+            M));
   BLAS(gemv(h, CUBLAS_OP_T, M, P, s, C, M, x, 1, s + 1, y, 1));
   BLAS(ger(h, M, P, s, x, 1, y, 1, C, M));
   BLAS(dot(h, M * P, C, 1, C, 1, s + 2));
