@@ -21,6 +21,7 @@ int cudaMallocAsync(void **p, size_t bytes, void *stream);
 int cudaFreeAsync(void *p, void *stream);
 int cudaMemset2DAsync(void *p, size_t pitch, int value, size_t width,
                       size_t height, void *stream);
+int cudaDeviceSynchronize(void);
 
 enum { HostToDevice = 1, DeviceToHost = 2, DevicePointers = 1 };
 
@@ -32,9 +33,13 @@ static void check(int status, const char *what) {
   abort();
 }
 
+/* The handle's stream; the legacy API (no handle) runs on the default
+ * stream, unless cublasSetKernelStream chose another, which cannot be read
+ * back: its derivatives wait for the whole device where they transfer. */
 static void *streamOf(void *handle) {
   void *stream = 0;
-  check(cublasGetStream_v2(handle, &stream), "cublasGetStream");
+  if (handle)
+    check(cublasGetStream_v2(handle, &stream), "cublasGetStream");
   return stream;
 }
 
@@ -59,6 +64,8 @@ void gpuad_cublas_restore_scalars(void *handle, int mode) {
 static void transfer(void *handle, void *to, const void *from, size_t bytes,
                      int kind) {
   void *stream = streamOf(handle);
+  if (!handle)
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   check(cudaMemcpyAsync(to, from, bytes, kind, stream), "cudaMemcpyAsync");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 }

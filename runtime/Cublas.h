@@ -10,7 +10,8 @@
  * the handle's pointer mode said at the call), switch the handle to host
  * scalars while the derivative's own calls run, allocate and zero device
  * scratch on the handle's stream, and stage device memory through the host
- * for what no cuBLAS routine computes.  Host code only; the CUDA runtime
+ * for what no cuBLAS routine computes.  A null handle stands for the legacy
+ * API's default stream.  Host code only; the CUDA runtime
  * and cuBLAS are declared here, not included, so the runtime builds
  * without CUDA.
 \*===----------------------------------------------------------------------===*/

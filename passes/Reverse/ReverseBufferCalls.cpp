@@ -304,10 +304,7 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
   // The saved copies go once every lane has read them.
   ReverseBufferCall Last(*this, Call, Class, At, 0, DI, Fail);
   for (auto &Entry : At.Saved)
-    Last.release(B, Entry.second,
-                 Class.Spelling.Convention == BufferSpelling::Cublas
-                     ? Last.handle()
-                     : nullptr);
+    Last.release(B, Entry.second, Last.deviceHandle());
   for (auto &[Arg, PerLane] : Scalars) {
     for (Value *&V : PerLane)
       if (!V)

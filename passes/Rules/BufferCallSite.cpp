@@ -70,7 +70,8 @@ Value *BufferCallSite::saysTransposed(IRBuilderBase &B, Value *Flag,
 
 Value *BufferCallSite::saysRowMajor(IRBuilderBase &B, Value *Layout,
                                     BufferSpelling::Form Form) {
-  if (Form == BufferSpelling::Fortran || Form == BufferSpelling::Cublas)
+  if (Form == BufferSpelling::Fortran || Form == BufferSpelling::Cublas ||
+      Form == BufferSpelling::CublasLegacy)
     return B.getFalse();
   return B.CreateICmpEQ(
       Layout, ConstantInt::get(Layout->getType(), blas_flag::RowMajor));

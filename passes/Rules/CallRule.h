@@ -185,6 +185,9 @@ struct BufferSpelling {
              ///< through a last pointer, the status returned; buffers are
              ///< device memory, which the derivative touches only through
              ///< cuBLAS and the runtime API
+    CublasLegacy, ///< the legacy cuBLAS API (`cublasDdot`, cublas.h): no
+                  ///< handle, no layout, scalars by value, flags as
+                  ///< characters, a scalar result returned; device memory
   };
   Form Convention = C;
   /// The precision: float or double.

@@ -248,6 +248,8 @@ std::string spell(StringRef Name, char Letter, BufferSpelling::Form Form) {
     return "LAPACKE_" + Base;
   case BufferSpelling::Cublas:
     return "cublas" + std::string(1, toUpper(Letter)) + Name.str() + "_v2";
+  case BufferSpelling::CublasLegacy:
+    return "cublas" + std::string(1, toUpper(Letter)) + Name.str();
   default:
     return Base + "_";
   }
@@ -262,7 +264,8 @@ const StringMap<BufferName> &bufferNames() {
       assert(isWellFormed(R) && "a buffer routine's row is malformed");
       for (const char *P = R.Precisions; *P; ++P)
         for (auto Form : {BufferSpelling::C, BufferSpelling::Fortran,
-                          BufferSpelling::Lapacke, BufferSpelling::Cublas})
+                          BufferSpelling::Lapacke, BufferSpelling::Cublas,
+                          BufferSpelling::CublasLegacy})
           if (Form == BufferSpelling::Fortran ||
               R.Lapack == (Form == BufferSpelling::Lapacke ||
                            Form == BufferSpelling::Fortran))
@@ -283,12 +286,14 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
   bool ByPointer = N.Convention == BufferSpelling::Fortran;
   bool Lapacke = N.Convention == BufferSpelling::Lapacke;
   bool Cublas = N.Convention == BufferSpelling::Cublas;
+  bool NoLayout =
+      ByPointer || Cublas || N.Convention == BufferSpelling::CublasLegacy;
   // cuBLAS: the handle, and the pointer a scalar result is written to.
   unsigned Passed = Cublas ? 1 + R.ReturnsScalar : 0, Flags = 0;
   for (const CallArgument &Arg : R.Args) {
-    Passed += ByPointer || Cublas ? Arg.Kind != ArgKind::Layout
-              : Lapacke           ? Arg.Kind != ArgKind::Info
-                                  : true;
+    Passed += NoLayout  ? Arg.Kind != ArgKind::Layout
+              : Lapacke ? Arg.Kind != ArgKind::Info
+                        : true;
     Flags += Arg.Kind == ArgKind::Transpose || Arg.Kind == ArgKind::Uplo ||
              Arg.Kind == ArgKind::Diag || Arg.Kind == ArgKind::Side;
   }

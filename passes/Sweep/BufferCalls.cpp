@@ -119,6 +119,8 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
   BufferSpelling Callee = calleeSpelling();
   bool ByPointer = Callee.Convention == BufferSpelling::Fortran;
   bool Cublas = Callee.Convention == BufferSpelling::Cublas;
+  bool NoLayout =
+      ByPointer || Cublas || Callee.Convention == BufferSpelling::CublasLegacy;
   auto Slot = [&](Type *Ty) {
     IRBuilder<> EB(&D.getEntryBlock(), D.getEntryBlock().getFirstInsertionPt());
     return EB.CreateAlloca(Ty, M.getDataLayout().getAllocaAddrSpace(), nullptr,
@@ -130,7 +132,7 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
     Passed.push_back(H);
   }
   for (auto [Arg, V] : zip(R->Args, Args)) {
-    if (Arg.Kind == ArgKind::Layout && (ByPointer || Cublas))
+    if (Arg.Kind == ArgKind::Layout && NoLayout)
       continue; // Fortran's and cuBLAS's matrices are column major
     if (Arg.isBuffer() || Arg.Kind == ArgKind::Pivots ||
         (Cublas ? Arg.Kind != ArgKind::Scalar : !ByPointer)) {
@@ -215,18 +217,24 @@ Value *BufferCallEmitter::stage(Value *Device, Value *Elements) {
   Value *Bytes = B.CreateMul(B.CreateSExt(Elements, B.getInt64Ty()),
                              B.getInt64(DL.getTypeAllocSize(Element)));
   Value *Host = callRuntime(B, "gpuad_cublas_stage_in", B.getPtrTy(),
-                            {handle(), Device, Bytes});
+                            {deviceHandle(), Device, Bytes});
   StagedBlocks.push_back({Device, Host, Bytes});
   return Host;
 }
 
 void BufferCallEmitter::unstage() {
-  Value *H = handle();
+  Value *H = deviceHandle();
   for (auto &[Device, Host, Bytes] : StagedBlocks)
     callRuntime(B, "gpuad_cublas_stage_out", B.getVoidTy(),
                 {H, Device, Host, Bytes});
   StagedBlocks.clear();
   Staging = false;
+}
+
+Value *BufferCallEmitter::deviceHandle() {
+  if (cublas())
+    return handle();
+  return onDevice() ? ConstantPointerNull::get(B.getPtrTy()) : nullptr;
 }
 
 void BufferCallEmitter::useHostScalars() {
@@ -238,15 +246,19 @@ void BufferCallEmitter::useHostScalars() {
 
 Value *BufferCallEmitter::allocate(IRBuilderBase &At, Value *Bytes,
                                    Value *Handle) {
-  if (!cublas())
+  if (!onDevice())
     return Target.emitAlloc(At, Bytes);
+  if (!Handle) // the legacy API: the default stream
+    Handle = ConstantPointerNull::get(At.getPtrTy());
   return callRuntime(At, "gpuad_cublas_alloc", At.getPtrTy(), {Handle, Bytes});
 }
 
 void BufferCallEmitter::release(IRBuilderBase &At, Value *Block,
                                 Value *Handle) {
-  if (!cublas())
+  if (!onDevice())
     return Target.emitFree(At, Block);
+  if (!Handle)
+    Handle = ConstantPointerNull::get(At.getPtrTy());
   callRuntime(At, "gpuad_cublas_free", At.getVoidTy(), {Handle, Block});
 }
 
@@ -256,11 +268,11 @@ Value *BufferCallEmitter::call(StringRef Name, ArrayRef<Value *> Args) {
 }
 
 void BufferCallEmitter::zero(Value *N, Value *Buffer, Value *Inc) {
-  if (cublas()) {
+  if (onDevice()) {
     // Device memory: a strided memset on the handle's stream.
     Type *I32 = B.getInt32Ty();
     callRuntime(B, "gpuad_cublas_zero", B.getVoidTy(),
-                {handle(), B.CreateSExtOrTrunc(N, I32), Buffer,
+                {deviceHandle(), B.CreateSExtOrTrunc(N, I32), Buffer,
                  B.CreateSExtOrTrunc(Inc, I32),
                  B.getInt32(Element->getPrimitiveSizeInBits() / 8)});
     return;
@@ -287,7 +299,7 @@ static Value *vectorElement(IRBuilderBase &B, Type *Element, Value *X,
 Value *BufferCallEmitter::eachElement(
     StringRef Name, Value *N, ArrayRef<std::pair<Value *, Value *>> Vectors,
     ArrayRef<Value *> Scalars, bool Sums, ElementBody Body) {
-  if (cublas() && !Staging) {
+  if (onDevice() && !Staging) {
     // The loop runs on host copies of the vectors' device memory.
     Staging = true;
     SmallVector<std::pair<Value *, Value *>, 4> Staged;
@@ -362,7 +374,7 @@ Value *BufferCallEmitter::eachTriangleElement(
     ArrayRef<std::pair<Value *, Value *>> Rows,
     ArrayRef<std::pair<Value *, Value *>> Columns, ArrayRef<Value *> Scalars,
     bool Sums, ElementBody Body) {
-  if (cublas() && !Staging) {
+  if (onDevice() && !Staging) {
     // The loop runs on host copies of the matrices' and vectors' device
     // memory.
     Staging = true;
@@ -601,14 +613,14 @@ Value *BufferCallEmitter::temporary(Value *Count) {
   const DataLayout &DL = Call.getModule()->getDataLayout();
   Value *Bytes =
       B.CreateMul(Elements, B.getInt64(DL.getTypeAllocSize(Element)));
-  Value *Block = allocate(B, Bytes, cublas() ? handle() : nullptr);
+  Value *Block = allocate(B, Bytes, deviceHandle());
   Temporaries.push_back(Block);
   return Block;
 }
 
 void BufferCallEmitter::swapRows(Value *Columns, Value *A, Value *Ld,
                                  Value *Pivots, Value *Count, bool Inverse) {
-  if (cublas())
+  if (onDevice())
     return unsupported("row interchanges in device memory");
   // LAPACK's own <p>laswp_ (the program links LAPACK: it called it), every
   // argument by pointer; the inverse one interchange at a time, last first,
@@ -674,7 +686,7 @@ void BufferCallEmitter::swapRows(Value *Columns, Value *A, Value *Ld,
 
 void BufferCallEmitter::copyMatrix(Value *Rows, Value *Columns,
                                    StridedMatrix From, StridedMatrix To) {
-  if (cublas())
+  if (onDevice())
     return unsupported("an element-wise copy of device memory");
   Module &M = *B.GetInsertBlock()->getModule();
   LLVMContext &C = M.getContext();
@@ -744,7 +756,7 @@ void BufferCallEmitter::require(Value *Ok, StringRef Message) {
 
 void BufferCallEmitter::releaseTemporaries() {
   for (Value *Block : Temporaries)
-    release(B, Block, cublas() ? handle() : nullptr);
+    release(B, Block, deviceHandle());
   Temporaries.clear();
   if (!SavedMode)
     return;

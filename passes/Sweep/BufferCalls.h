@@ -74,6 +74,9 @@ public:
                                     llvm::Value *Handle);
   /// cuBLAS: the call's handle where B emits.
   virtual llvm::Value *handle() = 0;
+  /// What the runtime's helpers get for the handle: the call's (v2), null
+  /// (the legacy API: the default stream); null on the host.
+  llvm::Value *deviceHandle();
   /// cuBLAS: the handle's pointer mode when the call ran (an i32), a value
   /// of the forward sweep, before the call.
   virtual llvm::Value *modeAtCall() = 0;
@@ -132,7 +135,12 @@ protected:
   bool byPointer() const {
     return Spelling.Convention == BufferSpelling::Fortran;
   }
+  /// cuBLAS v2: a handle, scalars by pointer.
   bool cublas() const { return Spelling.Convention == BufferSpelling::Cublas; }
+  /// Either cuBLAS API: buffers in device memory.
+  bool onDevice() const {
+    return cublas() || Spelling.Convention == BufferSpelling::CublasLegacy;
+  }
   /// Whether argument \p I is a scalar passed by pointer (Fortran's, or
   /// cuBLAS's alpha and beta): its shadow is memory.
   bool scalarByPointer(unsigned I) const {
