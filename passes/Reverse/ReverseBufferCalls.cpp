@@ -292,6 +292,10 @@ void ReverseEmitter::reverseBufferCall(CallBase &Call, const CallClass &Class,
   for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
     ReverseBufferCall Site(*this, Call, Class, At, Lane, DI, Fail);
     R.Adjoint(Site);
+    // cuBLAS: the result's memory was overwritten by the call: its
+    // adjoint is taken (zeroed) even where the rule had no use for it.
+    if (R.ReturnsScalar && Class.Spelling.Convention == BufferSpelling::Cublas)
+      Site.resultAdjoint();
     Site.releaseTemporaries();
     for (auto &[Arg, Deltas] : Site.ScalarAdjoints) {
       Value *Sum = nullptr;
