@@ -181,18 +181,6 @@ struct Lanes {
   double lane[2];
 };
 
-// The central difference of f along coordinate i of one of its inputs.
-template <class F>
-double difference(F f, std::vector<double> &v, int i) {
-  double x = v[i], step = 1e-6 * std::fmax(std::fabs(x), 1.0);
-  v[i] = x + step;
-  double up = f();
-  v[i] = x - step;
-  double down = f();
-  v[i] = x;
-  return (up - down) / (2 * step);
-}
-
 std::vector<double> pattern(int n, double scale, double shift) {
   std::vector<double> v(n);
   for (int i = 0; i < n; ++i)
@@ -212,11 +200,11 @@ void checkLevel1(cublasHandle_t h) {
       enzyme_dup, y.data(), gy.data(), enzyme_out, alpha);
   auto f = [&] { return level1(h, x.data(), y.data(), alpha); };
   for (int i = 0; i < N; ++i) {
-    expectNear(fd, "level1 dx", i, gx[i], difference(f, x, i));
-    expectNear(fd, "level1 dy", i, gy[i], difference(f, y, i));
+    expectNear(fd, "level1 dx", i, gx[i], centralDifference(f, x, i));
+    expectNear(fd, "level1 dy", i, gy[i], centralDifference(f, y, i));
   }
   std::vector<double> a = {alpha};
-  expectNear(fd, "level1 dalpha", 0, ga, difference([&] {
+  expectNear(fd, "level1 dalpha", 0, ga, centralDifference([&] {
                return level1(h, x.data(), y.data(), a[0]);
              }, a, 0));
   // Forward: the tangent along (vx, vy, va) is <g, v>.
@@ -253,13 +241,13 @@ void checkLevel23(cublasHandle_t h) {
       gx.data(), enzyme_out, alpha);
   auto f = [&] { return level23(h, A.data(), B.data(), x.data(), alpha); };
   for (int i = 0; i < M * K; ++i)
-    expectNear(fd, "level23 dA", i, gA[i], difference(f, A, i));
+    expectNear(fd, "level23 dA", i, gA[i], centralDifference(f, A, i));
   for (int i = 0; i < P * K; ++i)
-    expectNear(fd, "level23 dB", i, gB[i], difference(f, B, i));
+    expectNear(fd, "level23 dB", i, gB[i], centralDifference(f, B, i));
   for (int i = 0; i < M; ++i)
-    expectNear(fd, "level23 dx", i, gx[i], difference(f, x, i));
+    expectNear(fd, "level23 dx", i, gx[i], centralDifference(f, x, i));
   std::vector<double> a = {alpha};
-  expectNear(fd, "level23 dalpha", 0, ga, difference([&] {
+  expectNear(fd, "level23 dalpha", 0, ga, centralDifference([&] {
                return level23(h, A.data(), B.data(), x.data(), a[0]);
              }, a, 0));
   std::vector<double> vA = pattern(M * K, 1, 3.0), vB = pattern(P * K, 1, 0.1),
@@ -314,13 +302,13 @@ void checkStructured(cublasHandle_t h) {
       enzyme_out, alpha);
   auto f = [&] { return structured(h, A.data(), B.data(), x.data(), alpha); };
   for (int i = 0; i < S * S; ++i) {
-    expectNear(fd, "structured dA", i, gA[i], difference(f, A, i));
-    expectNear(fd, "structured dB", i, gB[i], difference(f, B, i));
+    expectNear(fd, "structured dA", i, gA[i], centralDifference(f, A, i));
+    expectNear(fd, "structured dB", i, gB[i], centralDifference(f, B, i));
   }
   for (int i = 0; i < S; ++i)
-    expectNear(fd, "structured dx", i, gx[i], difference(f, x, i));
+    expectNear(fd, "structured dx", i, gx[i], centralDifference(f, x, i));
   std::vector<double> a = {alpha};
-  expectNear(fd, "structured dalpha", 0, ga, difference([&] {
+  expectNear(fd, "structured dalpha", 0, ga, centralDifference([&] {
                return structured(h, A.data(), B.data(), x.data(), a[0]);
              }, a, 0));
   std::vector<double> vA = pattern(S * S, 1, 3.0), vB = pattern(S * S, 1, 0.1),

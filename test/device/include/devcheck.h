@@ -25,6 +25,8 @@
 ///   deviceCopy(hostVector)     a device copy, freed by finish().
 ///   hostCopy(devicePtr, n)     a host vector of the first n elements.
 ///   dotProduct(a, b)           sum of a[i] * b[i] in double.
+///   centralDifference(f, v, i) (f() with v[i] + h - f() with v[i] - h) / 2h,
+///                              h = 1e-6 max(|v[i]|, 1); v[i] restored.
 ///   providePool(threads)       the tape pool (<gpuad/tape_pool.h>) for up
 ///                              to `threads` threads: the fixed tapes'
 ///                              bytes plus 64 KiB of arena each, freed by
@@ -160,6 +162,18 @@ double dotProduct(const std::vector<A> &a, const std::vector<B> &b) {
   for (size_t i = 0; i < a.size() && i < b.size(); ++i)
     sum += double(a[i]) * double(b[i]);
   return sum;
+}
+
+// The central difference of f() along v[i] (f reads v).
+template <class F>
+double centralDifference(F f, std::vector<double> &v, size_t i) {
+  double x = v[i], h = 1e-6 * std::fmax(std::fabs(x), 1.0);
+  v[i] = x + h;
+  double up = f();
+  v[i] = x - h;
+  double down = f();
+  v[i] = x;
+  return (up - down) / (2 * h);
 }
 
 // The tape pool for up to \p threads threads (kernels whose loops have no
