@@ -70,8 +70,7 @@ Value *BufferCallSite::saysTransposed(IRBuilderBase &B, Value *Flag,
 
 Value *BufferCallSite::saysRowMajor(IRBuilderBase &B, Value *Layout,
                                     BufferSpelling::Form Form) {
-  if (Form == BufferSpelling::Fortran || Form == BufferSpelling::Cublas ||
-      Form == BufferSpelling::CublasLegacy)
+  if (!BufferSpelling::passesLayout(Form))
     return B.getFalse();
   return B.CreateICmpEQ(
       Layout, ConstantInt::get(Layout->getType(), blas_flag::RowMajor));

@@ -161,13 +161,12 @@ constexpr int Left = 141;
 } // namespace blas_flag
 
 /// cuBLAS's encodings (cublasOperation_t, cublasFillMode_t,
-/// cublasDiagType_t, cublasSideMode_t, cublasPointerMode_t).
+/// cublasDiagType_t, cublasSideMode_t).
 namespace cublas_flag {
 constexpr int NoTrans = 0, Trans = 1;
 constexpr int Upper = 1;
 constexpr int Unit = 1;
 constexpr int Left = 0;
-constexpr int HostPointers = 0;
 } // namespace cublas_flag
 
 /// How one spelling of a buffer routine passes its arguments.
@@ -192,6 +191,10 @@ struct BufferSpelling {
   Form Convention = C;
   /// The precision: float or double.
   llvm::Type *Element = nullptr;
+
+  /// Whether spelling \p F passes a layout (CBLAS's and LAPACKE's); the
+  /// others are column major.
+  static bool passesLayout(Form F) { return F == C || F == Lapacke; }
 };
 
 struct BufferRoutine;

@@ -286,8 +286,7 @@ bool fitsBufferRoutine(const BufferName &N, const FunctionType &FT,
   bool ByPointer = N.Convention == BufferSpelling::Fortran;
   bool Lapacke = N.Convention == BufferSpelling::Lapacke;
   bool Cublas = N.Convention == BufferSpelling::Cublas;
-  bool NoLayout =
-      ByPointer || Cublas || N.Convention == BufferSpelling::CublasLegacy;
+  bool NoLayout = !BufferSpelling::passesLayout(N.Convention);
   // cuBLAS: the handle, and the pointer a scalar result is written to.
   unsigned Passed = Cublas ? 1 + R.ReturnsScalar : 0, Flags = 0;
   for (const CallArgument &Arg : R.Args) {

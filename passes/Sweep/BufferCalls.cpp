@@ -119,8 +119,6 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
   BufferSpelling Callee = calleeSpelling();
   bool ByPointer = Callee.Convention == BufferSpelling::Fortran;
   bool Cublas = Callee.Convention == BufferSpelling::Cublas;
-  bool NoLayout =
-      ByPointer || Cublas || Callee.Convention == BufferSpelling::CublasLegacy;
   auto Slot = [&](Type *Ty) {
     IRBuilder<> EB(&D.getEntryBlock(), D.getEntryBlock().getFirstInsertionPt());
     return EB.CreateAlloca(Ty, M.getDataLayout().getAllocaAddrSpace(), nullptr,
@@ -132,8 +130,9 @@ Value *BufferCallEmitter::emitCall(IRBuilderBase &At, StringRef Name,
     Passed.push_back(H);
   }
   for (auto [Arg, V] : zip(R->Args, Args)) {
-    if (Arg.Kind == ArgKind::Layout && NoLayout)
-      continue; // Fortran's and cuBLAS's matrices are column major
+    if (Arg.Kind == ArgKind::Layout &&
+        !BufferSpelling::passesLayout(Callee.Convention))
+      continue; // column major
     if (Arg.isBuffer() || Arg.Kind == ArgKind::Pivots ||
         (Cublas ? Arg.Kind != ArgKind::Scalar : !ByPointer)) {
       Params.push_back(V->getType());
