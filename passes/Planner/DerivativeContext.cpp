@@ -17,7 +17,6 @@
 #include "Reverse/SplitForm.h"
 #include "Support/DebugScopes.h"
 #include "Support/EntryPoints.h"
-#include "Support/FunctionAttributes.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
@@ -127,7 +126,6 @@ Function *DerivativeContext::declare(const DerivativeKey &Key,
   Function *D = Function::Create(Sig.Type, GlobalValue::InternalLinkage,
                                  Key.Fn->getAddressSpace(),
                                  Key.Fn->getName() + "." + Key.suffix(), &M);
-  D->addFnAttr(DerivativeAttr);
   LLVM_DEBUG(dbgs() << "gpuad: making " << D->getName() << " ("
                     << modeName(Key.Mode) << ", width " << Key.Width << ")\n");
   Generated[Key] = D;

@@ -60,7 +60,6 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   }
   SmallVector<ReturnInst *, 4> Returns;
   CallingConv::ID Conv = Derivative.getCallingConv();
-  bool IsDerivative = Derivative.hasFnAttribute(DerivativeAttr);
   CloneFunctionInto(&Derivative, &Primal, VMap,
                     CloneFunctionChangeType::LocalChangesOnly, Returns);
   // CloneFunctionInto copies the primal's attributes and calling convention;
@@ -71,8 +70,7 @@ bool ForwardSweep::sweep(Function &Primal, ArrayRef<SweepArg> Args,
   Derivative.setCallingConv(Conv);
   Derivative.setAttributes(AttributeList());
   copyFunctionAttributes(Primal, Derivative);
-  if (IsDerivative)
-    Derivative.addFnAttr(DerivativeAttr);
+  Derivative.addFnAttr(DerivativeAttr);
   for (unsigned I = 0; I < Primal.arg_size(); ++I)
     for (const Attribute &A : Primal.getAttributes().getParamAttrs(I))
       if (A.isEnumAttribute() && (A.getKindAsEnum() == Attribute::NoUndef ||
