@@ -35,12 +35,18 @@ static void check(int status, const char *what) {
 
 /* The handle's stream; the legacy API (no handle) runs on the default
  * stream, unless cublasSetKernelStream chose another, which cannot be read
- * back: its derivatives wait for the whole device where they transfer. */
+ * back: its derivatives wait for the whole device around what they do on
+ * the default stream (settle). */
 static void *streamOf(void *handle) {
   void *stream = 0;
   if (handle)
     check(cublasGetStream_v2(handle, &stream), "cublasGetStream");
   return stream;
+}
+
+static void settle(void *handle) {
+  if (!handle)
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
 int gpuad_cublas_pointer_mode(void *handle) {
@@ -64,8 +70,7 @@ void gpuad_cublas_restore_scalars(void *handle, int mode) {
 static void transfer(void *handle, void *to, const void *from, size_t bytes,
                      int kind) {
   void *stream = streamOf(handle);
-  if (!handle)
-    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  settle(handle);
   check(cudaMemcpyAsync(to, from, bytes, kind, stream), "cudaMemcpyAsync");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 }
@@ -101,12 +106,15 @@ void *gpuad_cublas_alloc(void *handle, size_t bytes) {
   void *p = 0;
   if (bytes)
     check(cudaMallocAsync(&p, bytes, streamOf(handle)), "cudaMallocAsync");
+  settle(handle);
   return p;
 }
 
 void gpuad_cublas_free(void *handle, void *p) {
-  if (p)
-    check(cudaFreeAsync(p, streamOf(handle)), "cudaFreeAsync");
+  if (!p)
+    return;
+  settle(handle);
+  check(cudaFreeAsync(p, streamOf(handle)), "cudaFreeAsync");
 }
 
 void gpuad_cublas_zero(void *handle, int n, void *p, int inc, int bytes) {
@@ -114,9 +122,11 @@ void gpuad_cublas_zero(void *handle, int n, void *p, int inc, int bytes) {
   if (n <= 0)
     return;
   /* n rows of one element each, `stride` bytes apart. */
+  settle(handle);
   check(cudaMemset2DAsync(p, stride ? stride : (size_t)bytes, 0, (size_t)bytes,
                           (size_t)n, streamOf(handle)),
         "cudaMemset2DAsync");
+  settle(handle);
 }
 
 void *gpuad_cublas_stage_in(void *handle, const void *device, size_t bytes) {
