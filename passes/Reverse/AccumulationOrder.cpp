@@ -16,14 +16,20 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopRotation.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #define DEBUG_TYPE "gpuad-accumulation-order"
 
 using namespace llvm;
 
 STATISTIC(NumReordered, "Loop blocks whose adjoint updates were reordered");
+STATISTIC(NumForwarded,
+          "Groups of adjoint updates carried in registers across iterations");
 
 namespace gpuad {
 
@@ -88,7 +94,110 @@ bool reorder(SmallVectorImpl<Update> &Group, int64_t Step, Instruction *At,
   return true;
 }
 
-bool reorderBlock(BasicBlock &BB, const Loop &L, ScalarEvolution &SE,
+/// The positions of \p Group's updates, in iterations: the update at
+/// position q reaches, in the next iteration, the address position q + 1
+/// reached in this one.  Empty unless they are whole elements at whole
+/// steps from each other, one update per position, with no position left
+/// out.
+SmallVector<Update *, 4> positions(SmallVectorImpl<Update> &Group, int64_t Step,
+                                   const DataLayout &DL) {
+  Type *Ty = Group.front().Store->getValueOperand()->getType();
+  if (std::abs(Step) < int64_t(DL.getTypeStoreSize(Ty)))
+    return {};
+  int64_t Lowest = INT64_MAX;
+  for (const Update &U : Group) {
+    if (U.Store->getValueOperand()->getType() != Ty || U.Offset % Step)
+      return {};
+    Lowest = std::min(Lowest, U.Offset / Step);
+  }
+  SmallVector<Update *, 4> At(Group.size(), nullptr);
+  for (Update &U : Group) {
+    uint64_t Q = U.Offset / Step - Lowest;
+    if (Q >= At.size() || At[Q])
+      return {};
+    At[Q] = &U;
+  }
+  return At;
+}
+
+/// Carries \p Group, updates of one buffer at constant distances in a loop
+/// of one block, in registers from one iteration to the next (scalar
+/// replacement): an address's first update loads it, its last stores it,
+/// the ones between take the value the previous iteration computed.  The
+/// addresses the loop starts with are loaded before it, the ones it leaves
+/// unfinished stored after it.  Only where nothing else in the loop may
+/// touch the buffer; each address gets the same additions in the same order.
+bool forward(SmallVectorImpl<Update> &Group, int64_t Step, Loop &L,
+             ScalarEvolution &SE, BatchAAResults &AA, const DataLayout &DL) {
+  BasicBlock *Body = L.getHeader();
+  BasicBlock *Preheader = L.getLoopPreheader();
+  BasicBlock *Exit = L.getExitBlock();
+  if (L.getNumBlocks() != 1 || !Preheader || !Exit ||
+      Exit->getSinglePredecessor() != Body)
+    return false;
+  SmallVector<Update *, 4> At = positions(Group, Step, DL);
+  if (At.empty())
+    return false;
+  SmallPtrSet<const Instruction *, 12> Own;
+  for (const Update &U : Group)
+    Own.insert({U.Load, U.Add, U.Store});
+  auto Buffer = MemoryLocation::getBeforeOrAfter(
+      Group.front().Store->getPointerOperand());
+  for (Instruction &I : *Body)
+    if (!Own.contains(&I) && I.mayReadOrWriteMemory() &&
+        (I.isAtomic() || isModOrRefSet(AA.getModRefInfo(&I, Buffer))))
+      return false;
+  SCEVExpander Expand(SE, "gpuad.acc");
+  for (unsigned Q = 0; Q + 1 < At.size(); ++Q)
+    if (!Expand.isSafeToExpand(
+            cast<SCEVAddRecExpr>(SE.getSCEV(At[Q]->Load->getPointerOperand()))
+                ->getStart()))
+      return false;
+
+  // Position q's old value: before the first iteration, what memory holds;
+  // after, what position q + 1 computed.  The last position loads it.
+  for (unsigned Q = 0; Q + 1 < At.size(); ++Q) {
+    LoadInst *Old = At[Q]->Load;
+    const SCEV *First =
+        cast<SCEVAddRecExpr>(SE.getSCEV(Old->getPointerOperand()))->getStart();
+    IRBuilder<> B(Preheader->getTerminator());
+    Value *Address = Expand.expandCodeFor(First, Old->getPointerOperandType(),
+                                          &*B.GetInsertPoint());
+    LoadInst *Initial = B.CreateAlignedLoad(Old->getType(), Address,
+                                            Old->getAlign(), "gpuad.acc.first");
+    Initial->setAAMetadata(Old->getAAMetadata());
+    PHINode *Carried =
+        PHINode::Create(Old->getType(), 2, "gpuad.acc", Body->begin());
+    Carried->addIncoming(Initial, Preheader);
+    Carried->addIncoming(At[Q + 1]->Add, Body);
+    At[Q]->Add->replaceUsesOfWith(Old, Carried);
+    Old->eraseFromParent();
+  }
+  // The first position finished its address; the others finish theirs
+  // after the last iteration.
+  IRBuilder<> B(&*Exit->getFirstInsertionPt());
+  auto Leaving = [&](Value *V) -> Value * {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !L.contains(I))
+      return V;
+    PHINode *Out = PHINode::Create(V->getType(), 1, V->getName() + ".lcssa",
+                                   Exit->begin());
+    Out->addIncoming(V, Body);
+    return Out;
+  };
+  for (unsigned Q = 1; Q < At.size(); ++Q) {
+    StoreInst *Last = At[Q]->Store;
+    StoreInst *Final = B.CreateAlignedStore(Leaving(At[Q]->Add),
+                                            Leaving(Last->getPointerOperand()),
+                                            Last->getAlign());
+    Final->setAAMetadata(Last->getAAMetadata());
+    Last->eraseFromParent();
+  }
+  SE.forgetLoop(&L);
+  return true;
+}
+
+bool reorderBlock(BasicBlock &BB, Loop &L, ScalarEvolution &SE,
                   BatchAAResults &AA, const DataLayout &DL) {
   // Updates by (buffer, step per iteration), in program order.
   MapVector<std::pair<const SCEV *, const SCEV *>, SmallVector<Update, 4>>
@@ -131,6 +240,14 @@ bool reorderBlock(BasicBlock &BB, const Loop &L, ScalarEvolution &SE,
     if (!Distinct)
       continue;
     int64_t Step = cast<SCEVConstant>(Key.second)->getAPInt().getSExtValue();
+    if (forward(Group, Step, L, SE, AA, DL)) {
+      LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Group.size()
+                        << " updates carried in registers in " << BB.getName()
+                        << " of " << BB.getParent()->getName() << "\n");
+      ++NumForwarded;
+      Changed = true;
+      continue;
+    }
     Instruction *At = Group.back().Store->getNextNode();
     if (reorder(Group, Step, At, AA)) {
       LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Group.size()
@@ -149,6 +266,12 @@ PreservedAnalyses AccumulationOrderPass::run(Function &F,
                                              FunctionAnalysisManager &AM) {
   if (!F.hasFnAttribute(DerivativeAttr) || F.isDeclaration())
     return PreservedAnalyses::all();
+  // gpuad's loops are made after the simplification pipeline rotated the
+  // user's: rotate them now (the pipeline does after this point anyway), so
+  // that a loop's body is the one block that runs every iteration.
+  FunctionPassManager Rotate;
+  Rotate.addPass(createFunctionToLoopPassAdaptor(LoopRotatePass()));
+  PreservedAnalyses Rotated = Rotate.run(F, AM);
   LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
   BatchAAResults AA(AM.getResult<AAManager>(F));
@@ -159,9 +282,11 @@ PreservedAnalyses AccumulationOrderPass::run(Function &F,
       for (BasicBlock *BB : L->blocks())
         Changed |= reorderBlock(*BB, *L, SE, AA, DL);
   if (!Changed)
-    return PreservedAnalyses::all();
+    return Rotated;
+  // Rotation already told the analysis manager what it changed.
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();
+  PA.intersect(Rotated);
   return PA;
 }
 

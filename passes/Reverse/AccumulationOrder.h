@@ -10,13 +10,18 @@
 /// emits them (the loads' adjoints, last load first) an iteration's first
 /// update often reads what the previous iteration's last update stored: a
 /// chain through memory that each iteration waits on.  This pass, run on
-/// gpuad's derivatives before the vectorizer, orders each loop block's
-/// updates of one buffer at constant distances so that the address the next
-/// iteration reaches first is updated first (the lowest address first where
-/// the loop walks down), which leaves the most work between a store and the
-/// load that reads it back.  Only updates of distinct addresses move, past
-/// nothing that may touch them: each address gets the same additions in the
-/// same order, so results are bit for bit the same.
+/// gpuad's derivatives before the vectorizer (it rotates their loops first),
+/// takes each loop block's updates of one buffer at constant distances:
+/// - in a loop of one block, at whole steps from each other with none left
+///   out and nothing else touching the buffer, it carries them in registers
+///   from one iteration to the next: an address is loaded by its first
+///   update and stored by its last;
+/// - otherwise it orders them so that the address the next iteration
+///   reaches first is updated first (the lowest address first where the
+///   loop walks down), which leaves the most work between a store and the
+///   load that reads it back.
+/// Each address gets the same additions in the same order, so results are
+/// bit for bit the same.
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUAD_REVERSE_ACCUMULATIONORDER_H
