@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Normalize/Preprocess.h"
+
 #include "Normalize/AlgorithmLaunches.h"
+#include "Normalize/DeadOnReturnStores.h"
 #include "Normalize/KernelLaunches.h"
 #include "Normalize/RuntimeMemory.h"
 
@@ -27,6 +29,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
+#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/InstSimplifyPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -377,6 +380,14 @@ void Preprocessor::cleanup(Function &F) {
   FPM.addPass(EarlyCSEPass());
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
+  // Stores nothing reads: to locals, or to memory a derivative's caller
+  // declares dead on return (a checkpointed loop's state after a reverse
+  // step).  DSE takes those at the end, and the loads feeding them die;
+  // then, where nothing reads such memory any more, its stores in loops
+  // go too, and the values computed for them.
+  FPM.addPass(DSEPass());
+  FPM.addPass(ADCEPass());
+  FPM.addPass(DeadOnReturnStoresPass());
   FPM.addPass(ADCEPass());
   run(FPM, F);
 }

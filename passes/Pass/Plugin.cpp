@@ -27,6 +27,7 @@
 /// and leaves modules without requests untouched.
 //===----------------------------------------------------------------------===//
 
+#include "Normalize/DeadOnReturnStores.h"
 #include "Normalize/RuleFunctionGuard.h"
 #include "Pass/GpuadPass.h"
 #include "Pass/Printers.h"
@@ -127,10 +128,15 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "gpuad-accumulation-order")
-          return false;
-        FPM.addPass(gpuad::AccumulationOrderPass());
-        return true;
+        if (Name == "gpuad-accumulation-order") {
+          FPM.addPass(gpuad::AccumulationOrderPass());
+          return true;
+        }
+        if (Name == "gpuad-dead-on-return-stores") {
+          FPM.addPass(gpuad::DeadOnReturnStoresPass());
+          return true;
+        }
+        return false;
       });
 }
 

@@ -273,6 +273,17 @@ Function *makeReverseStep(DerivativeContext &Ctx, const CheckpointedLoop &CL,
   }
   Function *D = Ctx.getOrCreate(StepKey);
   const DerivativeSignature &DS = Ctx.signatureOf(*D);
+  // What the step leaves in the loop's memory is never read: the schedule
+  // restores a snapshot before anything runs on the state again (and the
+  // loop's final state after the last step), so the primal's stores that
+  // the reverse sweep does not read back are dead.
+  for (Function *V : Ctx.implementations(StepKey)) {
+    const DerivativeSignature &VS = Ctx.signatureOf(*V);
+    for (unsigned I = 0; I < StepKey.Args.size(); ++I)
+      if (Argument *A = V->getArg(VS.PrimalParam[I]);
+          A->getType()->isPointerTy())
+        A->addAttr(Attribute::DeadOnReturn);
+  }
   SmallVector<Value *, 16> Args(DS.Type->getNumParams());
   unsigned Carried = CL.Loop->arg_size();
   for (unsigned I = 0; I < Carried; ++I) {

@@ -71,6 +71,30 @@ static void stubOut(Function &D) {
     B.CreateRet(PoisonValue::get(D.getReturnType()));
 }
 
+/// The keys of the versions a key checked at run time dispatches to: the
+/// restrict one (every pointer apart) and the one as proven.
+static std::pair<DerivativeKey, DerivativeKey>
+checkedVersions(const DerivativeKey &Key) {
+  DerivativeKey Restrict = Key, AsProven = Key;
+  Restrict.Alias = AliasVersion::Restrict;
+  Restrict.Disjoint.clear();
+  AsProven.Alias = AliasVersion::AsProven;
+  return {Restrict, AsProven};
+}
+
+SmallVector<Function *, 3>
+DerivativeContext::implementations(const DerivativeKey &Key) {
+  SmallVector<Function *, 3> Fns;
+  if (Function *D = getOrCreate(Key))
+    Fns.push_back(D);
+  if (Key.Alias == AliasVersion::Checked) {
+    auto [Restrict, AsProven] = checkedVersions(Key);
+    Fns.push_back(getOrCreate(Restrict));
+    Fns.push_back(getOrCreate(AsProven));
+  }
+  return Fns;
+}
+
 Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
   auto It = Generated.find(Key);
   if (It != Generated.end()) {
@@ -85,10 +109,7 @@ Function *DerivativeContext::getOrCreate(const DerivativeKey &Key) {
       CL && canCheckpoint(*CL, Key))
     return getCombinedFromSplit(Key);
   if (Key.Alias == AliasVersion::Checked) {
-    DerivativeKey Restrict = Key, AsProven = Key;
-    Restrict.Alias = AliasVersion::Restrict;
-    Restrict.Disjoint.clear();
-    AsProven.Alias = AliasVersion::AsProven;
+    auto [Restrict, AsProven] = checkedVersions(Key);
     Function *D = declare(Key, DerivativeSignature::reverse(Key));
     emitDisjointnessDispatcher(*this, Key, *D, *getOrCreate(Restrict),
                                *getOrCreate(AsProven));

@@ -62,6 +62,11 @@ public:
   TypeSummaries &typeSummaries() override { return Summaries; }
   ArgumentWrites &argumentWrites() override { return Writes; }
   llvm::Function *getOrCreate(const DerivativeKey &Key) override;
+  /// The functions getOrCreate made for \p Key: its own, and for a key
+  /// checked at run time the restrict and as-proven versions it dispatches
+  /// to.
+  llvm::SmallVector<llvm::Function *, 3>
+  implementations(const DerivativeKey &Key);
   SplitHalves getSplit(DerivativeKey Key) override;
   const DerivativeSignature &
   signatureOf(const llvm::Function &Derivative) const override;
