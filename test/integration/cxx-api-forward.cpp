@@ -96,6 +96,15 @@ static void pointers_and_references() {
   double tn2 = get<0>(
       enzyme::autodiff<Forward>(norm2, Duplicated{x, 0.3}, Duplicated{y, 1.0}));
   check_close("norm2 tangent (values)", tn2, tn, 0, 0);
+  // Pointers for reference parameters, as Enzyme's C++ API takes them.
+  double tx = 0.3, ty = 1.0;
+  double tn3 = get<0>(enzyme::autodiff<Forward>(
+      norm2, Duplicated<double *>{&x, &tx}, Duplicated<double *>{&y, &ty}));
+  check_close("norm2 tangent (pointers)", tn3, tn, 0, 0);
+  double tn4 = get<0>(enzyme::autodiff<Forward>(
+      norm2, Duplicated<double *>{&x, &tx}, Const<const double *>{&y}));
+  check_close("norm2 tangent (pointer, Const pointer)", tn4,
+              0.3 * x / norm2(x, y), GC_RTOL_EXACT, GC_ATOL_EXACT);
   double rx = x, ry = y, drx = 1.0, dry = 0.5, th = 0.4;
   enzyme::autodiff<Forward>(rotate, Duplicated<double &>{rx, drx},
                             Duplicated<double &>{ry, dry}, Duplicated{th, 2.0});

@@ -122,6 +122,17 @@ static void pointers_and_references() {
   check_close("norm2 d/dq", dq, q / norm2(p, q), GC_RTOL_EXACT, GC_ATOL_EXACT);
   auto [gn] = enzyme::autodiff<Reverse>(norm2, Active{p}, Const{q});
   check_close("norm2 Active for const&", get<0>(gn), dp, GC_RTOL_EXACT, 0);
+  // Pointers for reference parameters, as Enzyme's C++ API takes them: the
+  // pointer is the reference's address.
+  double pdp = 0, pdq = 0;
+  enzyme::autodiff<Reverse>(norm2, Duplicated<double *>{&p, &pdp},
+                            Const<double *>{&q});
+  check_close("norm2 pointer for const& d/dp", pdp, dp, GC_RTOL_EXACT, 0);
+  check_close("norm2 pointer for const&: Const's untouched", pdq, 0, 0, 0);
+  double prx = p, pry = q, psx = 1, psy = 0;
+  auto [gpr] =
+      enzyme::autodiff<Reverse>(rotate, Duplicated<double *>{&prx, &psx},
+                                Duplicated<double *>{&pry, &psy}, Active{0.4});
 
   // rotate in place: seeds (1, 0) on the final x, y become J^T (1, 0).
   double rx = p, ry = q, sx = 1, sy = 0;
@@ -141,6 +152,10 @@ static void pointers_and_references() {
   check_close("rotate d/dt", get<0>(gr),
               fd([&](double h) { return rot_x(p, q, 0.4 + h); }), GC_RTOL_D,
               GC_ATOL_D);
+  check_close("rotate pointer for & d/dx", psx, sx, GC_RTOL_EXACT, 0);
+  check_close("rotate pointer for & d/dy", psy, sy, GC_RTOL_EXACT, 0);
+  check_close("rotate pointer for & d/dt", get<0>(gpr), get<0>(gr),
+              GC_RTOL_EXACT, 0);
 
   // A pointer to classes.
   V3 c[2] = {{0.5, 1.5, -0.5}, {2.0, -1.0, 0.25}}, dc[2] = {};

@@ -165,6 +165,11 @@ template <bool Fwd, class W, class P> struct arg {
       !std::is_const_v<std::remove_reference_t<P>>;
   static constexpr bool w_ref = std::is_reference_v<T>;
   static constexpr bool same = std::is_same_v<U, PV>;
+  /// A pointer given for a reference parameter (as Enzyme's own C++ API
+  /// allows: a reference is its address): passed as that address.
+  static constexpr bool pointer_for_ref =
+      p_ref && std::is_pointer_v<T> &&
+      std::is_convertible_v<T, std::remove_reference_t<P> *>;
 
   /// Whether the wrapper's own static_assert has told of a misuse.
   static constexpr bool reported =
@@ -189,6 +194,8 @@ template <bool Fwd, class W, class P> struct arg {
       return {p_ref || p_class ? how::memory : how::out, err::none};
     case act::dup:
     case act::dupnoneed:
+      if (pointer_for_ref)
+        return {how::value, err::none};
       if (std::is_pointer_v<T>)
         return {how::value,
                 !p_ref && std::is_convertible_v<T, PV> && std::is_pointer_v<PV>
@@ -209,6 +216,8 @@ template <bool Fwd, class W, class P> struct arg {
         return {how::value, err::dup_mutable_ref};
       return {p_ref || p_class ? how::address : how::value, err::none};
     case act::constant:
+      if (pointer_for_ref)
+        return {how::value, err::none};
       if (w_ref && p_ref)
         return {how::pointer,
                 std::is_convertible_v<T, P> ? err::none : err::const_type};

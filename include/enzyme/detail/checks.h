@@ -44,8 +44,8 @@ template <std::size_t I, class A> struct check_arg {
   static_assert(e != err::dup_type,
                 "enzyme::Duplicated<T>: T does not match the parameter (a "
                 "pointer parameter takes Duplicated<U *>, a reference "
-                "parameter Duplicated<U &>, a value parameter Duplicated<U>, "
-                "U its type)");
+                "parameter Duplicated<U &> or Duplicated<U *>, a value "
+                "parameter Duplicated<U>, U its type)");
   static_assert(e != err::dup_mutable_ref,
                 "enzyme::Duplicated<T> for a non-const reference parameter: "
                 "pass enzyme::Duplicated<T &>{x, dx}");
