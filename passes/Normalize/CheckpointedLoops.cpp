@@ -672,6 +672,7 @@ void CheckpointedLoops::outline(
       }
       return R;
     });
+    CL->Loc = Loc;
     Loops[CL->Loop] = std::move(*CL);
   }
 }

@@ -55,6 +55,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/PassManager.h"
 
 #include <cstdint>
@@ -152,6 +153,8 @@ struct CheckpointedLoop {
   /// In device code: the snapshots each thread keeps in its record (0: a
   /// host loop, with the host runtime's record).
   int32_t ThreadSlots = 0;
+  /// Where the loop starts in the source (for remarks).
+  llvm::DebugLoc Loc;
 };
 
 /// The index (i32) of the first of \p Buffers that pointer \p P equals

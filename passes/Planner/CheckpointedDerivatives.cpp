@@ -14,6 +14,7 @@
 
 #include "ThreadLoop.h"
 
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -340,37 +341,61 @@ Type *checkpointRecordType(const CheckpointedLoop &CL) {
   return ArrayType::get(Type::getInt64Ty(C), Bytes / 8);
 }
 
-bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key) {
-  if (Key.Width != 1 || !isReverse(Key.Mode))
-    return false;
+/// Why the halves cannot serve \p Key (a reverse key); empty if they can.
+static std::string refusal(const CheckpointedLoop &CL,
+                           const DerivativeKey &Key) {
+  if (Key.Width != 1)
+    return "it is a batched derivative (width " + std::to_string(Key.Width) +
+           "): snapshots and reverse steps are made at width 1 only";
   // A thread's snapshots hold its scalars only (the live-outs' slots are
   // read before the backward half runs).
   if (CL.ThreadSlots &&
       any_of(keptRegions(CL, Key),
              [](const CheckpointedLoop::Region *R) { return !R->Output; }))
-    return false;
+    return "a thread's snapshots hold its scalars only, and this loop's "
+           "state includes memory";
   // A buffer the loop writes that has no shadow: where its memory carries
   // derivatives all the same (a constant argument's scratch shadow), the
   // step's derivative could not see them; the full tape can.
   if (any_of(CL.WrittenParams, [&](unsigned ArgNo) {
         return Key.Args[ArgNo] == ArgActivity::Const;
       }))
-    return false;
+    return "it writes a buffer this derivative gives no shadow (a constant "
+           "argument), whose memory may carry derivatives all the same";
   // Memory read anywhere that may change: only the full tape keeps it.
   if (any_of(CL.UnboundedReads,
              [&](unsigned ArgNo) { return mayChange(Key, ArgNo); }))
-    return false;
+    return "it reads memory at offsets no trip count bounds that may "
+           "change before the reverse sweep";
   auto Shadowed = [&](ArrayRef<unsigned> Buffers) {
     return none_of(Buffers, [&](unsigned ArgNo) {
       return Key.Args[ArgNo] == ArgActivity::Const;
     });
   };
-  return all_of(CL.PointerParams, Shadowed) &&
-         all_of(CL.PointerOutputs,
-                [&](const CheckpointedLoop::PointerOutput &O) {
-                  return Key.Args[O.Out] == ArgActivity::Const ||
-                         Shadowed(O.Buffers);
-                });
+  if (!all_of(CL.PointerParams, Shadowed) ||
+      !all_of(CL.PointerOutputs, [&](const CheckpointedLoop::PointerOutput &O) {
+        return Key.Args[O.Out] == ArgActivity::Const || Shadowed(O.Buffers);
+      }))
+    return "a buffer it carries in a pointer has no shadow in this "
+           "derivative (a constant argument)";
+  return "";
+}
+
+bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key) {
+  if (!isReverse(Key.Mode))
+    return false;
+  std::string Why = refusal(CL, Key);
+  if (Why.empty())
+    return true;
+  OptimizationRemarkEmitter ORE(CL.Loop);
+  ORE.emit([&] {
+    return OptimizationRemarkMissed("gpuad", "NotCheckpointed", CL.Loc,
+                                    &CL.Loop->getEntryBlock())
+           << "loop not checkpointed in this derivative (it keeps its full "
+              "tape there): "
+           << Why;
+  });
+  return false;
 }
 
 void emitCheckpointedAugmented(const CheckpointedLoop &CL,

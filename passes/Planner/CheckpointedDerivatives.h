@@ -47,7 +47,9 @@ class DerivativeContext;
 /// in device code the thread's record itself.
 llvm::Type *checkpointRecordType(const CheckpointedLoop &CL);
 
-/// Whether the halves below can serve \p Key.
+/// Whether the halves below can serve \p Key; if not, and \p Key is a
+/// reverse one, a `-Rpass-missed=gpuad` remark at the loop says why (the
+/// loop keeps its full tape in that derivative).
 bool canCheckpoint(const CheckpointedLoop &CL, const DerivativeKey &Key);
 
 void emitCheckpointedAugmented(const CheckpointedLoop &CL,

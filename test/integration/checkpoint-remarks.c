@@ -140,6 +140,22 @@ double two(double *x, double *u, int n, int steps) {
 static double two_u[N];
 static double two1(double *x) { return two(x, two_u, N, Steps); }
 
+// A batched (width 2) gradient of a checkpointed loop: this derivative
+// keeps the full tape, and says so.
+// MARKED: checkpoint-remarks.c:[[@LINE+4]]:3: remark: loop checkpointed:
+// MARKED: checkpoint-remarks.c:[[@LINE+3]]:3: remark: loop not checkpointed in this derivative (it keeps its full tape there): it is a batched derivative (width 2): snapshots and reverse steps are made at width 1 only
+double batched(double *x) {
+  double y = x[0], z = x[1];
+  for (int t = 0; t < Steps; ++t) {
+    MARK(3);
+    double y2 = y + 0.1 * sin(z - y), z2 = z + 0.05 * (y - z) * cos(y);
+    y = y2;
+    z = z2;
+  }
+  return y * z;
+}
+double __enzyme_autodiff_w2(void *, ...);
+
 typedef double (*Fn)(double *);
 static double scatter_w[N];
 static double scatter1(double *x) {
@@ -205,5 +221,20 @@ int main(void) {
   __enzyme_autodiff((void *)scatter, enzyme_dup, x, g, enzyme_dup, scatter_w,
                     dw);
   check_gradient("scatter", scatter1, g, x, N);
+  {
+    /* Both lanes are seeded with 1: each is the gradient. */
+    double g2[2 * N] = {0};
+    __enzyme_autodiff_w2((void *)batched, enzyme_width, 2, enzyme_dupv,
+                         sizeof(double) * N, x, g2);
+    check_gradient("batched lane 0", batched, g2, x, N);
+    check_gradient("batched lane 1", batched, g2 + N, x, N);
+  }
+  {
+    // Its buffer constant (its derivatives live in a scratch shadow).
+    memset(g, 0, sizeof g);
+    __enzyme_autodiff((void *)smooth_into, enzyme_dup, x, g, enzyme_const, u,
+                      enzyme_const, N, enzyme_const, Steps);
+    check_gradient("smooth, constant buffer", smooth, g, x, N);
+  }
   return gradcheck_exit();
 }
