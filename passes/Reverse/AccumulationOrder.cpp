@@ -147,22 +147,24 @@ bool forward(SmallVectorImpl<Update> &Group, int64_t Step, Loop &L,
     if (!Own.contains(&I) && I.mayReadOrWriteMemory() &&
         (I.isAtomic() || isModOrRefSet(AA.getModRefInfo(&I, Buffer))))
       return false;
+  // Where each position but the last starts: loaded before the loop.
   SCEVExpander Expand(SE, "gpuad.acc");
-  for (unsigned Q = 0; Q + 1 < At.size(); ++Q)
-    if (!Expand.isSafeToExpand(
-            cast<SCEVAddRecExpr>(SE.getSCEV(At[Q]->Load->getPointerOperand()))
-                ->getStart()))
+  SmallVector<const SCEV *, 4> Starts;
+  for (unsigned Q = 0; Q + 1 < At.size(); ++Q) {
+    Starts.push_back(
+        cast<SCEVAddRecExpr>(SE.getSCEV(At[Q]->Load->getPointerOperand()))
+            ->getStart());
+    if (!Expand.isSafeToExpand(Starts.back()))
       return false;
+  }
 
   // Position q's old value: before the first iteration, what memory holds;
   // after, what position q + 1 computed.  The last position loads it.
   for (unsigned Q = 0; Q + 1 < At.size(); ++Q) {
     LoadInst *Old = At[Q]->Load;
-    const SCEV *First =
-        cast<SCEVAddRecExpr>(SE.getSCEV(Old->getPointerOperand()))->getStart();
     IRBuilder<> B(Preheader->getTerminator());
-    Value *Address = Expand.expandCodeFor(First, Old->getPointerOperandType(),
-                                          &*B.GetInsertPoint());
+    Value *Address = Expand.expandCodeFor(
+        Starts[Q], Old->getPointerOperandType(), &*B.GetInsertPoint());
     LoadInst *Initial = B.CreateAlignedLoad(Old->getType(), Address,
                                             Old->getAlign(), "gpuad.acc.first");
     Initial->setAAMetadata(Old->getAAMetadata());
