@@ -59,6 +59,10 @@ if (any(os.path.exists(h) for h in ["/usr/include/x86_64-linux-gnu/cblas.h",
     if (os.path.exists("/usr/include/lapacke.h")
             and os.path.exists("/usr/lib/x86_64-linux-gnu/liblapacke.so")):
         config.available_features.add("lapacke")
+# clang 22's OpenMP runtime (libomp-22-dev): omp.h and the library -fopenmp
+# links.
+if os.path.exists(os.path.join(config.llvm_tools_dir, "..", "lib", "clang", "22", "include", "omp.h")):
+    config.available_features.add("openmp")
 lit_config.load_config(config, os.path.join(config.test_source_root, "sanitizer.cfg.py"))
 # valgrind cannot run a program the sanitizer runtime is preloaded into
 # (`%if valgrind` lines are skipped; LSan checks the same programs' leaks).

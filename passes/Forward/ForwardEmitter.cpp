@@ -10,6 +10,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/ArgumentWrites.h"
 #include "Analysis/TypeInfo.h"
+#include "Normalize/ParallelRegions.h"
 #include "Normalize/Preprocess.h"
 #include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
@@ -18,6 +19,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/Options.h"
 #include "Sweep/SweepPlanner.h"
+#include "Sweep/TeamForks.h"
 #include "Target/TargetHooks.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -179,6 +181,14 @@ void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
   const DerivativeSignature &S = Ctx.signatureOf(*DF);
   B.SetInsertPoint(&Call);
   SmallVector<Value *, 16> Args = calleeArgs(Call, S);
+  if (isParallelRegion(Call)) {
+    // Every thread of a team runs the region's derivative.
+    auto None = [](auto &&...) {};
+    emitTeamCall(B, parallelRegionLocation(Call), DF, Args, S.PrimalParam[0],
+                 S.PrimalParam[1], {}, None, None)
+        ->setDebugLoc(Call.getDebugLoc());
+    return replaceCall(Call, nullptr);
+  }
 
   CallBase *New = emitReplacementCall(Call, DF, Args);
   Value *Primal = S.primalOf(B, New);

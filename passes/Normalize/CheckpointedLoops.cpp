@@ -10,6 +10,7 @@
 
 #include "Checkpointing.h"
 #include "Normalize/KernelLaunches.h"
+#include "Normalize/ParallelRegions.h"
 #include "Normalize/RuntimeMemory.h"
 #include "Rules/CallTable.h"
 #include "Rules/KernelLaunch.h"
@@ -581,6 +582,7 @@ void CheckpointedLoops::lowerRuntimeForms() {
     for (Function *F : {CL.Loop, CL.Step}) {
       lowerRuntimeMemory(*F);
       lowerKernelLaunches(*F);
+      lowerParallelRegions(*F);
     }
 }
 

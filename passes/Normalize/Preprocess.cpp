@@ -14,6 +14,7 @@
 #include "Normalize/InvariantCalls.h"
 #include "Normalize/IterationCounters.h"
 #include "Normalize/LastPick.h"
+#include "Normalize/ParallelRegions.h"
 
 #include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
@@ -254,6 +255,8 @@ Function &Preprocessor::makeClone(Function &F, StringRef Suffix) {
   Originals[Clone] = &F;
   // One more order of differentiation: __enzyme_iter's base grows.
   advanceIterationCounters(*Clone);
+  // OpenMP's parallel regions: calls of their bodies, run by a team.
+  normalizeParallelRegions(*Clone);
   // Thrust's algorithms on device data: launches of gpuad's map kernels.
   if (Algorithms)
     launchAlgorithmsAsMapKernels(*Clone, *Algorithms);
@@ -375,6 +378,7 @@ Function *Preprocessor::original(const Function &Clone) const {
 void Preprocessor::cleanup(Function &F) {
   lowerRuntimeMemory(F);
   lowerKernelLaunches(F);
+  lowerParallelRegions(F);
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(EarlyCSEPass());

@@ -259,6 +259,7 @@ Function *makeReverseStep(DerivativeContext &Ctx, const CheckpointedLoop &CL,
   DerivativeKey StepKey;
   StepKey.Fn = CL.Step;
   StepKey.Mode = DiffMode::ReverseCombined;
+  StepKey.Team = Key.Team;
   for (ArgActivity A : Key.Args)
     StepKey.Args.push_back(A == ArgActivity::DupNoNeed ? ArgActivity::Dup : A);
   StepKey.Args.append(CL.PointerPhis.size(), ArgActivity::Dup);

@@ -7,6 +7,7 @@
 #include "Planner/DerivativeContext.h"
 
 #include "Normalize/KernelLaunches.h"
+#include "Normalize/ParallelRegions.h"
 #include "Normalize/RuntimeMemory.h"
 
 #include "Forward/ForwardEmitter.h"
@@ -453,6 +454,7 @@ bool DerivativeContext::finish() {
     if (!D->isDeclaration()) {
       lowerRuntimeMemory(*D);
       lowerKernelLaunches(*D);
+      lowerParallelRegions(*D);
     }
   Pre.checkpoints().lowerRuntimeForms();
   if (Options.Cleanup)

@@ -217,9 +217,9 @@ public:
     }
     if (byPointer()) {
       Value *S = E.reverseShadow(Op, Call);
-      E.Ctx.target().emitAccumulate(B,
-                                    E.Batch.extract(B, S, Op->getType(), Lane),
-                                    Delta, MaybeAlign(), /*Private=*/false, Op);
+      E.Ctx.target().emitAccumulate(
+          B, E.Batch.extract(B, S, Op->getType(), Lane), Delta, MaybeAlign(),
+          E.threadPrivate(Op), Op);
       return;
     }
     ScalarAdjoints[I].push_back(Delta);

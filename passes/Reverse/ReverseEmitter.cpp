@@ -222,6 +222,8 @@ ReverseEmitter::writtenPointers(const Instruction &I) const {
     // A call to an augmented half writes what the call it replaced did.
     for (unsigned Op : Aug->second.WrittenOperands)
       Written.push_back(I.getOperand(Op));
+    for (const WeakTrackingVH &P : Aug->second.TeamWritten)
+      Written.push_back(P);
     append_range(Written, Aug->second.Globals.Globals);
   } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
     // Device memory whose free waits for the reverse sweep lives on.

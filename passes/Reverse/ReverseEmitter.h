@@ -28,6 +28,7 @@
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <map>
 #include <memory>
@@ -38,6 +39,8 @@ class Loop;
 }
 
 namespace gpuad {
+
+struct SplitHalves;
 
 struct DerivativeSignature;
 class ForwardStructure;
@@ -159,6 +162,8 @@ private:
   /// (ReverseShared.cpp).
   void zeroSharedShadows();
   void reverseDerivativeCall(llvm::CallBase &AugCall);
+  /// An OpenMP barrier or critical section's entry or exit, mirrored.
+  void reverseTeamSync(llvm::CallBase &Call);
 
   // Shadow heap blocks (ReverseHeap.cpp).
   void planShadowFrees();
@@ -214,6 +219,9 @@ private:
   llvm::Value *lookup(llvm::Value *V);
   /// Shadow pointer of forward pointer \p P at the current reverse position.
   llvm::Value *reverseShadow(llvm::Value *P, llvm::Instruction &At);
+  /// Whether other threads run this code at the same time (a GPU's; an
+  /// OpenMP team's).
+  bool concurrent() const;
   /// Whether shadow memory behind \p P is this thread's alone.
   bool threadPrivate(const llvm::Value *P) const;
   /// d(V) += Delta, for V a forward value (adjoints of constants vanish).
@@ -250,8 +258,19 @@ private:
     llvm::SmallVector<unsigned, 4> WrittenOperands;
     /// The mutable globals the replaced call may write (ArgumentWrites).
     GlobalWrites Globals;
+    /// A parallel region's (TeamForks.h): the fork's source location; the
+    /// augmented half's arguments, which the fork passes in a record; the
+    /// pointers through which the region could write primal memory.  Tape
+    /// is the team record.
+    llvm::Value *TeamLoc = nullptr;
+    llvm::SmallVector<llvm::WeakTrackingVH, 8> TeamArgs;
+    llvm::SmallVector<llvm::WeakTrackingVH, 4> TeamWritten;
   };
   llvm::DenseMap<const llvm::Instruction *, AugCall> AugCalls;
+  /// A parallel region's halves, each run by a team (Sweep/TeamForks.h).
+  void emitTeamAugmented(llvm::CallBase &Call, const SplitHalves &H,
+                         llvm::ArrayRef<llvm::Value *> Args);
+  void reverseTeamCall(const AugCall &AC);
   /// Instructions whose adjoint a user's rule took over (the square root
   /// of reverseDivBySqrt): their own reverse is skipped.
   llvm::SmallPtrSet<const llvm::Instruction *, 4> FusedIntoUser;

@@ -27,6 +27,7 @@
 #include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
+#include "Rules/OpenMPCalls.h"
 #include "Support/DerivativeSignature.h"
 #include "Support/Diagnostics.h"
 #include "Support/FunctionAttributes.h"
@@ -337,7 +338,14 @@ void ReverseEmitter::reverseStructural(Instruction &I, Value *DI) {
   fail(I, "no derivative rule for '" + describe(I) + "'");
 }
 
+bool ReverseEmitter::concurrent() const {
+  return Ctx.target().isGPU() || Key.Team;
+}
+
 bool ReverseEmitter::threadPrivate(const Value *P) const {
+  // One thread's code owns all memory.
+  if (!concurrent())
+    return true;
   // Stack memory is the thread's own; so is a slot of the thread's index,
   // and a parameter marked as the thread's own memory (ThreadPrivateAttr).
   int C = classOf(P);
@@ -468,7 +476,7 @@ void ReverseEmitter::reverseAtomic(AtomicRMWInst &I, Value *DI) {
     // adds to the location's.  That is right for one thread's sequence of
     // adds; with other threads adding to the same location the old value
     // depends on which of them came first, an order nothing records.
-    if (DI && !Private && Ctx.target().isGPU())
+    if (DI && !Private)
       return fail(I, "'" + describe(I) +
                          "' returns the old contents of memory other threads "
                          "may add to as well, and that value carries a "
@@ -590,13 +598,28 @@ void ReverseEmitter::reverseShuffle(CallBase &Call, unsigned Operand,
   addAdjoint(X, Batch.pack(B, Ty, Lanes));
 }
 
+void ReverseEmitter::reverseTeamSync(CallBase &Call) {
+  StringRef Mirror = *mirroredTeamSync(Call.getCalledFunction()->getName());
+  SmallVector<Value *, 4> Args;
+  SmallVector<Type *, 4> Types;
+  for (Value *A : Call.args()) {
+    Args.push_back(lookup(A));
+    Types.push_back(A->getType());
+  }
+  FunctionCallee F = Derivative.getParent()->getOrInsertFunction(
+      Mirror, FunctionType::get(B.getVoidTy(), Types, false));
+  B.CreateCall(F, Args)->setDebugLoc(Call.getDebugLoc());
+}
+
 void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
   CallClass Class = Ctx.calls().classify(Call);
   switch (Class.Effect) {
   case CallEffect::Barrier:
     // Mirrored: adjoints other threads add to shared shadows before it (the
     // reverse of what followed it) are complete after it.
-    return Ctx.target().emitBlockBarrier(B, Call);
+    if (Ctx.target().isBlockBarrier(Call))
+      return Ctx.target().emitBlockBarrier(B, Call);
+    return reverseTeamSync(Call);
   case CallEffect::Shuffle:
     if (DI)
       reverseShuffle(Call, Class.ShuffledOperand, DI);

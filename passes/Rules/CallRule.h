@@ -37,7 +37,9 @@ enum class CallEffect : uint8_t {
   /// Reads no differentiable data and writes none a derivative depends on
   /// (I/O, timing, hashing, annotations, a target's thread ids).
   Inactive,
-  /// A block-wide barrier: inactive, but mirrored in the reverse sweep.
+  /// A block-wide barrier, or an OpenMP team's synchronisation (a barrier,
+  /// entering or leaving a critical section): inactive, but mirrored in
+  /// the reverse sweep.
   Barrier,
   /// A scalar rule row (DerivativeRules.h): libm, libdevice, ocml,
   /// intrinsics, complex functions.

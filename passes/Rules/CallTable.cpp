@@ -8,6 +8,7 @@
 
 #include "Rules/BlasRules.h"
 #include "Rules/LibraryAliases.h"
+#include "Rules/OpenMPCalls.h"
 #include "Support/DemangledTypes.h"
 #include "Target/TargetHooks.h"
 
@@ -489,7 +490,9 @@ static bool isInactive(const CallBase &Call) {
 CallClass CallTable::classify(const CallBase &Call) const {
   ++NumClassified;
   CallClass C;
-  if (Target && Target->isBlockBarrier(Call))
+  const Function *Named = Call.getCalledFunction();
+  if ((Target && Target->isBlockBarrier(Call)) ||
+      (Named && mirroredTeamSync(Named->getName())))
     C.Effect = CallEffect::Barrier;
   else if (isInactive(Call) || (Target && Target->isInactiveCall(Call)))
     C.Effect = CallEffect::Inactive;

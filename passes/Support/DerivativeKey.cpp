@@ -78,6 +78,8 @@ std::string DerivativeKey::suffix() const {
     S += ".checked";
   else if (Alias == AliasVersion::Restrict)
     S += ".restrict";
+  if (Team)
+    S += ".team";
   return S;
 }
 

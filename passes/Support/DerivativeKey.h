@@ -79,12 +79,16 @@ struct DerivativeKey {
   /// `restrict` would promise; see CallSiteAliasing.h).  Empty: none.
   llvm::SmallVector<bool, 8> Disjoint;
   AliasVersion Alias = AliasVersion::AsProven;
+  /// The function runs in every thread of an OpenMP team at once (a
+  /// parallel region's body, and what it calls): adjoints it adds to memory
+  /// other threads can reach are added atomically.
+  bool Team = false;
 
   bool operator<(const DerivativeKey &O) const {
     return std::tie(Fn, Mode, Width, Args, Ret, ReturnPrimal, Overwritten,
-                    Disjoint, Alias) <
+                    Disjoint, Alias, Team) <
            std::tie(O.Fn, O.Mode, O.Width, O.Args, O.Ret, O.ReturnPrimal,
-                    O.Overwritten, O.Disjoint, O.Alias);
+                    O.Overwritten, O.Disjoint, O.Alias, O.Team);
   }
   /// `f.fwd.w2.dup_const.ret` style suffix for generated names.
   std::string suffix() const;

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Normalize/KernelLaunches.h"
+#include "Normalize/ParallelRegions.h"
 #include "Normalize/RuntimeMemory.h"
 #include "Support/DemangledTypes.h"
 #include "Sweep/ForwardSweep.h"
@@ -28,6 +29,7 @@
 #include "Rules/CallTable.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
+#include "Rules/OpenMPCalls.h"
 #include "Support/DebugScopes.h"
 #include "Support/DerivativeSignature.h"
 #include "Support/Diagnostics.h"
@@ -518,6 +520,16 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
                           Callee->getName() +
                           "'): nested differentiation is not supported");
   checkSymbolCopy(Call);
+  // Whatever it touches: a task's body, for one, runs out of sight.
+  if (const Function *Callee = Call.getCalledFunction())
+    if (std::optional<StringRef> Construct =
+            unsupportedOpenMPConstruct(Callee->getName()))
+      return fail(Call, "cannot differentiate the OpenMP construct '" +
+                            *Construct + "' (its runtime call '" +
+                            Callee->getName() +
+                            "'): gpuad differentiates parallel regions, "
+                            "worksharing loops, reductions, critical "
+                            "sections, atomics, barriers, single and master");
   CallClass Class = Ctx.calls().classify(Call);
   switch (Class.Effect) {
   case CallEffect::Inactive:
@@ -735,6 +747,7 @@ DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
   K.Fn = Callee;
   K.Mode = Mode;
   K.Width = Key.Width;
+  K.Team = Key.Team;
   // A function passed by address is its own shadow (calls through it
   // dispatch on the primal pointer): the callee may keep it in shadowed
   // memory (std::function's constructor at -O0).
@@ -743,6 +756,12 @@ DerivativeKey ForwardSweep::calleeKey(CallBase &Call, DiffMode Mode) const {
                          ? ArgActivity::Dup
                      : Carries(A) ? ArgActivity::Active
                                   : ArgActivity::Const);
+  // A parallel region's body runs in a team; its thread ids are the
+  // team's threads' own.
+  if (isParallelRegion(Call)) {
+    K.Team = true;
+    K.Args[0] = K.Args[1] = ArgActivity::Const;
+  }
   bool NonVoid = !Callee->getReturnType()->isVoidTy();
   K.Ret = NonVoid && Carries(&Call) ? ReturnShadow::Shadow : ReturnShadow::None;
   K.ReturnPrimal = NonVoid;

@@ -185,7 +185,7 @@ void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
                                  MaybeAlign Alignment, bool ThreadPrivate,
                                  const Value *Origin) {
   Type *Ty = Delta->getType();
-  if (!isGPU() || ThreadPrivate) {
+  if (ThreadPrivate) {
     Value *Old = B.CreateAlignedLoad(Ty, Ptr, Alignment);
     B.CreateAlignedStore(addAdjoints(B, Old, Delta), Ptr, Alignment);
     return;
@@ -194,7 +194,8 @@ void TargetHooks::emitAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
   const auto *Object = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
   SyncScope::ID Scope = B.getContext().getOrInsertSyncScopeID(
       Object && isBlockShared(*Object) ? blockScope() : deviceScope());
-  bool Aggregate = mayBeWarpUniform(Origin ? Origin : Ptr, *this);
+  // (Host threads of an OpenMP team have no warps.)
+  bool Aggregate = isGPU() && mayBeWarpUniform(Origin ? Origin : Ptr, *this);
   std::function<void(Value *, Value *)> Add = [&](Value *P, Value *V) {
     Type *VT = V->getType();
     if (VT->isFloatingPointTy()) {

@@ -98,8 +98,9 @@ public:
   /// The usable size (i64) of a block emitAlloc or the C library returned.
   virtual llvm::Value *emitUsableSize(llvm::IRBuilderBase &B, llvm::Value *Ptr);
 
-  /// `*Ptr += Delta` for an adjoint in shadow memory.  On a GPU, memory that
-  /// other threads may update gets an atomic add at device scope (block
+  /// `*Ptr += Delta` for an adjoint in shadow memory.  Memory that other
+  /// threads may update (on a GPU; on the host, in an OpenMP team) gets an
+  /// atomic add, on a GPU at device scope (block
   /// scope for a block-shared shadow: only its block sees it); an address
   /// the same in every lane (a shared weight; checked at run time) is summed
   /// in the warp first when the whole warp is active, and added by lane 0;
