@@ -2,7 +2,7 @@
 // construct and its runtime call, at the construct: tasks (their bodies run
 // out of sight), ordered.
 // REQUIRES: openmp
-// RUN: not %gpuad-cc -fopenmp -O1 -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: not %gpuad-cc -fopenmp -g -O1 -c %s -o /dev/null 2>&1 | FileCheck %s
 
 extern int enzyme_dup, enzyme_const;
 void __enzyme_autodiff(void *, ...);
