@@ -59,6 +59,23 @@ if (any(os.path.exists(h) for h in ["/usr/include/x86_64-linux-gnu/cblas.h",
     if (os.path.exists("/usr/include/lapacke.h")
             and os.path.exists("/usr/lib/x86_64-linux-gnu/liblapacke.so")):
         config.available_features.add("lapacke")
+# MPI (libopenmpi-dev, openmpi-bin): gpuad built with MPI's derivatives, the
+# flags `mpicc -showme` gives (the way MPI users build with gpuad-cc), and
+# mpirun for real processes (as root, more ranks than cores).
+mpicc, mpirun = shutil.which("mpicc"), shutil.which("mpirun")
+if config.have_mpi and mpicc and mpirun:
+    flags = [subprocess.run([mpicc, "-showme:" + part], capture_output=True,
+                            text=True).stdout.strip()
+             for part in ("compile", "link")]
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpi-flags", " ".join(flags)))
+    config.substitutions.append(
+        ("%mpirun", mpirun + " --allow-run-as-root --oversubscribe"))
+else:
+    lit_config.note("MPI tests are skipped: " +
+                    ("gpuad was built without MPI's headers" if not config.have_mpi
+                     else "mpicc or mpirun not found (apt-get install "
+                          "libopenmpi-dev openmpi-bin)"))
 # clang 22's OpenMP runtime (libomp-22-dev): omp.h and the library -fopenmp
 # links.
 if os.path.exists(os.path.join(config.llvm_tools_dir, "..", "lib", "clang", "22", "include", "omp.h")):

@@ -266,6 +266,17 @@ bool ActivityAnalysis::isRuleCall(const CallBase &Call) const {
   return R && R->Kind != RuleKind::MultipleOutputs;
 }
 
+bool ActivityAnalysis::exchangedBuffers(const CallBase &Call,
+                                        const MpiRoutine &Mpi,
+                                        DenseSet<int> &Set) {
+  // Every rank runs the derivative, and a message's ends must agree on
+  // whether it carries one: every buffer does, both ways.
+  bool Changed = false;
+  for (int8_t Op : Mpi.buffers())
+    Changed |= setMemory(Set, Call.getArgOperand(Op));
+  return Changed;
+}
+
 bool ActivityAnalysis::isInactiveCall(const CallBase &Call) const {
   return Calls.classify(Call).inactive();
 }
@@ -396,6 +407,9 @@ bool ActivityAnalysis::propagateVaried(Instruction &I) {
     if (isa<MemSetInst>(Call) || isInactiveCall(*Call) ||
         Calls.classify(*Call).isHeap())
       return false;
+    // What another rank sent depends on its inputs.
+    if (const MpiRoutine *Mpi = Calls.classify(*Call).Mpi)
+      return exchangedBuffers(*Call, *Mpi, VariedMem);
     // A call that reads or writes a global carrying derivatives may
     // return or store what another function left there.
     bool AnyVaried =
@@ -479,6 +493,9 @@ bool ActivityAnalysis::propagateUseful(Instruction &I) {
     if (isa<MemSetInst>(Call) || isInactiveCall(*Call) ||
         Calls.classify(*Call).isHeap())
       return false;
+    // What this rank sends may reach another rank's result.
+    if (const MpiRoutine *Mpi = Calls.classify(*Call).Mpi)
+      return exchangedBuffers(*Call, *Mpi, UsefulMem);
     bool Rule = isRuleCall(*Call);
     // What a call stores in a global carrying derivatives may be read
     // anywhere: its inputs matter.

@@ -46,6 +46,7 @@ class raw_ostream;
 namespace gpuad {
 
 class CallTable;
+struct MpiRoutine;
 
 class TypeInfo;
 
@@ -88,6 +89,9 @@ public:
 
   /// Calls that read and write nothing a derivative depends on.
   bool isInactiveCall(const llvm::CallBase &Call) const;
+  /// An MPI routine's buffers, added to \p Set (varied or useful memory).
+  bool exchangedBuffers(const llvm::CallBase &Call, const MpiRoutine &Mpi,
+                        llvm::DenseSet<int> &Set);
 
   /// Integer operations on the bits of varied float data whose result flows
   /// back into float data (a double split into words and joined again, an

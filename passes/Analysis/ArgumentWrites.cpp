@@ -113,6 +113,16 @@ ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
       W.Any[R.resultOperand()] = W.Data[R.resultOperand()] = true;
     return W;
   }
+  if (Class.Effect == CallEffect::Message) {
+    // Its buffers (a send's too, as far as anyone here can tell: the
+    // analyses take every buffer as exchanged), and the status it fills.
+    for (int8_t Op : Class.Mpi->buffers())
+      W.Any[Op] = W.Data[Op] = true;
+    for (int8_t Op : {Class.Mpi->Status, Class.Mpi->Handle})
+      if (Op >= 0)
+        W.Any[Op] = true;
+    return W;
+  }
   if (Class.Effect == CallEffect::KernelLaunch) {
     // The kernel's pointer arguments but those to const data (not the
     // runtime function, the handle or the stream: `readnone`), with
@@ -200,6 +210,7 @@ GlobalWrites ArgumentWrites::globalsOfCall(const CallBase &Call,
     return W;
   CallClass Class = Calls.classify(Call);
   if (Class.inactive() || Class.Effect == CallEffect::Buffer ||
+      Class.Effect == CallEffect::Message ||
       Class.Effect == CallEffect::KernelLaunch)
     return W; // no global, or only the buffers it is given
   if (Class.isHeap())

@@ -15,6 +15,7 @@
 #include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
+#include "Rules/MpiCalls.h"
 #include "Support/DerivativeSignature.h"
 #include "Support/Diagnostics.h"
 #include "Support/Options.h"
@@ -196,6 +197,16 @@ void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
   replaceCall(Call, Primal);
   if (Primal && Shadow)
     setShadow(Primal, Shadow);
+}
+
+void ForwardEmitter::emitMessage(CallBase &Call, const MpiRoutine &Mpi) {
+  // The same communication on the shadows, right after the routine.
+  if (Mpi.K != MpiRoutine::Communicate || Mpi.Tangent.empty())
+    return;
+  B.SetInsertPoint(Call.getNextNode());
+  emitMessageDerivative(
+      Call, Mpi, Mpi.Tangent, [](Value *V) { return V; },
+      [&](Value *V) { return shadowOperand(V, Call); });
 }
 
 void ForwardEmitter::emitMemSet(CallBase &Call) {

@@ -43,6 +43,7 @@ private:
   /// (ForwardLaunches.cpp).
   void emitKernelLaunch(KernelLaunch &L) override;
   void emitDerivativeCall(llvm::CallBase &Call) override;
+  void emitMessage(llvm::CallBase &Call, const MpiRoutine &Mpi) override;
   void emitMemSet(llvm::CallBase &Call) override;
   void emitAtomicRMW(llvm::AtomicRMWInst &I) override;
   void emitShuffle(llvm::CallBase &Call, unsigned Operand) override;

@@ -72,6 +72,7 @@ private:
   void emitShadowFree(llvm::CallBase &Call, llvm::Value *Shadow) override;
   void emitShadowRealloc(llvm::CallBase &Call) override;
   void emitDerivativeCall(llvm::CallBase &Call) override;
+  void emitMessage(llvm::CallBase &Call, const MpiRoutine &Mpi) override;
   void emitKernelLaunch(KernelLaunch &L) override;
 
   // The reverse sweep (ReverseEmitter.cpp).
@@ -164,6 +165,9 @@ private:
   void reverseDerivativeCall(llvm::CallBase &AugCall);
   /// An OpenMP barrier or critical section's entry or exit, mirrored.
   void reverseTeamSync(llvm::CallBase &Call);
+  /// An MPI routine (Rules/MpiCalls.h): the transposed communication, or
+  /// the release of a handle the forward sweep made.
+  void reverseMessage(llvm::CallBase &Call, const MpiRoutine &Mpi);
 
   // Shadow heap blocks (ReverseHeap.cpp).
   void planShadowFrees();
@@ -267,6 +271,9 @@ private:
     llvm::SmallVector<llvm::WeakTrackingVH, 4> TeamWritten;
   };
   llvm::DenseMap<const llvm::Instruction *, AugCall> AugCalls;
+  /// MPI handles the forward sweep made (a datatype, a communicator), as
+  /// read after their creation; released in the reverse sweep.
+  llvm::DenseMap<const llvm::Instruction *, llvm::Value *> MadeHandles;
   /// A parallel region's halves, each run by a team (Sweep/TeamForks.h).
   void emitTeamAugmented(llvm::CallBase &Call, const SplitHalves &H,
                          llvm::ArrayRef<llvm::Value *> Args);

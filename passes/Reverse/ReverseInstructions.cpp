@@ -27,6 +27,7 @@
 #include "Rules/CallTable.h"
 #include "Rules/ComplexCalls.h"
 #include "Rules/DerivativeRules.h"
+#include "Rules/MpiCalls.h"
 #include "Rules/OpenMPCalls.h"
 #include "Support/DerivativeSignature.h"
 #include "Support/Diagnostics.h"
@@ -598,6 +599,46 @@ void ReverseEmitter::reverseShuffle(CallBase &Call, unsigned Operand,
   addAdjoint(X, Batch.pack(B, Ty, Lanes));
 }
 
+void ReverseEmitter::emitMessage(CallBase &Call, const MpiRoutine &Mpi) {
+  switch (Mpi.K) {
+  case MpiRoutine::Communicate:
+    return;
+  case MpiRoutine::Create: {
+    // The handle, for its release in the reverse sweep.
+    IRBuilder<> After(Call.getNextNode());
+    MadeHandles[&Call] = After.CreateLoad(
+        After.getPtrTy(), Call.getArgOperand(Mpi.Handle), "mpi.handle");
+    return;
+  }
+  case MpiRoutine::Release:
+    // The adjoints that use it run later.
+    return replaceCall(Call, Constant::getNullValue(Call.getType()));
+  }
+}
+
+void ReverseEmitter::reverseMessage(CallBase &Call, const MpiRoutine &Mpi) {
+  switch (Mpi.K) {
+  case MpiRoutine::Communicate:
+    // The transposed communication, at the routine's place.
+    return emitMessageDerivative(
+        Call, Mpi, Mpi.Adjoint, [&](Value *V) { return lookup(V); },
+        [&](Value *V) { return reverseShadow(V, Call); });
+  case MpiRoutine::Create: {
+    IRBuilder<> Entry(&Derivative.getEntryBlock(),
+                      Derivative.getEntryBlock().getFirstInsertionPt());
+    Value *Slot = Entry.CreateAlloca(B.getPtrTy(), nullptr, "mpi.release");
+    B.CreateStore(lookup(MadeHandles.lookup(&Call)), Slot);
+    Module &M = *Derivative.getParent();
+    B.CreateCall(
+        M.getOrInsertFunction(Mpi.Adjoint, B.getInt32Ty(), B.getPtrTy()),
+        {Slot});
+    return;
+  }
+  case MpiRoutine::Release:
+    return;
+  }
+}
+
 void ReverseEmitter::reverseTeamSync(CallBase &Call) {
   StringRef Mirror = *mirroredTeamSync(Call.getCalledFunction()->getName());
   SmallVector<Value *, 4> Args;
@@ -614,6 +655,8 @@ void ReverseEmitter::reverseTeamSync(CallBase &Call) {
 void ReverseEmitter::reverseCall(CallBase &Call, Value *DI) {
   CallClass Class = Ctx.calls().classify(Call);
   switch (Class.Effect) {
+  case CallEffect::Message:
+    return reverseMessage(Call, *Class.Mpi);
   case CallEffect::Barrier:
     // Mirrored: adjoints other threads add to shared shadows before it (the
     // reverse of what followed it) are complete after it.

@@ -46,6 +46,8 @@ enum class CallEffect : uint8_t {
   Elementwise,
   /// A routine over buffers (BufferRoutine): BLAS.
   Buffer,
+  /// An MPI routine that moves data between processes (MpiRoutine).
+  Message,
   /// Heap functions: the derivative manages the shadow allocation.
   Allocator,
   Deallocator,

@@ -8,6 +8,7 @@
 
 #include "Rules/BlasRules.h"
 #include "Rules/LibraryAliases.h"
+#include "Rules/MpiCalls.h"
 #include "Rules/OpenMPCalls.h"
 #include "Support/DemangledTypes.h"
 #include "Target/TargetHooks.h"
@@ -540,6 +541,11 @@ CallClass CallTable::classifyCallee(const CallBase &Call,
     ++NumBufferCalls;
     C.Effect = CallEffect::Buffer;
     std::tie(C.Routine, C.Spelling) = *Routine;
+  } else if (const MpiRoutine *Mpi = mpiRoutine(Callee.getName());
+             Mpi && Callee.isDeclaration() &&
+             Call.arg_size() == Mpi->Operands) {
+    C.Effect = CallEffect::Message;
+    C.Mpi = Mpi;
   } else if (Callee.isDeclaration() && hasStructurePrefix(Callee.getName())) {
     C.Effect = CallEffect::Structure;
   } else if (Custom.count(&Callee)) {

@@ -27,6 +27,7 @@
 #include "Rules/CallRule.h"
 #include "Rules/DerivativeRules.h"
 #include "Rules/KnownFunctions.h"
+#include "Rules/MpiCalls.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -53,6 +54,8 @@ struct CallClass {
   BufferSpelling Spelling;
   /// Shuffle: the operand that moves between threads.
   unsigned ShuffledOperand = 0;
+  /// Message: the MPI routine.
+  const MpiRoutine *Mpi = nullptr;
 
   /// The call changes no derivative (its effect is Inactive or Barrier).
   bool inactive() const {
@@ -68,8 +71,10 @@ struct CallClass {
     return isHeap() ? std::optional<HeapFn>(Heap) : std::nullopt;
   }
   /// A row gpuad knows without a body: a scalar rule, a heap function, a
-  /// buffer routine, or an inactive call.
-  bool known() const { return inactive() || isHeap() || Scalar || Routine; }
+  /// buffer routine, an MPI routine, or an inactive call.
+  bool known() const {
+    return inactive() || isHeap() || Scalar || Routine || Mpi;
+  }
 };
 
 class CallTable {

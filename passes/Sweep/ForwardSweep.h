@@ -44,6 +44,7 @@ class ActivityAnalysis;
 class GpuRuntimeApi;
 class SweepPlanner;
 struct DerivativeRule;
+struct MpiRoutine;
 struct DerivativeSignature;
 class TypeInfo;
 
@@ -105,6 +106,9 @@ protected:
   virtual void emitBufferCall(llvm::CallBase &Call, const CallClass &Class) {}
   /// A call to a defined function that needs a derivative.
   virtual void emitDerivativeCall(llvm::CallBase &Call) = 0;
+  /// An MPI routine that moves data (Rules/MpiCalls.h): forward mode emits
+  /// its tangent; reverse mode has nothing to do here.
+  virtual void emitMessage(llvm::CallBase &Call, const MpiRoutine &Mpi) {}
   /// Whether store \p I to shadowed memory also stores its value's shadow.
   virtual bool storesShadowOf(const llvm::StoreInst &I) const;
   /// memcpy/memmove into shadowed memory; memset of shadowed memory.
@@ -190,6 +194,13 @@ protected:
   void replaceCall(llvm::CallBase &Old, llvm::Value *Primal);
 
   bool callNeedsDerivative(llvm::CallBase &Call) const;
+  /// At B, once per lane: runtime function \p Fn (an MPI routine's tangent
+  /// or adjoint) with \p Call's operands (\p Operand maps each), then each
+  /// buffer's shadow (\p Shadow, or null where the buffer has none).
+  void emitMessageDerivative(
+      llvm::CallBase &Call, const MpiRoutine &Mpi, llvm::StringRef Fn,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> Operand,
+      llvm::function_ref<llvm::Value *(llvm::Value *)> Shadow);
   /// Whether a derivative flows through launch \p L: an argument has a
   /// shadow or is active.
   bool launchNeedsDerivative(const KernelLaunch &L) const;

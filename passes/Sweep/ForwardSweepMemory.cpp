@@ -585,6 +585,10 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
     if (callNeedsDerivative(Call))
       emitBufferCall(Call, Class);
     return;
+  case CallEffect::Message:
+    // Whether or not this side's data carries derivatives: the other end
+    // of the message runs the same code.
+    return emitMessage(Call, *Class.Mpi);
   default:
     break;
   }

@@ -1,0 +1,582 @@
+/*===- Mpi.c - Tangents and adjoints of MPI's communication ---------------===*\
+|*                                                                            *|
+|* Part of gpuad.                                                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "Mpi.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void fail(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, "gpuad: ");
+  vfprintf(stderr, format, args);
+  fprintf(stderr, "\n");
+  va_end(args);
+  abort();
+}
+
+static int isFloat(MPI_Datatype named) {
+  return named == MPI_DOUBLE || named == MPI_FLOAT ||
+         named == MPI_LONG_DOUBLE || named == MPI_C_DOUBLE_COMPLEX ||
+         named == MPI_C_FLOAT_COMPLEX || named == MPI_C_LONG_DOUBLE_COMPLEX;
+}
+
+/* The predefined datatypes `type` is made of: the float one (`*basic`; two
+   different ones: `*mixed`), and whether it has others (`*other`). */
+static void walk(MPI_Datatype type, MPI_Datatype *basic, int *mixed,
+                 int *other) {
+  if (type == MPI_DOUBLE_INT || type == MPI_FLOAT_INT ||
+      type == MPI_LONG_DOUBLE_INT)
+    fail("an MPI message of float-and-index pairs (MPI_DOUBLE_INT, for "
+         "MAXLOC/MINLOC) in differentiated code: gpuad does not move its "
+         "derivative");
+  int ints, addresses, types, combiner;
+  MPI_Type_get_envelope(type, &ints, &addresses, &types, &combiner);
+  if (combiner == MPI_COMBINER_NAMED) {
+    if (!isFloat(type))
+      *other = 1;
+    else if (*basic == MPI_DATATYPE_NULL)
+      *basic = type;
+    else if (*basic != type)
+      *mixed = 1;
+    return;
+  }
+  int *i = malloc(sizeof(int) * (size_t)(ints + 1));
+  MPI_Aint *a = malloc(sizeof(MPI_Aint) * (size_t)(addresses + 1));
+  MPI_Datatype *t = malloc(sizeof(MPI_Datatype) * (size_t)(types + 1));
+  MPI_Type_get_contents(type, ints, addresses, types, i, a, t);
+  for (int k = 0; k < types; ++k) {
+    walk(t[k], basic, mixed, other);
+    int ni, na, nt, c;
+    MPI_Type_get_envelope(t[k], &ni, &na, &nt, &c);
+    if (c != MPI_COMBINER_NAMED)
+      MPI_Type_free(&t[k]);
+  }
+  free(i);
+  free(a);
+  free(t);
+}
+
+/* The floating-point type `type`'s elements are (complex included), or
+   MPI_DATATYPE_NULL where it holds none.  A datatype that mixes floats
+   with other data, or two precisions, stops the program: gpuad does not
+   move its derivative. */
+static MPI_Datatype floating(MPI_Datatype type) {
+  if (isFloat(type))
+    return type;
+  MPI_Datatype basic = MPI_DATATYPE_NULL;
+  int mixed = 0, other = 0;
+  walk(type, &basic, &mixed, &other);
+  if (basic != MPI_DATATYPE_NULL && (mixed || other))
+    fail("an MPI datatype mixing floats with other data or another "
+         "precision in differentiated code: send the floats of one "
+         "precision in a message of their own");
+  return basic;
+}
+
+/* A zeroed block laid out as `count` elements of `type`. */
+static void *block(int count, MPI_Datatype type) {
+  MPI_Aint lb, extent, true_lb, true_extent;
+  MPI_Type_get_extent(type, &lb, &extent);
+  MPI_Type_get_true_extent(type, &true_lb, &true_extent);
+  if (true_lb < 0)
+    fail("an MPI datatype with a negative lower bound in differentiated "
+         "code");
+  size_t bytes =
+      count > 0 ? (size_t)(true_lb + true_extent + (count - 1) * extent) : 0;
+  void *p = calloc(1, bytes ? bytes : 1);
+  if (!p)
+    fail("out of memory for an MPI message's derivative (%zu bytes)", bytes);
+  return p;
+}
+
+/* Sets the elements of `count` x `type` at `buf` to zero (only those the
+   datatype covers): unpacks a packed block of zeros there. */
+static void zero(void *buf, int count, MPI_Datatype type, MPI_Comm comm) {
+  int bytes, position = 0;
+  MPI_Pack_size(count, type, comm, &bytes);
+  void *zeros = calloc(1, bytes ? (size_t)bytes : 1);
+  MPI_Unpack(zeros, bytes, &position, buf, count, type, comm);
+  free(zeros);
+}
+
+/* Whether messages of `type` carry derivatives. */
+static int carries(MPI_Datatype type) {
+  return floating(type) != MPI_DATATYPE_NULL;
+}
+
+/* to[k] += from[k] for n elements of the predefined float type `basic`. */
+static void addElements(const void *from, void *to, long n,
+                        MPI_Datatype basic) {
+  if (basic == MPI_C_DOUBLE_COMPLEX || basic == MPI_C_FLOAT_COMPLEX ||
+      basic == MPI_C_LONG_DOUBLE_COMPLEX) {
+    n *= 2;
+    basic = basic == MPI_C_DOUBLE_COMPLEX  ? MPI_DOUBLE
+            : basic == MPI_C_FLOAT_COMPLEX ? MPI_FLOAT
+                                           : MPI_LONG_DOUBLE;
+  }
+  if (basic == MPI_DOUBLE)
+    for (long k = 0; k < n; ++k)
+      ((double *)to)[k] += ((const double *)from)[k];
+  else if (basic == MPI_FLOAT)
+    for (long k = 0; k < n; ++k)
+      ((float *)to)[k] += ((const float *)from)[k];
+  else
+    for (long k = 0; k < n; ++k)
+      ((long double *)to)[k] += ((const long double *)from)[k];
+}
+
+/* to += from, element by element, both laid out as `count` x `type`: a
+   derived datatype's elements are packed, added and unpacked. */
+static void add(const void *from, void *to, int count, MPI_Datatype type,
+                MPI_Comm comm) {
+  MPI_Datatype basic = floating(type);
+  int size;
+  MPI_Type_size(basic, &size);
+  if (basic == type) {
+    addElements(from, to, count, basic);
+    return;
+  }
+  int bytes, at_from = 0, at_to = 0, read = 0;
+  MPI_Pack_size(count, type, comm, &bytes);
+  char *a = malloc(bytes ? (size_t)bytes : 1);
+  char *b = malloc(bytes ? (size_t)bytes : 1);
+  MPI_Pack(from, count, type, a, bytes, &at_from, comm);
+  MPI_Pack(to, count, type, b, bytes, &at_to, comm);
+  addElements(a, b, at_to / size, basic);
+  MPI_Unpack(b, at_to, &read, to, count, type, comm);
+  free(a);
+  free(b);
+}
+
+/* `from` (count_from x type_from) laid out as count_to x type_to: the same
+   elements in another datatype's layout. */
+static void *relayout(const void *from, int count_from, MPI_Datatype type_from,
+                      int count_to, MPI_Datatype type_to, MPI_Comm comm) {
+  int bytes, position = 0;
+  MPI_Pack_size(count_from, type_from, comm, &bytes);
+  void *packed = malloc(bytes ? (size_t)bytes : 1);
+  MPI_Pack(from, count_from, type_from, packed, bytes, &position, comm);
+  void *to = block(count_to, type_to);
+  int read = 0;
+  MPI_Unpack(packed, position, &read, to, count_to, type_to, comm);
+  free(packed);
+  return to;
+}
+
+static void requireSum(MPI_Op op, const char *routine) {
+  if (op != MPI_SUM)
+    fail("%s with an operation other than MPI_SUM on floats in "
+         "differentiated code: gpuad differentiates sums",
+         routine);
+}
+
+static void requireBuffer(const void *buf, const char *routine) {
+  if (buf == MPI_IN_PLACE)
+    fail("%s with MPI_IN_PLACE in differentiated code: gpuad differentiates "
+         "its in-place form only for MPI_Reduce and MPI_Allreduce",
+         routine);
+}
+
+/* The peer and tag a receive's derivative uses: its own, or, for a
+   wildcard, what the receive got (forward mode reads its status). */
+static void peerOf(int *source, int *tag, const MPI_Status *status,
+                   int reverse, const char *routine) {
+  if (*source != MPI_ANY_SOURCE && *tag != MPI_ANY_TAG)
+    return;
+  if (reverse || status == MPI_STATUS_IGNORE)
+    fail("%s from MPI_ANY_SOURCE or with MPI_ANY_TAG in differentiated code: "
+         "%s; name the source and the tag",
+         routine,
+         reverse ? "the reverse sweep cannot tell where the adjoint goes"
+                 : "its status is ignored, so the tangent's sender is "
+                   "unknown");
+  *source = status->MPI_SOURCE;
+  *tag = status->MPI_TAG;
+}
+
+static int rankIn(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+static int sizeOf(MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  return size;
+}
+
+/* A shadow, or zeros in its place (freed by `release`). */
+static const void *orZeros(const void *shadow, int count, MPI_Datatype type,
+                           void **made) {
+  *made = shadow ? NULL : block(count, type);
+  return shadow ? shadow : *made;
+}
+
+void gpuad_mpi_send_tangent(const void *buf, int count, MPI_Datatype type,
+                            int dest, int tag, MPI_Comm comm,
+                            const void *dbuf) {
+  (void)buf;
+  if (!carries(type))
+    return;
+  void *made;
+  MPI_Send(orZeros(dbuf, count, type, &made), count, type, dest, tag, comm);
+  free(made);
+}
+
+void gpuad_mpi_send_adjoint(const void *buf, int count, MPI_Datatype type,
+                            int dest, int tag, MPI_Comm comm, void *dbuf) {
+  (void)buf;
+  if (!carries(type))
+    return;
+  void *got = block(count, type);
+  MPI_Recv(got, count, type, dest, tag, comm, MPI_STATUS_IGNORE);
+  if (dbuf)
+    add(got, dbuf, count, type, comm);
+  free(got);
+}
+
+void gpuad_mpi_recv_tangent(void *buf, int count, MPI_Datatype type,
+                            int source, int tag, MPI_Comm comm,
+                            MPI_Status *status, void *dbuf) {
+  (void)buf;
+  if (!carries(type))
+    return;
+  peerOf(&source, &tag, status, 0, "MPI_Recv");
+  void *into = dbuf ? dbuf : block(count, type);
+  MPI_Recv(into, count, type, source, tag, comm, MPI_STATUS_IGNORE);
+  if (!dbuf)
+    free(into);
+}
+
+void gpuad_mpi_recv_adjoint(void *buf, int count, MPI_Datatype type,
+                            int source, int tag, MPI_Comm comm,
+                            MPI_Status *status, void *dbuf) {
+  (void)buf;
+  if (!carries(type))
+    return;
+  peerOf(&source, &tag, status, 1, "MPI_Recv");
+  void *made;
+  MPI_Send(orZeros(dbuf, count, type, &made), count, type, source, tag, comm);
+  free(made);
+  if (dbuf)
+    zero(dbuf, count, type, comm);
+}
+
+/* Both directions of a Sendrecv's derivative in one call (a part whose
+   datatype holds no floats moves nothing: count 0 at both ends). */
+void gpuad_mpi_sendrecv_tangent(const void *sbuf, int scount,
+                                MPI_Datatype stype, int dest, int stag,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int source, int rtag, MPI_Comm comm,
+                                MPI_Status *status, const void *dsbuf,
+                                void *drbuf) {
+  (void)sbuf, (void)rbuf;
+  int sends = carries(stype), receives = carries(rtype);
+  if (!sends && !receives)
+    return;
+  if (receives)
+    peerOf(&source, &rtag, status, 0, "MPI_Sendrecv");
+  void *made;
+  const void *out = orZeros(dsbuf, scount, stype, &made);
+  void *into = drbuf ? drbuf : block(rcount, rtype);
+  MPI_Sendrecv(out, sends ? scount : 0, stype, dest, stag, into,
+               receives ? rcount : 0, rtype, source, rtag, comm,
+               MPI_STATUS_IGNORE);
+  free(made);
+  if (!drbuf)
+    free(into);
+}
+
+void gpuad_mpi_sendrecv_adjoint(const void *sbuf, int scount,
+                                MPI_Datatype stype, int dest, int stag,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int source, int rtag, MPI_Comm comm,
+                                MPI_Status *status, void *dsbuf, void *drbuf) {
+  (void)sbuf, (void)rbuf;
+  int sends = carries(stype), receives = carries(rtype);
+  if (!sends && !receives)
+    return;
+  if (receives)
+    peerOf(&source, &rtag, status, 1, "MPI_Sendrecv");
+  /* The received part's adjoint goes back to its source; the sent part's
+     comes back from its destination. */
+  void *made;
+  const void *out = orZeros(drbuf, rcount, rtype, &made);
+  void *got = block(scount, stype);
+  MPI_Sendrecv(out, receives ? rcount : 0, rtype, source, rtag, got,
+               sends ? scount : 0, stype, dest, stag, comm, MPI_STATUS_IGNORE);
+  free(made);
+  if (drbuf && receives)
+    zero(drbuf, rcount, rtype, comm);
+  if (dsbuf && sends)
+    add(got, dsbuf, scount, stype, comm);
+  free(got);
+}
+
+void gpuad_mpi_bcast_tangent(void *buf, int count, MPI_Datatype type,
+                             int root, MPI_Comm comm, void *dbuf) {
+  (void)buf;
+  if (!carries(type))
+    return;
+  void *into = dbuf ? dbuf : block(count, type);
+  MPI_Bcast(into, count, type, root, comm);
+  if (!dbuf)
+    free(into);
+}
+
+void gpuad_mpi_bcast_adjoint(void *buf, int count, MPI_Datatype type,
+                             int root, MPI_Comm comm, void *dbuf) {
+  (void)buf;
+  if (!carries(type))
+    return;
+  /* Every copy's adjoint, summed onto the root's. */
+  void *made, *sum = block(count, type);
+  MPI_Reduce(orZeros(dbuf, count, type, &made), sum, count, type, MPI_SUM,
+             root, comm);
+  free(made);
+  if (dbuf) {
+    zero(dbuf, count, type, comm);
+    if (rankIn(comm) == root)
+      add(sum, dbuf, count, type, comm);
+  }
+  free(sum);
+}
+
+void gpuad_mpi_reduce_tangent(const void *sbuf, void *rbuf, int count,
+                              MPI_Datatype type, MPI_Op op, int root,
+                              MPI_Comm comm, const void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(type))
+    return;
+  requireSum(op, "MPI_Reduce");
+  int atRoot = rankIn(comm) == root;
+  void *made = NULL, *into = drbuf;
+  if (atRoot && !drbuf)
+    into = block(count, type);
+  const void *out = atRoot && sbuf == MPI_IN_PLACE
+                        ? MPI_IN_PLACE
+                        : orZeros(dsbuf, count, type, &made);
+  MPI_Reduce(out, into, count, type, MPI_SUM, root, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_reduce_adjoint(const void *sbuf, void *rbuf, int count,
+                              MPI_Datatype type, MPI_Op op, int root,
+                              MPI_Comm comm, void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(type))
+    return;
+  requireSum(op, "MPI_Reduce");
+  int atRoot = rankIn(comm) == root;
+  /* The result's adjoint, from the root to every contribution. */
+  void *result = block(count, type);
+  if (atRoot && drbuf) {
+    add(drbuf, result, count, type, comm);
+    zero(drbuf, count, type, comm);
+  }
+  MPI_Bcast(result, count, type, root, comm);
+  void *into = atRoot && sbuf == MPI_IN_PLACE ? drbuf : dsbuf;
+  if (into)
+    add(result, into, count, type, comm);
+  free(result);
+}
+
+void gpuad_mpi_allreduce_tangent(const void *sbuf, void *rbuf, int count,
+                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                 const void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(type))
+    return;
+  requireSum(op, "MPI_Allreduce");
+  void *made = NULL, *into = drbuf ? drbuf : block(count, type);
+  const void *out = sbuf == MPI_IN_PLACE ? MPI_IN_PLACE
+                                         : orZeros(dsbuf, count, type, &made);
+  MPI_Allreduce(out, into, count, type, MPI_SUM, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_allreduce_adjoint(const void *sbuf, void *rbuf, int count,
+                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                 void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(type))
+    return;
+  requireSum(op, "MPI_Allreduce");
+  void *made, *sum = block(count, type);
+  MPI_Allreduce(orZeros(drbuf, count, type, &made), sum, count, type, MPI_SUM,
+                comm);
+  free(made);
+  if (drbuf)
+    zero(drbuf, count, type, comm);
+  void *into = sbuf == MPI_IN_PLACE ? drbuf : dsbuf;
+  if (into)
+    add(sum, into, count, type, comm);
+  free(sum);
+}
+
+void gpuad_mpi_gather_tangent(const void *sbuf, int scount,
+                              MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Datatype rtype, int root, MPI_Comm comm,
+                              const void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Gather");
+  int atRoot = rankIn(comm) == root;
+  void *made, *into = drbuf;
+  if (atRoot && !drbuf)
+    into = block(rcount * sizeOf(comm), rtype);
+  MPI_Gather(orZeros(dsbuf, scount, stype, &made), scount, stype, into,
+             rcount, rtype, root, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_gather_adjoint(const void *sbuf, int scount,
+                              MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Datatype rtype, int root, MPI_Comm comm,
+                              void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Gather");
+  int atRoot = rankIn(comm) == root, ranks = sizeOf(comm);
+  void *made = NULL;
+  const void *out = atRoot ? orZeros(drbuf, rcount * ranks, rtype, &made) : 0;
+  void *got = block(scount, stype);
+  MPI_Scatter(out, rcount, rtype, got, scount, stype, root, comm);
+  free(made);
+  if (atRoot && drbuf)
+    zero(drbuf, rcount * ranks, rtype, comm);
+  if (dsbuf)
+    add(got, dsbuf, scount, stype, comm);
+  free(got);
+}
+
+void gpuad_mpi_scatter_tangent(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf, int rcount,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               const void *dsbuf, void *drbuf) {
+  (void)sbuf;
+  if (!carries(rtype))
+    return;
+  requireBuffer(rbuf, "MPI_Scatter");
+  int atRoot = rankIn(comm) == root;
+  void *made = NULL;
+  const void *out =
+      atRoot ? orZeros(dsbuf, scount * sizeOf(comm), stype, &made) : 0;
+  void *into = drbuf ? drbuf : block(rcount, rtype);
+  MPI_Scatter(out, scount, stype, into, rcount, rtype, root, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_scatter_adjoint(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf, int rcount,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               void *dsbuf, void *drbuf) {
+  (void)sbuf;
+  if (!carries(rtype))
+    return;
+  requireBuffer(rbuf, "MPI_Scatter");
+  int atRoot = rankIn(comm) == root, ranks = sizeOf(comm);
+  void *made, *got = atRoot ? block(scount * ranks, stype) : NULL;
+  MPI_Gather(orZeros(drbuf, rcount, rtype, &made), rcount, rtype, got, scount,
+             stype, root, comm);
+  free(made);
+  if (drbuf)
+    zero(drbuf, rcount, rtype, comm);
+  if (atRoot && dsbuf)
+    add(got, dsbuf, scount * ranks, stype, comm);
+  free(got);
+}
+
+void gpuad_mpi_allgather_tangent(const void *sbuf, int scount,
+                                 MPI_Datatype stype, void *rbuf, int rcount,
+                                 MPI_Datatype rtype, MPI_Comm comm,
+                                 const void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Allgather");
+  void *made, *into = drbuf ? drbuf : block(rcount * sizeOf(comm), rtype);
+  MPI_Allgather(orZeros(dsbuf, scount, stype, &made), scount, stype, into,
+                rcount, rtype, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_allgather_adjoint(const void *sbuf, int scount,
+                                 MPI_Datatype stype, void *rbuf, int rcount,
+                                 MPI_Datatype rtype, MPI_Comm comm,
+                                 void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Allgather");
+  int ranks = sizeOf(comm);
+  /* This rank's block of every copy, summed. */
+  void *made, *sum = block(rcount, rtype);
+  MPI_Reduce_scatter_block(orZeros(drbuf, rcount * ranks, rtype, &made), sum,
+                           rcount, rtype, MPI_SUM, comm);
+  free(made);
+  if (drbuf)
+    zero(drbuf, rcount * ranks, rtype, comm);
+  if (dsbuf) {
+    void *laid = relayout(sum, rcount, rtype, scount, stype, comm);
+    add(laid, dsbuf, scount, stype, comm);
+    free(laid);
+  }
+  free(sum);
+}
+
+void gpuad_mpi_alltoall_tangent(const void *sbuf, int scount,
+                                MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype, MPI_Comm comm,
+                                const void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Alltoall");
+  int ranks = sizeOf(comm);
+  void *made, *into = drbuf ? drbuf : block(rcount * ranks, rtype);
+  MPI_Alltoall(orZeros(dsbuf, scount * ranks, stype, &made), scount, stype,
+               into, rcount, rtype, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_alltoall_adjoint(const void *sbuf, int scount,
+                                MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype, MPI_Comm comm,
+                                void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Alltoall");
+  int ranks = sizeOf(comm);
+  void *made, *got = block(scount * ranks, stype);
+  MPI_Alltoall(orZeros(drbuf, rcount * ranks, rtype, &made), rcount, rtype,
+               got, scount, stype, comm);
+  free(made);
+  if (drbuf)
+    zero(drbuf, rcount * ranks, rtype, comm);
+  if (dsbuf)
+    add(got, dsbuf, scount * ranks, stype, comm);
+  free(got);
+}

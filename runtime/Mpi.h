@@ -1,0 +1,111 @@
+/*===- Mpi.h - Tangents and adjoints of MPI's communication ------*- C -*-===*\
+|*                                                                            *|
+|* Part of gpuad.                                                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+/* \file
+ * The derivatives of MPI calls, in MPI.  Each takes the call's own operands,
+ * then the shadow of each buffer (null where it has none), and works on the
+ * call's datatype whatever it is: a derived datatype of doubles (a halo's
+ * vector type) is received into a block with its layout, added with
+ * MPI_Reduce_local and zeroed through MPI_Unpack.  Messages whose datatype
+ * holds no float carry no derivative; one whose datatype holds floats
+ * always does, with zeros where this side has no shadow, so both ends of a
+ * message agree.
+ *
+ * Tangents (forward mode) run right after the call: the same
+ * communication on the shadows.  Adjoints (the reverse sweep) run the
+ * transposed communication: a send's is a receive of the adjoint, added to
+ * the buffer's; a receive's is a send of the buffer's adjoint, then zeroed;
+ * a broadcast's is a sum onto the root; a sum-reduction's a broadcast of
+ * the result's adjoint; a gather's a scatter, and so on.
+ *
+ * Compiled only where gpuad is built with MPI's headers (Open MPI's ABI:
+ * handles are pointers, as the program's calls pass them).
+\*===----------------------------------------------------------------------===*/
+
+#ifndef GPUAD_RUNTIME_MPI_H
+#define GPUAD_RUNTIME_MPI_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void gpuad_mpi_send_tangent(const void *buf, int count, MPI_Datatype type,
+                            int dest, int tag, MPI_Comm comm,
+                            const void *dbuf);
+void gpuad_mpi_send_adjoint(const void *buf, int count, MPI_Datatype type,
+                            int dest, int tag, MPI_Comm comm, void *dbuf);
+void gpuad_mpi_recv_tangent(void *buf, int count, MPI_Datatype type,
+                            int source, int tag, MPI_Comm comm,
+                            MPI_Status *status, void *dbuf);
+void gpuad_mpi_recv_adjoint(void *buf, int count, MPI_Datatype type,
+                            int source, int tag, MPI_Comm comm,
+                            MPI_Status *status, void *dbuf);
+void gpuad_mpi_sendrecv_tangent(const void *sbuf, int scount,
+                                MPI_Datatype stype, int dest, int stag,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int source, int rtag, MPI_Comm comm,
+                                MPI_Status *status, const void *dsbuf,
+                                void *drbuf);
+void gpuad_mpi_sendrecv_adjoint(const void *sbuf, int scount,
+                                MPI_Datatype stype, int dest, int stag,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int source, int rtag, MPI_Comm comm,
+                                MPI_Status *status, void *dsbuf, void *drbuf);
+void gpuad_mpi_bcast_tangent(void *buf, int count, MPI_Datatype type,
+                             int root, MPI_Comm comm, void *dbuf);
+void gpuad_mpi_bcast_adjoint(void *buf, int count, MPI_Datatype type,
+                             int root, MPI_Comm comm, void *dbuf);
+void gpuad_mpi_reduce_tangent(const void *sbuf, void *rbuf, int count,
+                              MPI_Datatype type, MPI_Op op, int root,
+                              MPI_Comm comm, const void *dsbuf, void *drbuf);
+void gpuad_mpi_reduce_adjoint(const void *sbuf, void *rbuf, int count,
+                              MPI_Datatype type, MPI_Op op, int root,
+                              MPI_Comm comm, void *dsbuf, void *drbuf);
+void gpuad_mpi_allreduce_tangent(const void *sbuf, void *rbuf, int count,
+                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                 const void *dsbuf, void *drbuf);
+void gpuad_mpi_allreduce_adjoint(const void *sbuf, void *rbuf, int count,
+                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                 void *dsbuf, void *drbuf);
+void gpuad_mpi_gather_tangent(const void *sbuf, int scount,
+                              MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Datatype rtype, int root, MPI_Comm comm,
+                              const void *dsbuf, void *drbuf);
+void gpuad_mpi_gather_adjoint(const void *sbuf, int scount,
+                              MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Datatype rtype, int root, MPI_Comm comm,
+                              void *dsbuf, void *drbuf);
+void gpuad_mpi_scatter_tangent(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf, int rcount,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               const void *dsbuf, void *drbuf);
+void gpuad_mpi_scatter_adjoint(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf, int rcount,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               void *dsbuf, void *drbuf);
+void gpuad_mpi_allgather_tangent(const void *sbuf, int scount,
+                                 MPI_Datatype stype, void *rbuf, int rcount,
+                                 MPI_Datatype rtype, MPI_Comm comm,
+                                 const void *dsbuf, void *drbuf);
+void gpuad_mpi_allgather_adjoint(const void *sbuf, int scount,
+                                 MPI_Datatype stype, void *rbuf, int rcount,
+                                 MPI_Datatype rtype, MPI_Comm comm,
+                                 void *dsbuf, void *drbuf);
+void gpuad_mpi_alltoall_tangent(const void *sbuf, int scount,
+                                MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype, MPI_Comm comm,
+                                const void *dsbuf, void *drbuf);
+void gpuad_mpi_alltoall_adjoint(const void *sbuf, int scount,
+                                MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype, MPI_Comm comm,
+                                void *dsbuf, void *drbuf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUAD_RUNTIME_MPI_H */
