@@ -104,6 +104,37 @@ void gpuad_mpi_alltoall_adjoint(const void *sbuf, int scount,
                                 MPI_Datatype rtype, MPI_Comm comm,
                                 void *dsbuf, void *drbuf);
 
+/* Non-blocking communication.  A posted operation's derivative is posted
+   too and lives in a record, found by the request until a completion
+   (MPI_Wait, MPI_Waitall, a successful MPI_Test) takes it.  Forward mode:
+   the tangent's request completes with the primal's.  Reverse mode: the
+   completion's adjoint posts the transposed operation (a receive of the
+   adjoint for an Isend, a send of the buffer's adjoint for an Irecv), and
+   the post's adjoint completes it and adds (or zeroes) -- the mirror of
+   the primal's order, so the reverse sweep waits where the primal posted. */
+void gpuad_mpi_isend_tangent(const void *buf, int count, MPI_Datatype type,
+                             int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request, const void *dbuf);
+void gpuad_mpi_irecv_tangent(void *buf, int count, MPI_Datatype type,
+                             int source, int tag, MPI_Comm comm,
+                             MPI_Request *request, void *dbuf);
+void *gpuad_mpi_isend_record(const void *buf, int count, MPI_Datatype type,
+                             int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request, void *dbuf);
+void *gpuad_mpi_irecv_record(void *buf, int count, MPI_Datatype type,
+                             int source, int tag, MPI_Comm comm,
+                             MPI_Request *request, void *dbuf);
+void gpuad_mpi_post_adjoint(void *record);
+/* Before a completion of `count` requests: the records they hold. */
+void *gpuad_mpi_completion_begin(int count, MPI_Request *requests);
+/* After it (`flag`: MPI_Test's, or null): forward mode completes the
+   tangents of the requests that completed and releases all; reverse mode
+   keeps their records for the completion's adjoint. */
+void *gpuad_mpi_completion_end(void *completion, const int *flag,
+                               int reverse);
+/* The reverse sweep at the completion: posts the transposed operations. */
+void gpuad_mpi_completion_adjoint(void *completion);
+
 #ifdef __cplusplus
 }
 #endif

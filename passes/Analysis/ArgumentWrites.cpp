@@ -118,7 +118,7 @@ ParameterWrites ArgumentWrites::ofCall(const CallBase &Call, unsigned Depth) {
     // analyses take every buffer as exchanged), and the status it fills.
     for (int8_t Op : Class.Mpi->buffers())
       W.Any[Op] = W.Data[Op] = true;
-    for (int8_t Op : {Class.Mpi->Status, Class.Mpi->Handle})
+    for (int8_t Op : {Class.Mpi->Status, Class.Mpi->Handle, Class.Mpi->Flag})
       if (Op >= 0)
         W.Any[Op] = true;
     return W;

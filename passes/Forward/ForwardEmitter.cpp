@@ -200,8 +200,13 @@ void ForwardEmitter::emitDerivativeCall(CallBase &Call) {
 }
 
 void ForwardEmitter::emitMessage(CallBase &Call, const MpiRoutine &Mpi) {
+  if (Mpi.K == MpiRoutine::Complete) {
+    emitCompletion(Call, Mpi, /*Reverse=*/false);
+    return;
+  }
   // The same communication on the shadows, right after the routine.
-  if (Mpi.K != MpiRoutine::Communicate || Mpi.Tangent.empty())
+  if ((Mpi.K != MpiRoutine::Communicate && Mpi.K != MpiRoutine::Post) ||
+      Mpi.Tangent.empty())
     return;
   B.SetInsertPoint(Call.getNextNode());
   emitMessageDerivative(

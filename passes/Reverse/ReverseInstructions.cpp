@@ -613,6 +613,30 @@ void ReverseEmitter::emitMessage(CallBase &Call, const MpiRoutine &Mpi) {
   case MpiRoutine::Release:
     // The adjoints that use it run later.
     return replaceCall(Call, Constant::getNullValue(Call.getType()));
+  case MpiRoutine::Post: {
+    // The record the completion's adjoint and this post's adjoint share.
+    if (Key.Width != 1)
+      return fail(Call, "cannot differentiate '" + Mpi.Name + "' at width " +
+                            Twine(Key.Width) +
+                            ": non-blocking MPI is differentiated one lane "
+                            "at a time");
+    Value *A = Call.getArgOperand(Mpi.Buffers[0]);
+    SmallVector<Value *, 8> Args(Call.args());
+    IRBuilder<> After(Call.getNextNode());
+    Args.push_back(needsShadow(A) ? shadowPointer(A, Call)
+                                  : ConstantPointerNull::get(After.getPtrTy()));
+    SmallVector<Type *, 8> Types;
+    for (Value *V : Args)
+      Types.push_back(V->getType());
+    MadeHandles[&Call] = After.CreateCall(
+        Derivative.getParent()->getOrInsertFunction(
+            Mpi.Record, FunctionType::get(After.getPtrTy(), Types, false)),
+        Args, "mpi.record");
+    return;
+  }
+  case MpiRoutine::Complete:
+    MadeHandles[&Call] = emitCompletion(Call, Mpi, /*Reverse=*/true);
+    return;
   }
 }
 
@@ -636,6 +660,17 @@ void ReverseEmitter::reverseMessage(CallBase &Call, const MpiRoutine &Mpi) {
   }
   case MpiRoutine::Release:
     return;
+  case MpiRoutine::Post:
+  case MpiRoutine::Complete: {
+    // A completion's adjoint posts the transposed operations; a post's
+    // completes its own.
+    StringRef Fn = Mpi.K == MpiRoutine::Post ? Mpi.Adjoint
+                                             : "gpuad_mpi_completion_adjoint";
+    B.CreateCall(Derivative.getParent()->getOrInsertFunction(Fn, B.getVoidTy(),
+                                                             B.getPtrTy()),
+                 {lookup(MadeHandles.lookup(&Call))});
+    return;
+  }
   }
 }
 

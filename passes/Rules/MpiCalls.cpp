@@ -15,6 +15,8 @@ namespace gpuad {
 constexpr auto Communicate = MpiRoutine::Communicate;
 constexpr auto Create = MpiRoutine::Create;
 constexpr auto Release = MpiRoutine::Release;
+constexpr auto Post = MpiRoutine::Post;
+constexpr auto Complete = MpiRoutine::Complete;
 
 // clang-format off
 static const MpiRoutine Rows[] = {
@@ -50,6 +52,15 @@ static const MpiRoutine Rows[] = {
   {"MPI_Comm_split",      Create,       4, {-1, -1}, -1, 3, "", "MPI_Comm_free"},
   {"MPI_Comm_dup",        Create,       2, {-1, -1}, -1, 1, "", "MPI_Comm_free"},
   {"MPI_Comm_free",       Release,      1, {-1, -1}, -1, 0, "", ""},
+  {"MPI_Isend",           Post,         7, {0, -1},  -1, 6,
+     "gpuad_mpi_isend_tangent", "gpuad_mpi_post_adjoint", -1, -1,
+     "gpuad_mpi_isend_record"},
+  {"MPI_Irecv",           Post,         7, {0, -1},  -1, 6,
+     "gpuad_mpi_irecv_tangent", "gpuad_mpi_post_adjoint", -1, -1,
+     "gpuad_mpi_irecv_record"},
+  {"MPI_Wait",            Complete,     2, {-1, -1},  1, 0, "", "", -1, -1},
+  {"MPI_Waitall",         Complete,     3, {-1, -1},  2, 1, "", "", 0, -1},
+  {"MPI_Test",            Complete,     3, {-1, -1},  2, 0, "", "", -1, 1},
 };
 // clang-format on
 

@@ -44,6 +44,15 @@ struct MpiRoutine {
     /// Releases the handle operand Handle points to: reverse mode leaves
     /// that to the reverse of the creation.
     Release,
+    /// Starts a non-blocking operation, its request written through
+    /// operand Handle: forward mode posts the tangent (Tangent); reverse
+    /// mode keeps a record (Record, returning it) whose Adjoint completes
+    /// the transposed operation.
+    Post,
+    /// Completes the Count requests at operand Handle (Count -1: one; Flag:
+    /// MPI_Test's, whether they completed): runtime/Mpi.h's completion
+    /// functions, around the call.
+    Complete,
   };
   llvm::StringRef Name;
   Kind K;
@@ -52,12 +61,18 @@ struct MpiRoutine {
   int8_t Buffers[2];
   /// The status it writes (-1: none).
   int8_t Status;
-  /// Create, Release: the operand pointing to the handle.
+  /// Create, Release, Post: the operand pointing to the handle; Complete:
+  /// to the requests.
   int8_t Handle;
   /// Called after the routine in forward mode (empty: nothing).
   llvm::StringRef Tangent;
   /// Called in the reverse sweep.
   llvm::StringRef Adjoint;
+  /// Complete: the operands of the request count and of the flag (-1:
+  /// none).
+  int8_t Count = -1, Flag = -1;
+  /// Post: the runtime function that records it in reverse mode.
+  llvm::StringRef Record = "";
 
   llvm::ArrayRef<int8_t> buffers() const {
     return llvm::ArrayRef<int8_t>(Buffers, Buffers[1] >= 0   ? 2

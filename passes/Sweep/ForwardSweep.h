@@ -201,6 +201,11 @@ protected:
       llvm::CallBase &Call, const MpiRoutine &Mpi, llvm::StringRef Fn,
       llvm::function_ref<llvm::Value *(llvm::Value *)> Operand,
       llvm::function_ref<llvm::Value *(llvm::Value *)> Shadow);
+  /// Around a completion of non-blocking MPI requests (MpiRoutine::Complete):
+  /// runtime/Mpi.h's completion, begun before \p Call and ended after it;
+  /// returns what the end returns (reverse mode: the completed records).
+  llvm::Value *emitCompletion(llvm::CallBase &Call, const MpiRoutine &Mpi,
+                              bool Reverse);
   /// Whether a derivative flows through launch \p L: an argument has a
   /// shadow or is active.
   bool launchNeedsDerivative(const KernelLaunch &L) const;

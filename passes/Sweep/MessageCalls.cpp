@@ -15,6 +15,7 @@
 #include "Rules/MpiCalls.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -51,6 +52,26 @@ void ForwardSweep::emitMessageDerivative(
                            : ConstantPointerNull::get(Ptr));
     B.CreateCall(F, LaneArgs)->setDebugLoc(Call.getDebugLoc());
   }
+}
+
+Value *ForwardSweep::emitCompletion(CallBase &Call, const MpiRoutine &Mpi,
+                                    bool Reverse) {
+  Module &M = *Derivative.getParent();
+  PointerType *Ptr = B.getPtrTy();
+  IRBuilder<> Before(&Call);
+  Value *Count =
+      Mpi.Count >= 0 ? Call.getArgOperand(Mpi.Count) : Before.getInt32(1);
+  Value *Completion =
+      Before.CreateCall(M.getOrInsertFunction("gpuad_mpi_completion_begin", Ptr,
+                                              Before.getInt32Ty(), Ptr),
+                        {Count, Call.getArgOperand(Mpi.Handle)});
+  IRBuilder<> After(Call.getNextNode());
+  Value *Flag = Mpi.Flag >= 0 ? Call.getArgOperand(Mpi.Flag)
+                              : ConstantPointerNull::get(Ptr);
+  return After.CreateCall(M.getOrInsertFunction("gpuad_mpi_completion_end", Ptr,
+                                                Ptr, Ptr, After.getInt32Ty()),
+                          {Completion, Flag, After.getInt32(Reverse)},
+                          "mpi.completed");
 }
 
 } // namespace gpuad

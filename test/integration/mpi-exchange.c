@@ -1,6 +1,7 @@
 // Reverse and forward mode through MPI, on 1 to 4 real processes: a halo
 // exchange with MPI_Sendrecv (contiguous, and a column as a vector
-// datatype), a ring of blocking MPI_Send/MPI_Recv, MPI_Allreduce,
+// datatype) and with MPI_Isend/MPI_Irecv/MPI_Waitall, a shift completed by
+// MPI_Test and MPI_Wait, a ring of blocking MPI_Send/MPI_Recv, MPI_Allreduce,
 // MPI_Reduce then MPI_Bcast (in place), MPI_Gather then MPI_Scatter,
 // MPI_Allgather, MPI_Alltoall and MPI_Barrier.  Each function is
 // `void f(double *x, double *y, int n, MPI_Comm comm)` on a rank's block of
@@ -45,6 +46,42 @@ void halo(double *x, double *y, int n, MPI_Comm comm) {
     double a = i ? x[i - 1] : lo, b = i < n - 1 ? x[i + 1] : hi;
     y[i] = a - 2 * x[i] + b + 0.1 * x[i] * x[i] * x[i];
   }
+}
+
+/* The same halo by non-blocking calls, completed together. */
+void halo_nonblocking(double *x, double *y, int n, MPI_Comm comm) {
+  int r = rankOf(comm), p = sizeOf(comm);
+  int left = (r + p - 1) % p, right = (r + 1) % p;
+  double lo, hi;
+  MPI_Request requests[4];
+  MPI_Irecv(&lo, 1, MPI_DOUBLE, left, 0, comm, &requests[0]);
+  MPI_Irecv(&hi, 1, MPI_DOUBLE, right, 1, comm, &requests[1]);
+  MPI_Isend(&x[n - 1], 1, MPI_DOUBLE, right, 0, comm, &requests[2]);
+  MPI_Isend(&x[0], 1, MPI_DOUBLE, left, 1, comm, &requests[3]);
+  MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
+  for (int i = 0; i < n; ++i) {
+    double a = i ? x[i - 1] : lo, b = i < n - 1 ? x[i + 1] : hi;
+    y[i] = a - 2 * x[i] + b + 0.1 * x[i] * x[i] * x[i];
+  }
+}
+
+/* The block to the right neighbour: received by polling MPI_Test, sent
+   with MPI_Wait. */
+void shift_test(double *x, double *y, int n, MPI_Comm comm) {
+  int r = rankOf(comm), p = sizeOf(comm), done = 0;
+  double *got = malloc(sizeof(double) * n), *squares = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  MPI_Request in, out;
+  MPI_Irecv(got, n, MPI_DOUBLE, (r + p - 1) % p, 5, comm, &in);
+  MPI_Isend(squares, n, MPI_DOUBLE, (r + 1) % p, 5, comm, &out);
+  while (!done)
+    MPI_Test(&in, &done, MPI_STATUS_IGNORE);
+  MPI_Wait(&out, MPI_STATUS_IGNORE);
+  for (int i = 0; i < n; ++i)
+    y[i] = got[i] * x[i] + squares[i];
+  free(got);
+  free(squares);
 }
 
 /* The block as rows of two; its second column goes to the right neighbour
@@ -246,6 +283,8 @@ int main(int argc, char **argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   CHECK(halo, 1);
+  CHECK(halo_nonblocking, 1);
+  CHECK(shift_test, 0);
   CHECK(column, 0);
   CHECK(ring, 0);
   CHECK(allreduce, 1);
