@@ -169,13 +169,6 @@ static void *relayout(const void *from, int count_from, MPI_Datatype type_from,
   return to;
 }
 
-static void requireSum(MPI_Op op, const char *routine) {
-  if (op != MPI_SUM)
-    fail("%s with an operation other than MPI_SUM on floats in "
-         "differentiated code: gpuad differentiates sums",
-         routine);
-}
-
 static void requireBuffer(const void *buf, const char *routine) {
   if (buf == MPI_IN_PLACE)
     fail("%s with MPI_IN_PLACE in differentiated code: gpuad differentiates "
@@ -349,41 +342,131 @@ void gpuad_mpi_bcast_adjoint(void *buf, int count, MPI_Datatype type,
   free(sum);
 }
 
+/* MAX and MIN: each element's derivative is the one of the contribution
+   that won (the lowest rank among equals).  Which this rank won, as a mask
+   of `count` ints (null for a sum); `result` is on every rank (Reduce's is
+   broadcast first). */
+static int *winners(const void *contribution, const void *result, int count,
+                    MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    const char *routine) {
+  if (op == MPI_SUM)
+    return NULL;
+  if (op != MPI_MAX && op != MPI_MIN)
+    fail("%s with an operation other than MPI_SUM, MPI_MAX or MPI_MIN on "
+         "floats in differentiated code",
+         routine);
+  if (type != MPI_DOUBLE && type != MPI_FLOAT)
+    fail("%s with MPI_MAX or MPI_MIN on a datatype other than MPI_DOUBLE or "
+         "MPI_FLOAT in differentiated code",
+         routine);
+  if (contribution == MPI_IN_PLACE)
+    fail("%s in place with MPI_MAX or MPI_MIN in differentiated code: its "
+         "contribution is gone when the winner is decided",
+         routine);
+  int rank = rankIn(comm);
+  int *mine = malloc(sizeof(int) * (size_t)(count > 0 ? count : 1));
+  int *mask = malloc(sizeof(int) * (size_t)(count > 0 ? count : 1));
+  for (int k = 0; k < count; ++k) {
+    int won = type == MPI_DOUBLE
+                  ? ((const double *)contribution)[k] ==
+                        ((const double *)result)[k]
+                  : ((const float *)contribution)[k] ==
+                        ((const float *)result)[k];
+    mine[k] = won ? rank : 0x7fffffff;
+  }
+  MPI_Allreduce(mine, mask, count, MPI_INT, MPI_MIN, comm);
+  for (int k = 0; k < count; ++k)
+    mask[k] = mask[k] == rank;
+  free(mine);
+  return mask;
+}
+
+/* The elements of `from` this rank won, the others zero. */
+static void *masked(const void *from, const int *mask, int count,
+                    MPI_Datatype type) {
+  void *to = block(count, type);
+  if (from)
+    for (int k = 0; k < count; ++k)
+      if (mask[k]) {
+        if (type == MPI_DOUBLE)
+          ((double *)to)[k] = ((const double *)from)[k];
+        else
+          ((float *)to)[k] = ((const float *)from)[k];
+      }
+  return to;
+}
+
+/* Reduce's result on every rank. */
+static void *everywhere(const void *rbuf, int count, MPI_Datatype type,
+                        int root, MPI_Comm comm) {
+  void *all = block(count, type);
+  if (rankIn(comm) == root)
+    add(rbuf, all, count, type, comm);
+  MPI_Bcast(all, count, type, root, comm);
+  return all;
+}
+
+void *gpuad_mpi_reduce_record(const void *sbuf, void *rbuf, int count,
+                              MPI_Datatype type, MPI_Op op, int root,
+                              MPI_Comm comm) {
+  if (!carries(type) || op == MPI_SUM)
+    return NULL;
+  void *all = everywhere(rbuf, count, type, root, comm);
+  int *mask = winners(sbuf, all, count, type, op, comm, "MPI_Reduce");
+  free(all);
+  return mask;
+}
+
+void *gpuad_mpi_allreduce_record(const void *sbuf, void *rbuf, int count,
+                                 MPI_Datatype type, MPI_Op op,
+                                 MPI_Comm comm) {
+  if (!carries(type) || op == MPI_SUM)
+    return NULL;
+  return winners(sbuf, rbuf, count, type, op, comm, "MPI_Allreduce");
+}
+
 void gpuad_mpi_reduce_tangent(const void *sbuf, void *rbuf, int count,
                               MPI_Datatype type, MPI_Op op, int root,
                               MPI_Comm comm, const void *dsbuf, void *drbuf) {
-  (void)rbuf;
   if (!carries(type))
     return;
-  requireSum(op, "MPI_Reduce");
+  int *mask = gpuad_mpi_reduce_record(sbuf, rbuf, count, type, op, root, comm);
   int atRoot = rankIn(comm) == root;
   void *made = NULL, *into = drbuf;
   if (atRoot && !drbuf)
     into = block(count, type);
-  const void *out = atRoot && sbuf == MPI_IN_PLACE
+  const void *out = mask ? (made = masked(dsbuf, mask, count, type))
+                    : atRoot && sbuf == MPI_IN_PLACE
                         ? MPI_IN_PLACE
                         : orZeros(dsbuf, count, type, &made);
   MPI_Reduce(out, into, count, type, MPI_SUM, root, comm);
   free(made);
+  free(mask);
   if (into != drbuf)
     free(into);
 }
 
 void gpuad_mpi_reduce_adjoint(const void *sbuf, void *rbuf, int count,
                               MPI_Datatype type, MPI_Op op, int root,
-                              MPI_Comm comm, void *dsbuf, void *drbuf) {
-  (void)rbuf;
+                              MPI_Comm comm, void *dsbuf, void *drbuf,
+                              void *record) {
+  (void)rbuf, (void)op;
   if (!carries(type))
     return;
-  requireSum(op, "MPI_Reduce");
   int atRoot = rankIn(comm) == root;
-  /* The result's adjoint, from the root to every contribution. */
+  /* The result's adjoint, from the root to every contribution (to the
+     winner's, for MAX and MIN). */
   void *result = block(count, type);
   if (atRoot && drbuf) {
     add(drbuf, result, count, type, comm);
     zero(drbuf, count, type, comm);
   }
   MPI_Bcast(result, count, type, root, comm);
+  if (record) {
+    void *won = masked(result, record, count, type);
+    free(result);
+    result = won;
+  }
   void *into = atRoot && sbuf == MPI_IN_PLACE ? drbuf : dsbuf;
   if (into)
     add(result, into, count, type, comm);
@@ -393,32 +476,38 @@ void gpuad_mpi_reduce_adjoint(const void *sbuf, void *rbuf, int count,
 void gpuad_mpi_allreduce_tangent(const void *sbuf, void *rbuf, int count,
                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                  const void *dsbuf, void *drbuf) {
-  (void)rbuf;
   if (!carries(type))
     return;
-  requireSum(op, "MPI_Allreduce");
+  int *mask = gpuad_mpi_allreduce_record(sbuf, rbuf, count, type, op, comm);
   void *made = NULL, *into = drbuf ? drbuf : block(count, type);
-  const void *out = sbuf == MPI_IN_PLACE ? MPI_IN_PLACE
-                                         : orZeros(dsbuf, count, type, &made);
+  const void *out = mask ? (made = masked(dsbuf, mask, count, type))
+                    : sbuf == MPI_IN_PLACE
+                        ? MPI_IN_PLACE
+                        : orZeros(dsbuf, count, type, &made);
   MPI_Allreduce(out, into, count, type, MPI_SUM, comm);
   free(made);
+  free(mask);
   if (into != drbuf)
     free(into);
 }
 
 void gpuad_mpi_allreduce_adjoint(const void *sbuf, void *rbuf, int count,
                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                 void *dsbuf, void *drbuf) {
-  (void)rbuf;
+                                 void *dsbuf, void *drbuf, void *record) {
+  (void)rbuf, (void)op;
   if (!carries(type))
     return;
-  requireSum(op, "MPI_Allreduce");
   void *made, *sum = block(count, type);
   MPI_Allreduce(orZeros(drbuf, count, type, &made), sum, count, type, MPI_SUM,
                 comm);
   free(made);
   if (drbuf)
     zero(drbuf, count, type, comm);
+  if (record) {
+    void *won = masked(sum, record, count, type);
+    free(sum);
+    sum = won;
+  }
   void *into = sbuf == MPI_IN_PLACE ? drbuf : dsbuf;
   if (into)
     add(sum, into, count, type, comm);

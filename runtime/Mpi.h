@@ -62,15 +62,24 @@ void gpuad_mpi_bcast_adjoint(void *buf, int count, MPI_Datatype type,
 void gpuad_mpi_reduce_tangent(const void *sbuf, void *rbuf, int count,
                               MPI_Datatype type, MPI_Op op, int root,
                               MPI_Comm comm, const void *dsbuf, void *drbuf);
+/* Reductions by MPI_MAX or MPI_MIN: in reverse mode, right after the call,
+   which elements this rank's contribution won (the adjoint's last
+   argument, freed after it; null for a sum). */
+void *gpuad_mpi_reduce_record(const void *sbuf, void *rbuf, int count,
+                              MPI_Datatype type, MPI_Op op, int root,
+                              MPI_Comm comm);
+void *gpuad_mpi_allreduce_record(const void *sbuf, void *rbuf, int count,
+                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 void gpuad_mpi_reduce_adjoint(const void *sbuf, void *rbuf, int count,
                               MPI_Datatype type, MPI_Op op, int root,
-                              MPI_Comm comm, void *dsbuf, void *drbuf);
+                              MPI_Comm comm, void *dsbuf, void *drbuf,
+                              void *record);
 void gpuad_mpi_allreduce_tangent(const void *sbuf, void *rbuf, int count,
                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                  const void *dsbuf, void *drbuf);
 void gpuad_mpi_allreduce_adjoint(const void *sbuf, void *rbuf, int count,
                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                 void *dsbuf, void *drbuf);
+                                 void *dsbuf, void *drbuf, void *record);
 void gpuad_mpi_gather_tangent(const void *sbuf, int scount,
                               MPI_Datatype stype, void *rbuf, int rcount,
                               MPI_Datatype rtype, int root, MPI_Comm comm,

@@ -168,6 +168,10 @@ private:
   /// An MPI routine (Rules/MpiCalls.h): the transposed communication, or
   /// the release of a handle the forward sweep made.
   void reverseMessage(llvm::CallBase &Call, const MpiRoutine &Mpi);
+  /// Right after \p Call: the record its adjoint needs (MpiRoutine::Record,
+  /// of its operands and \p Shadow where given).
+  llvm::Value *emitMessageRecord(llvm::CallBase &Call, const MpiRoutine &Mpi,
+                                 llvm::Value *Shadow);
 
   // Shadow heap blocks (ReverseHeap.cpp).
   void planShadowFrees();

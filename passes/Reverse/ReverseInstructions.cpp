@@ -599,9 +599,27 @@ void ReverseEmitter::reverseShuffle(CallBase &Call, unsigned Operand,
   addAdjoint(X, Batch.pack(B, Ty, Lanes));
 }
 
+Value *ReverseEmitter::emitMessageRecord(CallBase &Call, const MpiRoutine &Mpi,
+                                         Value *Shadow) {
+  SmallVector<Value *, 8> Args(Call.args());
+  if (Shadow)
+    Args.push_back(Shadow);
+  SmallVector<Type *, 8> Types;
+  for (Value *V : Args)
+    Types.push_back(V->getType());
+  IRBuilder<> After(Call.getNextNode());
+  return After.CreateCall(
+      Derivative.getParent()->getOrInsertFunction(
+          Mpi.Record, FunctionType::get(After.getPtrTy(), Types, false)),
+      Args, "mpi.record");
+}
+
 void ReverseEmitter::emitMessage(CallBase &Call, const MpiRoutine &Mpi) {
   switch (Mpi.K) {
   case MpiRoutine::Communicate:
+    // What the adjoint needs of what the call did.
+    if (!Mpi.Record.empty())
+      MadeHandles[&Call] = emitMessageRecord(Call, Mpi, nullptr);
     return;
   case MpiRoutine::Create: {
     // The handle, for its release in the reverse sweep.
@@ -621,17 +639,10 @@ void ReverseEmitter::emitMessage(CallBase &Call, const MpiRoutine &Mpi) {
                             ": non-blocking MPI is differentiated one lane "
                             "at a time");
     Value *A = Call.getArgOperand(Mpi.Buffers[0]);
-    SmallVector<Value *, 8> Args(Call.args());
-    IRBuilder<> After(Call.getNextNode());
-    Args.push_back(needsShadow(A) ? shadowPointer(A, Call)
-                                  : ConstantPointerNull::get(After.getPtrTy()));
-    SmallVector<Type *, 8> Types;
-    for (Value *V : Args)
-      Types.push_back(V->getType());
-    MadeHandles[&Call] = After.CreateCall(
-        Derivative.getParent()->getOrInsertFunction(
-            Mpi.Record, FunctionType::get(After.getPtrTy(), Types, false)),
-        Args, "mpi.record");
+    MadeHandles[&Call] = emitMessageRecord(
+        Call, Mpi,
+        needsShadow(A) ? shadowPointer(A, Call)
+                       : ConstantPointerNull::get(B.getPtrTy()));
     return;
   }
   case MpiRoutine::Complete:
@@ -642,11 +653,21 @@ void ReverseEmitter::emitMessage(CallBase &Call, const MpiRoutine &Mpi) {
 
 void ReverseEmitter::reverseMessage(CallBase &Call, const MpiRoutine &Mpi) {
   switch (Mpi.K) {
-  case MpiRoutine::Communicate:
+  case MpiRoutine::Communicate: {
     // The transposed communication, at the routine's place.
-    return emitMessageDerivative(
+    SmallVector<Value *, 1> Record;
+    if (!Mpi.Record.empty())
+      Record.push_back(lookup(MadeHandles.lookup(&Call)));
+    emitMessageDerivative(
         Call, Mpi, Mpi.Adjoint, [&](Value *V) { return lookup(V); },
-        [&](Value *V) { return reverseShadow(V, Call); });
+        [&](Value *V) { return reverseShadow(V, Call); }, Record);
+    // (Every lane's adjoint reads it.)
+    for (Value *R : Record)
+      B.CreateCall(Derivative.getParent()->getOrInsertFunction(
+                       "free", B.getVoidTy(), B.getPtrTy()),
+                   {R});
+    return;
+  }
   case MpiRoutine::Create: {
     IRBuilder<> Entry(&Derivative.getEntryBlock(),
                       Derivative.getEntryBlock().getFirstInsertionPt());

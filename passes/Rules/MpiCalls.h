@@ -71,7 +71,9 @@ struct MpiRoutine {
   /// Complete: the operands of the request count and of the flag (-1:
   /// none).
   int8_t Count = -1, Flag = -1;
-  /// Post: the runtime function that records it in reverse mode.
+  /// Post, and a Communicate row whose adjoint needs what the call did (a
+  /// MAX's winners): the runtime function that records it, right after
+  /// the call in reverse mode; the adjoint gets the record last.
   llvm::StringRef Record = "";
 
   llvm::ArrayRef<int8_t> buffers() const {

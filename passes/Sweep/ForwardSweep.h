@@ -196,11 +196,13 @@ protected:
   bool callNeedsDerivative(llvm::CallBase &Call) const;
   /// At B, once per lane: runtime function \p Fn (an MPI routine's tangent
   /// or adjoint) with \p Call's operands (\p Operand maps each), then each
-  /// buffer's shadow (\p Shadow, or null where the buffer has none).
+  /// buffer's shadow (\p Shadow, or null where the buffer has none), then
+  /// \p Extra.
   void emitMessageDerivative(
       llvm::CallBase &Call, const MpiRoutine &Mpi, llvm::StringRef Fn,
       llvm::function_ref<llvm::Value *(llvm::Value *)> Operand,
-      llvm::function_ref<llvm::Value *(llvm::Value *)> Shadow);
+      llvm::function_ref<llvm::Value *(llvm::Value *)> Shadow,
+      llvm::ArrayRef<llvm::Value *> Extra = {});
   /// Around a completion of non-blocking MPI requests (MpiRoutine::Complete):
   /// runtime/Mpi.h's completion, begun before \p Call and ended after it;
   /// returns what the end returns (reverse mode: the completed records).

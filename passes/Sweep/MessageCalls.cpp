@@ -22,10 +22,11 @@ using namespace llvm;
 
 namespace gpuad {
 
-void ForwardSweep::emitMessageDerivative(
-    CallBase &Call, const MpiRoutine &Mpi, StringRef Fn,
-    function_ref<Value *(Value *)> Operand,
-    function_ref<Value *(Value *)> Shadow) {
+void ForwardSweep::emitMessageDerivative(CallBase &Call, const MpiRoutine &Mpi,
+                                         StringRef Fn,
+                                         function_ref<Value *(Value *)> Operand,
+                                         function_ref<Value *(Value *)> Shadow,
+                                         ArrayRef<Value *> Extra) {
   if (!mpiDerivativesBuilt())
     return fail(Call, "cannot differentiate '" + Mpi.Name +
                           "': this gpuad was built without MPI's headers "
@@ -43,6 +44,8 @@ void ForwardSweep::emitMessageDerivative(
   for (Value *A : Args)
     Types.push_back(A->getType());
   Types.append(Shadows.size(), Ptr);
+  for (Value *E : Extra)
+    Types.push_back(E->getType());
   FunctionCallee F = Derivative.getParent()->getOrInsertFunction(
       Fn, FunctionType::get(B.getVoidTy(), Types, false));
   for (unsigned Lane = 0; Lane < Key.Width; ++Lane) {
@@ -50,6 +53,7 @@ void ForwardSweep::emitMessageDerivative(
     for (Value *S : Shadows)
       LaneArgs.push_back(S ? Batch.extract(B, S, Ptr, Lane)
                            : ConstantPointerNull::get(Ptr));
+    append_range(LaneArgs, Extra);
     B.CreateCall(F, LaneArgs)->setDebugLoc(Call.getDebugLoc());
   }
 }

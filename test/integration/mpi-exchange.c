@@ -2,7 +2,8 @@
 // exchange with MPI_Sendrecv (contiguous, and a column as a vector
 // datatype) and with MPI_Isend/MPI_Irecv/MPI_Waitall, a shift completed by
 // MPI_Test and MPI_Wait, a ring of blocking MPI_Send/MPI_Recv, MPI_Allreduce,
-// MPI_Reduce then MPI_Bcast (in place), MPI_Gather then MPI_Scatter,
+// MPI_Reduce then MPI_Bcast (in place), the maxima and minima of
+// MPI_Allreduce and MPI_Reduce, MPI_Gather then MPI_Scatter,
 // MPI_Allgather, MPI_Alltoall and MPI_Barrier.  Each function is
 // `void f(double *x, double *y, int n, MPI_Comm comm)` on a rank's block of
 // one global problem.  For the sum over ranks of <w, y>, the gradient is
@@ -130,6 +131,30 @@ void allreduce(double *x, double *y, int n, MPI_Comm comm) {
   MPI_Barrier(comm);
   for (int i = 0; i < n; ++i)
     y[i] = x[i] * total;
+}
+
+/* The largest and the smallest element of the whole vector (MPI_MAX and
+   MPI_MIN: the derivative goes to the element that won). */
+void extremes(double *x, double *y, int n, MPI_Comm comm) {
+  double local[2] = {-1e300, 1e300}, global[2];
+  for (int i = 0; i < n; ++i) {
+    local[0] = fmax(local[0], x[i] * x[i]);
+    local[1] = fmin(local[1], x[i]);
+  }
+  MPI_Allreduce(&local[0], &global[0], 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&local[1], &global[1], 1, MPI_DOUBLE, MPI_MIN, comm);
+  for (int i = 0; i < n; ++i)
+    y[i] = x[i] * global[0] + global[1];
+}
+
+/* Position by position, the largest over the ranks, on rank 0. */
+void positionwise(double *x, double *y, int n, MPI_Comm comm) {
+  double *top = malloc(sizeof(double) * n);
+  MPI_Reduce(x, top, n, MPI_DOUBLE, MPI_MAX, 0, comm);
+  MPI_Bcast(top, n, MPI_DOUBLE, 0, comm);
+  for (int i = 0; i < n; ++i)
+    y[i] = top[i] * top[i] + x[i];
+  free(top);
 }
 
 /* A sum onto rank 0 (in place there), broadcast back. */
@@ -289,6 +314,8 @@ int main(int argc, char **argv) {
   CHECK(ring, 0);
   CHECK(allreduce, 1);
   CHECK(reduce_bcast, 1);
+  CHECK(extremes, 1);
+  CHECK(positionwise, 0);
   CHECK(gather_scatter, 1);
   CHECK(allgather, 1);
   CHECK(alltoall, 0);
