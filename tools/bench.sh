@@ -48,6 +48,31 @@ for src in "$root"/kernels/host/bench/*.c $emulated; do
   done <<< "$variants"
 done
 
+# Parallel runtimes: an OpenMP loop at 1 and 2 threads, and the MPI example
+# (a domain-decomposed solver, examples/mpi_heat.c) at 1, 2 and 4 ranks,
+# each line gradient/primal measured in the same run.  (On a 2-core machine
+# 4 ranks are oversubscribed.)
+omp_src="$root/kernels/host/bench/parallel/omp_loop.c"
+if "$cc" -fopenmp -O2 "$@" -I"$root/tools/bench" "$omp_src" \
+  -o "$out/omp_loop" -lm $wrap 2>/dev/null; then
+  for threads in 1 2; do
+    OMP_NUM_THREADS=$threads "$out/omp_loop"
+  done
+else
+  echo "omp_loop: skipped (no OpenMP runtime for clang 22: libomp-22-dev)"
+fi
+if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
+  # shellcheck disable=SC2046
+  "$cc" -O2 "$@" $(mpicc -showme:compile) "$root/examples/mpi_heat.c" \
+    -o "$out/mpi_heat" $(mpicc -showme:link) -lm
+  for ranks in 1 2 4; do
+    mpirun --allow-run-as-root --oversubscribe -np $ranks \
+      "$out/mpi_heat" --bench | tail -1
+  done
+else
+  echo "mpi_heat: skipped (no mpicc/mpirun: libopenmpi-dev openmpi-bin)"
+fi
+
 # The CPU emulator's speed (it matters for CI time): time per 256-thread
 # block that passes 10 barriers, in each schedule.
 if [ -d /usr/local/cuda/include ] || [ -n "${CUDA_PATH:-}" ]; then

@@ -308,12 +308,19 @@ void SplitForm::findStackPointersHandedToCallees() {
   if (Held.empty())
     return;
   // ... whose address a callee receives: the callee may keep the pointer it
-  // loads there on its own tape, for its backward half.
+  // loads there on its own tape, for its backward half.  (So may a function
+  // a runtime calls back with what it is given: an OpenMP fork's.)
+  auto CallsBack = [](const CallBase &Call) {
+    return any_of(Call.args(), [](const Use &A) {
+      const auto *F = dyn_cast<Function>(A->stripPointerCasts());
+      return F && !F->isDeclaration();
+    });
+  };
   for (const BasicBlock *BB : ForwardBlocks)
     for (const Instruction &I : *BB) {
       const auto *Call = dyn_cast<CallBase>(&I);
       const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      if (!Callee || Callee->isDeclaration())
+      if (!Callee || (Callee->isDeclaration() && !CallsBack(*Call)))
         continue;
       for (const Value *A : Call->args())
         if (A->getType()->isPointerTy())

@@ -48,8 +48,16 @@ from failures import compiler_failure  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 EXTENSIONS = {"host": ".c", "cxx": ".cpp", "cuda": ".cu", "hip": ".hip",
-              "cuda-driver": ".cu", "hip-driver": ".hip"}
-HOST_KINDS = ("host", "cxx")
+              "cuda-driver": ".cu", "hip-driver": ".hip", "omp": ".c",
+              "mpi": ".c"}
+HOST_KINDS = ("host", "cxx", "omp", "mpi")
+
+
+def mpi_flags():
+    """The flags `mpicc -showme` gives (MPI programs build this way)."""
+    return [f for part in ("compile", "link") for f in subprocess.run(
+        ["mpicc", "-showme:" + part], capture_output=True,
+        text=True).stdout.split()]
 MODES = ["fwd", "fwd-width", "rev", "rev-width", "split"]
 FAILURES = ("wrong", "crash", "invalid-ir", "hang", "generator")
 
@@ -66,6 +74,10 @@ def compile_and_run(src, kind, opt, cc, workdir, timeout, extra=()):
         cmd.insert(1, "--emulate")
     if kind == "cxx":
         cmd.insert(1, "-I/usr/include/eigen3")
+    if kind == "omp":
+        cmd.insert(1, "-fopenmp")
+    if kind == "mpi":
+        cmd += mpi_flags()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True,
                            timeout=timeout)
@@ -85,8 +97,13 @@ def compile_and_run(src, kind, opt, cc, workdir, timeout, extra=()):
             return "diagnostic", {}, gp[0].split("gpuad:", 1)[1].strip()
         return "generator", {}, tail(err)
     try:
-        r = subprocess.run([exe], capture_output=True, text=True,
-                           timeout=timeout, cwd=workdir)
+        run = [exe]
+        if kind == "mpi":
+            run = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np",
+                   "2", exe]
+        r = subprocess.run(run, capture_output=True, text=True,
+                           timeout=timeout, cwd=workdir,
+                           env=dict(os.environ, OMP_NUM_THREADS="2"))
     except subprocess.TimeoutExpired:
         return "hang", {}, "the program did not finish in %d s" % timeout
     finally:
@@ -191,10 +208,20 @@ def regression_header(case, shrunk):
         " size %d" % case["size"] if case["size"] != 1 else "", case["opt"],
         case["outcome"], ", reduced" if shrunk else "")]
     lines += case["detail"].splitlines()[:12]
-    if case["kind"] not in HOST_KINDS:
-        lines.append("REQUIRES: " + case["kind"])
-    lines.append("RUN: %%gpuad-cc%s -O%s%s -I%%fuzz-dir %%s -o %%t -lm && %%t" % (
-        emulate, case["opt"], "".join(" " + f for f in case["flags"])))
+    kind = case["kind"]
+    if kind not in HOST_KINDS:
+        lines.append("REQUIRES: " + kind)
+    # A parallel kind builds and runs as fuzz.py does it.
+    extra = {"omp": " -fopenmp", "mpi": " %mpi-flags"}.get(kind, "")
+    run = {"omp": "env OMP_NUM_THREADS=2 %t",
+           "mpi": "%mpirun -np 2 %t"}.get(kind, "%t")
+    if kind == "omp":
+        lines.append("REQUIRES: openmp")
+    elif kind == "mpi":
+        lines.append("REQUIRES: mpi")
+    lines.append("RUN: %%gpuad-cc%s%s -O%s%s -I%%fuzz-dir %%s -o %%t -lm && %s"
+                 % (emulate, extra, case["opt"],
+                    "".join(" " + f for f in case["flags"]), run))
     return "".join("// %s\n" % line for line in lines)
 
 

@@ -718,7 +718,8 @@ class Program:
     """A generated program: its parameters and statement trees."""
 
     def __init__(self, seed, kind, mutant=False, size=1):
-        g = Gen(seed, kind, size)
+        # A parallel kind's body is the host program's.
+        g = Gen(seed, "host" if kind in PARALLEL_KINDS else kind, size)
         self.mutant = mutant
         self.seed, self.kind = seed, kind
         self.body = g.function()
@@ -797,14 +798,19 @@ class Program:
         host = self.kind in HOST_KINDS
         template = HOST_TEMPLATE if host else \
             DRIVER_TEMPLATE if self.kind in DRIVER_KINDS else DEVICE_TEMPLATE
+        if self.kind == "mpi":
+            template = template.replace("int main(void) {",
+                                        "static int fuzz_main(void) {") + \
+                MPI_MAIN
+        includes = {"cxx": CXX_INCLUDES, "omp": "#include <omp.h>",
+                    "mpi": "#include <mpi.h>\n#include <stdio.h>"}
         return template \
             .replace("__STEPS__", str(self.steps)) \
             .replace("__DRIVER_MIX__", DRIVER_MIXES[self.driver_mix][1]) \
             .replace("__LAUNCH__", LAUNCH_FORMS[self.launch_form][1]) \
             .replace("__LAUNCH_DOC__", LAUNCH_FORMS[self.launch_form][0]) \
             .replace("__DRIVER_DOC__", DRIVER_MIXES[self.driver_mix][0]) \
-            .replace("__CXX_INCLUDES__", CXX_INCLUDES if self.kind == "cxx"
-                     else "") \
+            .replace("__CXX_INCLUDES__", includes.get(self.kind, "")) \
             .replace("__FUNCTIONS__", self.functions()) \
             .replace("__REAL__", self.real) \
             .replace("__UREAL__", "uint32_t" if self.real == "float"
@@ -826,6 +832,14 @@ class Program:
 
     def functions(self):
         text = self.function_source(self.real, "")
+        if self.kind in PARALLEL_KINDS:
+            text = re.sub(r"^(\S+ )f\(", r"\1f_body(", text, flags=re.M)
+            # A body that writes a global would race with its copies: one
+            # thread runs them.
+            shared = {"global", "gview"} & set(self.extras)
+            text += "\n" + render_type(PARALLEL_WRAPPERS[self.kind],
+                                        self.real).replace(
+                "__THREADS__", "num_threads(1)" if shared else "")
         if self.mutant:
             # The checker's own test: a reference that differs from f by
             # 1e-3 relative in its result must be reported as wrong.
@@ -856,7 +870,64 @@ static __DEV__$T pair_norm(const struct pair *p) {
   return @sqrt(#0.5# + p->a * p->a + p->b * p->b);
 }"""
 
-HOST_KINDS = ("host", "cxx")
+HOST_KINDS = ("host", "cxx", "omp", "mpi")
+# Host programs whose f is the generated function ("f_body") run in
+# parallel and combined again, the same function mathematically (so f_ref
+# stays its reference): "omp" runs four copies in an OpenMP parallel for
+# and averages them (a + reduction for the result); "mpi" runs it on every
+# rank and averages by MPI_Allreduce (in place).  They are run on 2 threads
+# and 2 ranks (fuzz.py).
+PARALLEL_KINDS = ("omp", "mpi")
+PARALLEL_WRAPPERS = {
+    "omp": """
+/* Four copies in parallel, averaged. */
+$T f($T *x, $T *y, $T s, int n) {
+  $T xs[4][NX], ys[4][NY > 0 ? NY : 1], total = 0;
+#pragma omp parallel for reduction(+ : total) __THREADS__
+  for (int k = 0; k < 4; ++k) {
+    for (int i = 0; i < NX; ++i)
+      xs[k][i] = x[i];
+    for (int i = 0; i < NY; ++i)
+      ys[k][i] = y[i];
+    total += f_body(xs[k], ys[k], s, n);
+  }
+  for (int i = 0; i < NX; ++i)
+    x[i] = (xs[0][i] + xs[1][i] + xs[2][i] + xs[3][i]) * ($T)0.25;
+  for (int i = 0; i < NY; ++i)
+    y[i] = (ys[0][i] + ys[1][i] + ys[2][i] + ys[3][i]) * ($T)0.25;
+  return total * ($T)0.25;
+}""",
+    "mpi": """
+/* On every rank, averaged over the ranks. */
+$T f($T *x, $T *y, $T s, int n) {
+  $T r = f_body(x, y, s, n);
+  int p;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Datatype t = sizeof($T) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+  MPI_Allreduce(MPI_IN_PLACE, x, NX, t, MPI_SUM, MPI_COMM_WORLD);
+  if (NY > 0)
+    MPI_Allreduce(MPI_IN_PLACE, y, NY, t, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &r, 1, t, MPI_SUM, MPI_COMM_WORLD);
+  for (int i = 0; i < NX; ++i)
+    x[i] /= p;
+  for (int i = 0; i < NY; ++i)
+    y[i] /= p;
+  return r / p;
+}""",
+}
+MPI_MAIN = """
+/* MPI around the checks; rank 0 reports (every rank's status counts). */
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank)
+    freopen("/dev/null", "w", stdout);
+  int status = fuzz_main();
+  MPI_Finalize();
+  return status;
+}
+"""
 # A host driver (driver_template.cu) around the device function: launches,
 # copies and frees differentiated from host requests.
 DRIVER_KINDS = ("cuda-driver", "hip-driver")
