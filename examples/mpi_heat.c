@@ -109,7 +109,8 @@ int main(int argc, char **argv) {
   double dk = gradient(&p);
   // Central differences: for k, and for one cell of u0 (on its owner).
   double h = 1e-6;
-  double fd_k = (primal(&p, p.k + h, p.u0) - primal(&p, p.k - h, p.u0)) / (2 * h);
+  double fd_k =
+      (primal(&p, p.k + h, p.u0) - primal(&p, p.k - h, p.u0)) / (2 * h);
   int cell = N / 3, owner = cell / p.n;
   double *bumped = malloc(sizeof(double) * (size_t)p.n);
   double fd_u[2];
@@ -153,7 +154,9 @@ int main(int argc, char **argv) {
     }
     if (p.rank == 0)
       printf("%-24s %-16s %10.3f ms %10.3f ms %8.2fx\n", "mpi_heat",
-             ranks == 1 ? "1 rank" : ranks == 2 ? "2 ranks" : "4 ranks",
+             ranks == 1   ? "1 rank"
+             : ranks == 2 ? "2 ranks"
+                          : "4 ranks",
              best[0] * 1e3, best[1] * 1e3, best[1] / best[0]);
   }
   for (int b = 0; b < 6; ++b)

@@ -670,6 +670,209 @@ void gpuad_mpi_alltoall_adjoint(const void *sbuf, int scount,
   free(got);
 }
 
+/* ---- The v forms: a count and a displacement per rank ----------------- */
+
+/* `buf` + `displ` elements of `type` (its extent). */
+static char *at(const void *buf, int displ, MPI_Datatype type) {
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(type, &lb, &extent);
+  return (char *)buf + (MPI_Aint)displ * extent;
+}
+
+/* The elements the blocks of every rank reach: a block that size. */
+static int span(const int *counts, const int *displs, int ranks) {
+  int end = 0;
+  for (int r = 0; r < ranks; ++r)
+    if (counts[r] > 0 && displs[r] + counts[r] > end)
+      end = displs[r] + counts[r];
+  return end;
+}
+
+/* Reverse mode: the counts and displacements as they were at the call
+   (significant at the root only for Gatherv and Scatterv), for the adjoint
+   (its `record`). */
+static int *copyCounts(const int *counts, const int *displs, MPI_Comm comm) {
+  int ranks = sizeOf(comm);
+  int *copy = malloc(sizeof(int) * 2 * (size_t)ranks);
+  for (int r = 0; r < ranks; ++r) {
+    copy[r] = counts[r];
+    copy[ranks + r] = displs[r];
+  }
+  return copy;
+}
+
+void *gpuad_mpi_gatherv_record(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs,
+                               MPI_Datatype rtype, int root, MPI_Comm comm) {
+  (void)sbuf, (void)scount, (void)stype, (void)rbuf, (void)rtype;
+  return rankIn(comm) == root ? copyCounts(rcounts, displs, comm) : NULL;
+}
+
+void *gpuad_mpi_scatterv_record(const void *sbuf, const int *scounts,
+                                const int *displs, MPI_Datatype stype,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int root, MPI_Comm comm) {
+  (void)sbuf, (void)stype, (void)rbuf, (void)rcount, (void)rtype;
+  return rankIn(comm) == root ? copyCounts(scounts, displs, comm) : NULL;
+}
+
+void *gpuad_mpi_allgatherv_record(const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf,
+                                  const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, MPI_Comm comm) {
+  (void)sbuf, (void)scount, (void)stype, (void)rbuf, (void)rtype;
+  return copyCounts(rcounts, displs, comm);
+}
+
+void gpuad_mpi_gatherv_tangent(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               const void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Gatherv");
+  int atRoot = rankIn(comm) == root;
+  void *made, *into = drbuf;
+  if (atRoot && !drbuf)
+    into = block(span(rcounts, displs, sizeOf(comm)), rtype);
+  MPI_Gatherv(orZeros(dsbuf, scount, stype, &made), scount, stype, into,
+              rcounts, displs, rtype, root, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_gatherv_adjoint(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               void *dsbuf, void *drbuf, void *record) {
+  (void)rbuf;
+  if (record) {
+    rcounts = record;
+    displs = rcounts + sizeOf(comm);
+  }
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Gatherv");
+  int atRoot = rankIn(comm) == root, ranks = sizeOf(comm);
+  void *made = NULL;
+  const void *out =
+      atRoot ? orZeros(drbuf, span(rcounts, displs, ranks), rtype, &made) : 0;
+  void *got = block(scount, stype);
+  MPI_Scatterv(out, rcounts, displs, rtype, got, scount, stype, root, comm);
+  free(made);
+  if (atRoot && drbuf)
+    for (int r = 0; r < ranks; ++r)
+      zero(at(drbuf, displs[r], rtype), rcounts[r], rtype, comm);
+  if (dsbuf)
+    add(got, dsbuf, scount, stype, comm);
+  free(got);
+}
+
+void gpuad_mpi_scatterv_tangent(const void *sbuf, const int *scounts,
+                                const int *displs, MPI_Datatype stype,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int root, MPI_Comm comm, const void *dsbuf,
+                                void *drbuf) {
+  (void)sbuf;
+  if (!carries(rtype))
+    return;
+  requireBuffer(rbuf, "MPI_Scatterv");
+  int atRoot = rankIn(comm) == root;
+  void *made = NULL;
+  const void *out =
+      atRoot ? orZeros(dsbuf, span(scounts, displs, sizeOf(comm)), stype, &made)
+             : 0;
+  void *into = drbuf ? drbuf : block(rcount, rtype);
+  MPI_Scatterv(out, scounts, displs, stype, into, rcount, rtype, root, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_scatterv_adjoint(const void *sbuf, const int *scounts,
+                                const int *displs, MPI_Datatype stype,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int root, MPI_Comm comm, void *dsbuf,
+                                void *drbuf, void *record) {
+  (void)sbuf;
+  if (record) {
+    scounts = record;
+    displs = scounts + sizeOf(comm);
+  }
+  if (!carries(rtype))
+    return;
+  requireBuffer(rbuf, "MPI_Scatterv");
+  int atRoot = rankIn(comm) == root, ranks = sizeOf(comm);
+  void *made,
+      *got = atRoot ? block(span(scounts, displs, ranks), stype) : NULL;
+  MPI_Gatherv(orZeros(drbuf, rcount, rtype, &made), rcount, rtype, got,
+              scounts, displs, stype, root, comm);
+  free(made);
+  if (drbuf)
+    zero(drbuf, rcount, rtype, comm);
+  if (atRoot && dsbuf)
+    for (int r = 0; r < ranks; ++r)
+      add(at(got, displs[r], stype), at(dsbuf, displs[r], stype), scounts[r],
+          stype, comm);
+  free(got);
+}
+
+void gpuad_mpi_allgatherv_tangent(const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf,
+                                  const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, MPI_Comm comm,
+                                  const void *dsbuf, void *drbuf) {
+  (void)rbuf;
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Allgatherv");
+  void *made, *into = drbuf ? drbuf
+                             : block(span(rcounts, displs, sizeOf(comm)),
+                                     rtype);
+  MPI_Allgatherv(orZeros(dsbuf, scount, stype, &made), scount, stype, into,
+                 rcounts, displs, rtype, comm);
+  free(made);
+  if (into != drbuf)
+    free(into);
+}
+
+void gpuad_mpi_allgatherv_adjoint(const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf,
+                                  const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, MPI_Comm comm,
+                                  void *dsbuf, void *drbuf, void *record) {
+  (void)rbuf;
+  rcounts = record;
+  displs = rcounts + sizeOf(comm);
+  if (!carries(stype))
+    return;
+  requireBuffer(sbuf, "MPI_Allgatherv");
+  if (floating(rtype) != rtype)
+    fail("MPI_Allgatherv with a derived datatype in differentiated code");
+  int ranks = sizeOf(comm), me = rankIn(comm);
+  int all = span(rcounts, displs, ranks);
+  /* Every copy's adjoint, summed; this rank's block of it. */
+  void *made, *sum = block(all, rtype);
+  MPI_Allreduce(orZeros(drbuf, all, rtype, &made), sum, all, rtype, MPI_SUM,
+                comm);
+  free(made);
+  if (drbuf)
+    for (int r = 0; r < ranks; ++r)
+      zero(at(drbuf, displs[r], rtype), rcounts[r], rtype, comm);
+  if (dsbuf) {
+    void *laid = relayout(at(sum, displs[me], rtype), rcounts[me], rtype,
+                          scount, stype, comm);
+    add(laid, dsbuf, scount, stype, comm);
+    free(laid);
+  }
+  free(sum);
+}
+
 /* ---- Non-blocking communication ------------------------------------------ */
 
 typedef struct Record {

@@ -113,6 +113,56 @@ void gpuad_mpi_alltoall_adjoint(const void *sbuf, int scount,
                                 MPI_Datatype rtype, MPI_Comm comm,
                                 void *dsbuf, void *drbuf);
 
+/* The v forms: the adjoint of MPI_Gatherv is MPI_Scatterv with the same
+   counts and displacements, and the other way round; MPI_Allgatherv's sums
+   every copy and takes this rank's block.  Reverse mode records the counts
+   and displacements right after the call (the adjoint's `record`). */
+void *gpuad_mpi_gatherv_record(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs,
+                               MPI_Datatype rtype, int root, MPI_Comm comm);
+void *gpuad_mpi_scatterv_record(const void *sbuf, const int *scounts,
+                                const int *displs, MPI_Datatype stype,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int root, MPI_Comm comm);
+void *gpuad_mpi_allgatherv_record(const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf,
+                                  const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, MPI_Comm comm);
+void gpuad_mpi_gatherv_tangent(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               const void *dsbuf, void *drbuf);
+void gpuad_mpi_gatherv_adjoint(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               void *dsbuf, void *drbuf,
+    void *record);
+void gpuad_mpi_scatterv_tangent(const void *sbuf, const int *scounts,
+                                const int *displs, MPI_Datatype stype,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int root, MPI_Comm comm, const void *dsbuf,
+                                void *drbuf);
+void gpuad_mpi_scatterv_adjoint(const void *sbuf, const int *scounts,
+                                const int *displs, MPI_Datatype stype,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int root, MPI_Comm comm, void *dsbuf,
+                                void *drbuf,
+    void *record);
+void gpuad_mpi_allgatherv_tangent(const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf,
+                                  const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, MPI_Comm comm,
+                                  const void *dsbuf, void *drbuf);
+void gpuad_mpi_allgatherv_adjoint(const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf,
+                                  const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, MPI_Comm comm,
+                                  void *dsbuf, void *drbuf,
+    void *record);
+
 /* Non-blocking communication.  A posted operation's derivative is posted
    too and lives in a record, found by the request until a completion
    (MPI_Wait, MPI_Waitall, a successful MPI_Test) takes it.  Forward mode:

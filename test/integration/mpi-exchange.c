@@ -3,7 +3,8 @@
 // datatype) and with MPI_Isend/MPI_Irecv/MPI_Waitall, a shift completed by
 // MPI_Test and MPI_Wait, a ring of blocking MPI_Send/MPI_Recv, MPI_Allreduce,
 // MPI_Reduce then MPI_Bcast (in place), the maxima and minima of
-// MPI_Allreduce and MPI_Reduce, MPI_Gather then MPI_Scatter,
+// MPI_Allreduce and MPI_Reduce, MPI_Gather then MPI_Scatter, their v forms
+// and MPI_Allgatherv, a communicator from MPI_Comm_split, single precision,
 // MPI_Allgather, MPI_Alltoall and MPI_Barrier.  Each function is
 // `void f(double *x, double *y, int n, MPI_Comm comm)` on a rank's block of
 // one global problem.  For the sum over ranks of <w, y>, the gradient is
@@ -209,6 +210,76 @@ void alltoall(double *x, double *y, int n, MPI_Comm comm) {
   free(got);
 }
 
+/* Blocks of one or two elements per rank, at gaps, onto rank 0 and back
+   (MPI_Gatherv, MPI_Scatterv); the counts are freed before the reverse
+   sweep runs. */
+void gatherv_scatterv(double *x, double *y, int n, MPI_Comm comm) {
+  int p = sizeOf(comm), r = rankOf(comm);
+  int *counts = malloc(sizeof(int) * p), *displs = malloc(sizeof(int) * p);
+  for (int q = 0; q < p; ++q) {
+    counts[q] = q % 2 + 1;
+    displs[q] = 3 * q;
+  }
+  double part[2], *all = calloc(3 * p, sizeof(double));
+  for (int i = 0; i < counts[r]; ++i)
+    part[i] = x[i] * x[i];
+  MPI_Gatherv(part, counts[r], MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
+              comm);
+  if (r == 0)
+    for (int q = 0; q < p; ++q)
+      for (int i = 0; i < counts[q]; ++i)
+        all[displs[q] + i] *= 1 + all[displs[(q + 1) % p]];
+  MPI_Scatterv(all, counts, displs, MPI_DOUBLE, part, counts[r], MPI_DOUBLE, 0,
+               comm);
+  for (int i = 0; i < n; ++i)
+    y[i] = x[i] + (i < counts[r] ? part[i] : 0);
+  free(counts);
+  free(displs);
+  free(all);
+}
+
+/* Every rank's first one or two elements, on every rank (MPI_Allgatherv). */
+void allgatherv(double *x, double *y, int n, MPI_Comm comm) {
+  int p = sizeOf(comm), r = rankOf(comm);
+  int *counts = malloc(sizeof(int) * p), *displs = malloc(sizeof(int) * p);
+  for (int q = 0; q < p; ++q) {
+    counts[q] = q % 2 + 1;
+    displs[q] = 2 * q;
+  }
+  double *all = calloc(2 * p, sizeof(double));
+  MPI_Allgatherv(x, counts[r], MPI_DOUBLE, all, counts, displs, MPI_DOUBLE,
+                 comm);
+  for (int i = 0; i < n; ++i)
+    y[i] = x[i] * all[(i + r) % (2 * p)] + sin(all[0]);
+  free(counts);
+  free(displs);
+  free(all);
+}
+
+/* A sum within the even and within the odd ranks: a communicator made and
+   freed inside. */
+void split(double *x, double *y, int n, MPI_Comm comm) {
+  MPI_Comm half;
+  MPI_Comm_split(comm, rankOf(comm) % 2, 0, &half);
+  double s = 0, total;
+  for (int i = 0; i < n; ++i)
+    s += x[i] * x[i];
+  MPI_Allreduce(&s, &total, 1, MPI_DOUBLE, MPI_SUM, half);
+  MPI_Comm_free(&half);
+  for (int i = 0; i < n; ++i)
+    y[i] = x[i] * total;
+}
+
+/* allreduce's sum in single precision. */
+void allreduce_float(double *x, double *y, int n, MPI_Comm comm) {
+  float s = 0, total;
+  for (int i = 0; i < n; ++i)
+    s += (float)(x[i] * x[i]);
+  MPI_Allreduce(&s, &total, 1, MPI_FLOAT, MPI_SUM, comm);
+  for (int i = 0; i < n; ++i)
+    y[i] = x[i] * total;
+}
+
 enum { N = 24 };
 
 /* Global direction values: the same element whatever the decomposition. */
@@ -319,6 +390,23 @@ int main(int argc, char **argv) {
   CHECK(gather_scatter, 1);
   CHECK(allgather, 1);
   CHECK(alltoall, 0);
+  CHECK(gatherv_scatterv, 0);
+  CHECK(allgatherv, 0);
+  CHECK(split, 0);
+  {
+    /* Single precision (central differences would see its rounding): the
+       gradient against the double one's. */
+    int p_ = sizeOf(MPI_COMM_WORLD), r_ = rankOf(MPI_COMM_WORLD);
+    int n_ = N / p_, first_ = n_ * r_;
+    double *d_ = malloc(sizeof(double) * n_), *f_ = malloc(sizeof(double) * n_);
+    GRADIENT(allreduce, n_, first_, MPI_COMM_WORLD, d_);
+    GRADIENT(allreduce_float, n_, first_, MPI_COMM_WORLD, f_);
+    if (r_ == 0)
+      for (int i = 0; i < n_; ++i)
+        check_close("allreduce_float = allreduce (rank 0)", f_[i], d_[i], 1e-5,
+                    1e-6);
+    free(d_), free(f_);
+  }
   int status = rankOf(MPI_COMM_WORLD) == 0 ? gradcheck_exit() : 0;
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();

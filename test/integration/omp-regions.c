@@ -2,9 +2,11 @@
 // 1 to 4 threads: worksharing loops (static, cyclic and dynamic schedules),
 // reductions (+, *, max), critical sections, atomics, single and master,
 // barriers between loops, private, firstprivate and lastprivate variables,
-// a region in a time loop, a num_threads clause, and calls inside the
-// region.  Each region is `void f(double *x, double *y, double k, int n)`;
-// the gradient with respect to x and k is checked against central
+// a region in a time loop, a num_threads clause, calls inside the region,
+// sections, a collapsed loop with a guided schedule, and a worksharing loop
+// in a function the region calls (orphaned).  Each region is
+// `void f(double *x, double *y, double k, int n)`; the gradient with
+// respect to x and k is checked against central
 // differences, and against forward mode by the dot-product test.  Adjoints
 // that several threads add to the same place (k's, a stencil's neighbours,
 // a reduction's) must be summed without a race.
@@ -168,6 +170,47 @@ void steps(double *x, double *y, double k, int n) {
   }
 }
 
+/* Two sections, each on whichever thread takes it. */
+void sections(double *x, double *y, double k, int n) {
+#pragma omp parallel sections
+  {
+#pragma omp section
+    for (int i = 0; i < n / 2; ++i)
+      y[i] = x[i] * k;
+#pragma omp section
+    for (int i = n / 2; i < n; ++i)
+      y[i] = sin(x[i]) * k;
+  }
+}
+
+/* A collapsed pair of loops (one 64-bit iteration space), guided. */
+void collapsed(double *x, double *y, double k, int n) {
+  int rows = n / 4;
+#pragma omp parallel for collapse(2) schedule(guided)
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < 4; ++c)
+      y[4 * r + c] = x[4 * r + c] * x[4 * r + (c + 1) % 4] * k;
+}
+
+/* A worksharing loop in a function the region calls (orphaned), and a
+   per-thread partial sum indexed by the thread's number. */
+__attribute__((noinline)) static void orphan(double *x, double *y, double k,
+                                             int n, double *partial) {
+#pragma omp for
+  for (int i = 0; i < n; ++i) {
+    y[i] = x[i] * x[i] * k;
+    partial[omp_get_thread_num()] += y[i];
+  }
+}
+
+void orphaned(double *x, double *y, double k, int n) {
+  double partial[64] = {0};
+#pragma omp parallel
+  orphan(x, y, k, n, partial);
+  for (int t = 0; t < 64; ++t)
+    y[0] += 0.1 * partial[t];
+}
+
 void three_threads(double *x, double *y, double k, int n) {
 #pragma omp parallel for num_threads(3)
   for (int i = 0; i < n; ++i)
@@ -222,6 +265,9 @@ VEC(two_loops)
 VEC(calls)
 VEC(steps)
 VEC(three_threads)
+VEC(sections)
+VEC(collapsed)
+VEC(orphaned)
 
 int main(void) {
   enum { N = 37 };
@@ -246,5 +292,8 @@ int main(void) {
   CHECK(calls, x0, N);
   CHECK(steps, x0, N);
   CHECK(three_threads, x0, N);
+  CHECK(sections, x0, N);
+  CHECK(collapsed, x0, N - 1);
+  CHECK(orphaned, x0, N);
   return gradcheck_exit();
 }

@@ -48,7 +48,8 @@ int main(void) {
   c.k = 0.7;
   gradient(&c);
   double h = 1e-6, dk = c.dk;
-  double fd = (loss(c.x, c.y, c.k + h, N) - loss(c.x, c.y, c.k - h, N)) / (2 * h);
+  double fd =
+      (loss(c.x, c.y, c.k + h, N) - loss(c.x, c.y, c.k - h, N)) / (2 * h);
   char size[64];
   snprintf(size, sizeof size, "n=%d, %d thr", N, omp_get_max_threads());
   bench_report("omp_loop", size, primal, gradient, &c, bench_rel(dk, fd));
