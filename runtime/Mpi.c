@@ -5,20 +5,10 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "Mpi.h"
+#include "Require.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static void fail(const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  fprintf(stderr, "gpuad: ");
-  vfprintf(stderr, format, args);
-  fprintf(stderr, "\n");
-  va_end(args);
-  abort();
-}
 
 static int isFloat(MPI_Datatype named) {
   return named == MPI_DOUBLE || named == MPI_FLOAT ||
@@ -32,7 +22,7 @@ static void walk(MPI_Datatype type, MPI_Datatype *basic, int *mixed,
                  int *other) {
   if (type == MPI_DOUBLE_INT || type == MPI_FLOAT_INT ||
       type == MPI_LONG_DOUBLE_INT)
-    fail("an MPI message of float-and-index pairs (MPI_DOUBLE_INT, for "
+    gpuad_fail("an MPI message of float-and-index pairs (MPI_DOUBLE_INT, for "
          "MAXLOC/MINLOC) in differentiated code: gpuad does not move its "
          "derivative");
   int ints, addresses, types, combiner;
@@ -73,7 +63,7 @@ static MPI_Datatype floating(MPI_Datatype type) {
   int mixed = 0, other = 0;
   walk(type, &basic, &mixed, &other);
   if (basic != MPI_DATATYPE_NULL && (mixed || other))
-    fail("an MPI datatype mixing floats with other data or another "
+    gpuad_fail("an MPI datatype mixing floats with other data or another "
          "precision in differentiated code: send the floats of one "
          "precision in a message of their own");
   return basic;
@@ -85,13 +75,13 @@ static void *block(int count, MPI_Datatype type) {
   MPI_Type_get_extent(type, &lb, &extent);
   MPI_Type_get_true_extent(type, &true_lb, &true_extent);
   if (true_lb < 0)
-    fail("an MPI datatype with a negative lower bound in differentiated "
+    gpuad_fail("an MPI datatype with a negative lower bound in differentiated "
          "code");
   size_t bytes =
       count > 0 ? (size_t)(true_lb + true_extent + (count - 1) * extent) : 0;
   void *p = calloc(1, bytes ? bytes : 1);
   if (!p)
-    fail("out of memory for an MPI message's derivative (%zu bytes)", bytes);
+    gpuad_fail("out of memory for an MPI message's derivative (%zu bytes)", bytes);
   return p;
 }
 
@@ -171,7 +161,7 @@ static void *relayout(const void *from, int count_from, MPI_Datatype type_from,
 
 static void requireBuffer(const void *buf, const char *routine) {
   if (buf == MPI_IN_PLACE)
-    fail("%s with MPI_IN_PLACE in differentiated code: gpuad differentiates "
+    gpuad_fail("%s with MPI_IN_PLACE in differentiated code: gpuad differentiates "
          "its in-place form only for MPI_Reduce and MPI_Allreduce",
          routine);
 }
@@ -183,7 +173,7 @@ static void peerOf(int *source, int *tag, const MPI_Status *status,
   if (*source != MPI_ANY_SOURCE && *tag != MPI_ANY_TAG)
     return;
   if (reverse || status == MPI_STATUS_IGNORE)
-    fail("%s from MPI_ANY_SOURCE or with MPI_ANY_TAG in differentiated code: "
+    gpuad_fail("%s from MPI_ANY_SOURCE or with MPI_ANY_TAG in differentiated code: "
          "%s; name the source and the tag",
          routine,
          reverse ? "the reverse sweep cannot tell where the adjoint goes"
@@ -352,15 +342,15 @@ static int *winners(const void *contribution, const void *result, int count,
   if (op == MPI_SUM)
     return NULL;
   if (op != MPI_MAX && op != MPI_MIN)
-    fail("%s with an operation other than MPI_SUM, MPI_MAX or MPI_MIN on "
+    gpuad_fail("%s with an operation other than MPI_SUM, MPI_MAX or MPI_MIN on "
          "floats in differentiated code",
          routine);
   if (type != MPI_DOUBLE && type != MPI_FLOAT)
-    fail("%s with MPI_MAX or MPI_MIN on a datatype other than MPI_DOUBLE or "
+    gpuad_fail("%s with MPI_MAX or MPI_MIN on a datatype other than MPI_DOUBLE or "
          "MPI_FLOAT in differentiated code",
          routine);
   if (contribution == MPI_IN_PLACE)
-    fail("%s in place with MPI_MAX or MPI_MIN in differentiated code: its "
+    gpuad_fail("%s in place with MPI_MAX or MPI_MIN in differentiated code: its "
          "contribution is gone when the winner is decided",
          routine);
   int rank = rankIn(comm);
@@ -853,7 +843,7 @@ void gpuad_mpi_allgatherv_adjoint(const void *sbuf, int scount,
     return;
   requireBuffer(sbuf, "MPI_Allgatherv");
   if (floating(rtype) != rtype)
-    fail("MPI_Allgatherv with a derived datatype in differentiated code");
+    gpuad_fail("MPI_Allgatherv with a derived datatype in differentiated code");
   int ranks = sizeOf(comm), me = rankIn(comm);
   int all = span(rcounts, displs, ranks);
   /* Every copy's adjoint, summed; this rank's block of it. */
@@ -908,7 +898,7 @@ static Record *post(int send, void *dbuf, int count, MPI_Datatype type,
                     int peer, int tag, MPI_Comm comm, MPI_Request *request) {
   Record *r = calloc(1, sizeof(Record));
   if (!r)
-    fail("out of memory for a non-blocking MPI call's derivative");
+    gpuad_fail("out of memory for a non-blocking MPI call's derivative");
   r->send = send;
   r->carries = carries(type);
   r->count = count;
@@ -920,7 +910,7 @@ static Record *post(int send, void *dbuf, int count, MPI_Datatype type,
   r->derived = MPI_REQUEST_NULL;
   r->primal = *request;
   if (r->carries && !send && (peer == MPI_ANY_SOURCE || tag == MPI_ANY_TAG))
-    fail("MPI_Irecv from MPI_ANY_SOURCE or with MPI_ANY_TAG in "
+    gpuad_fail("MPI_Irecv from MPI_ANY_SOURCE or with MPI_ANY_TAG in "
          "differentiated code: name the source and the tag");
   r->next = posted;
   posted = r;
@@ -1036,7 +1026,7 @@ void gpuad_mpi_post_adjoint(void *record) {
   Record *r = record;
   if (r->carries) {
     if (r->derived == MPI_REQUEST_NULL)
-      fail("a non-blocking MPI operation in differentiated code that was "
+      gpuad_fail("a non-blocking MPI operation in differentiated code that was "
            "never completed (MPI_Wait, MPI_Waitall, MPI_Test)");
     MPI_Wait(&r->derived, MPI_STATUS_IGNORE);
     if (r->send && r->dbuf)

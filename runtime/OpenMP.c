@@ -5,8 +5,8 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "OpenMP.h"
+#include "Require.h"
 
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,20 +31,10 @@ struct gpuad_team {
   char slots[];
 };
 
-static void fail(const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  fprintf(stderr, "gpuad: ");
-  vfprintf(stderr, format, args);
-  fprintf(stderr, "\n");
-  va_end(args);
-  abort();
-}
-
 static void *allocate(size_t bytes) {
   void *p = calloc(1, bytes ? bytes : 1);
   if (!p)
-    fail("out of memory for a parallel region's tapes (%zu bytes)", bytes);
+    gpuad_fail("out of memory for a parallel region's tapes (%zu bytes)", bytes);
   return p;
 }
 
@@ -66,7 +56,7 @@ void *gpuad_omp_team_slot(gpuad_team *team, int32_t index) {
     return team->slots + (size_t)team->tape_bytes * index;
   int64_t past = index - team->inline_slots;
   if (past >= (int64_t)Block * Blocks)
-    fail("a team of more than %ld threads (thread %ld) runs a differentiated "
+    gpuad_fail("a team of more than %ld threads (thread %ld) runs a differentiated "
          "parallel region",
          (long)team->inline_slots + (long)Block * Blocks, (long)index);
   _Atomic(char *) *more = atomic_load(&team->more);
@@ -97,7 +87,7 @@ void gpuad_omp_team_push(gpuad_team *team, void *loc) {
 void gpuad_omp_team_check(gpuad_team *team) {
   int32_t size = atomic_load_explicit(&team->size, memory_order_relaxed);
   if (omp_get_num_threads() != size)
-    fail("the reverse of a parallel region got a team of %ld threads, but "
+    gpuad_fail("the reverse of a parallel region got a team of %ld threads, but "
          "the region ran with %ld (each thread reverses its own part: is "
          "OMP_DYNAMIC set, or a thread limit?)",
          (long)omp_get_num_threads(), (long)size);
@@ -132,7 +122,7 @@ static _Atomic int64_t *entriesOf(void *lock) {
                   seen == lock))
       return &counters[i].entries;
   }
-  fail("more than %d critical sections' locks in differentiated code", Locks);
+  gpuad_fail("more than %d critical sections' locks in differentiated code", Locks);
   return 0;
 }
 

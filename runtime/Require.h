@@ -18,6 +18,9 @@ extern "C" {
 
 /* Where `ok` is 0: prints "gpuad: <message>" on stderr and aborts. */
 void gpuad_require(int ok, const char *message);
+/* Prints "gpuad: " and the printf-style message on stderr and aborts. */
+void gpuad_fail(const char *format, ...)
+    __attribute__((noreturn, format(printf, 1, 2)));
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 // Reverse and forward mode through OpenMP parallel regions, run by teams of
 // 1 to 4 threads: worksharing loops (static, cyclic and dynamic schedules),
-// reductions (+, *, max), critical sections, atomics, single and master,
+// reductions (+, *, max, min), critical sections, atomics, single and master,
 // barriers between loops, private, firstprivate and lastprivate variables,
 // a region in a time loop, a num_threads clause, calls inside the region,
 // sections, a collapsed loop with a guided schedule, and a worksharing loop
@@ -66,11 +66,14 @@ void product(double *x, double *y, double k, int n) {
 }
 
 void maximum(double *x, double *y, double k, int n) {
-  double m = -1e300;
-#pragma omp parallel for reduction(max : m)
-  for (int i = 0; i < n; ++i)
+  double m = -1e300, l = 1e300;
+#pragma omp parallel for reduction(max : m) reduction(min : l)
+  for (int i = 0; i < n; ++i) {
     m = fmax(m, x[i] * k + 0.01 * i);
+    l = fmin(l, x[i] * x[i] - 0.01 * i);
+  }
   y[0] = m;
+  y[1] = l * k;
 }
 
 void critical(double *x, double *y, double k, int n) {
