@@ -162,8 +162,7 @@ void ReverseEmitter::reverseTeamCall(const AugCall &AC) {
     B.CreateStore(Constant::getNullValue(CellsTy), Cells);
   }
   Type *TapeTy = S.tapeType();
-  auto [SlotBytes, SlotAlign] = teamSlot(TapeTy, M.getDataLayout());
-  (void)SlotBytes;
+  Align SlotAlign = teamSlot(TapeTy, M.getDataLayout()).second;
   B.CreateCall(
       M.getOrInsertFunction("gpuad_omp_team_push", B.getVoidTy(), Ptr, Ptr),
       {Team, AC.TeamLoc});
