@@ -24,6 +24,12 @@ static const MpiRoutine Rows[] = {
   //   tangent, adjoint (runtime/Mpi.h)
   {"MPI_Send",            Communicate,  6, {0, -1},  -1, -1,
      "gpuad_mpi_send_tangent",      "gpuad_mpi_send_adjoint"},
+  // (A synchronous or ready send's derivative is sent as a standard send:
+  // it never waits longer than they do.)
+  {"MPI_Ssend",           Communicate,  6, {0, -1},  -1, -1,
+     "gpuad_mpi_send_tangent",      "gpuad_mpi_send_adjoint"},
+  {"MPI_Rsend",           Communicate,  6, {0, -1},  -1, -1,
+     "gpuad_mpi_send_tangent",      "gpuad_mpi_send_adjoint"},
   {"MPI_Recv",            Communicate,  7, {0, -1},   6, -1,
      "gpuad_mpi_recv_tangent",      "gpuad_mpi_recv_adjoint"},
   {"MPI_Sendrecv",        Communicate, 12, {0, 5},   11, -1,
@@ -64,6 +70,9 @@ static const MpiRoutine Rows[] = {
   {"MPI_Comm_dup",        Create,       2, {-1, -1}, -1, 1, "", "MPI_Comm_free"},
   {"MPI_Comm_free",       Release,      1, {-1, -1}, -1, 0, "", ""},
   {"MPI_Isend",           Post,         7, {0, -1},  -1, 6,
+     "gpuad_mpi_isend_tangent", "gpuad_mpi_post_adjoint", -1, -1,
+     "gpuad_mpi_isend_record"},
+  {"MPI_Issend",          Post,         7, {0, -1},  -1, 6,
      "gpuad_mpi_isend_tangent", "gpuad_mpi_post_adjoint", -1, -1,
      "gpuad_mpi_isend_record"},
   {"MPI_Irecv",           Post,         7, {0, -1},  -1, 6,

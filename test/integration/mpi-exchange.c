@@ -68,7 +68,7 @@ void halo_nonblocking(double *x, double *y, int n, MPI_Comm comm) {
 }
 
 /* The block to the right neighbour: received by polling MPI_Test, sent
-   with MPI_Wait. */
+   synchronously (MPI_Issend) and completed with MPI_Wait. */
 void shift_test(double *x, double *y, int n, MPI_Comm comm) {
   int r = rankOf(comm), p = sizeOf(comm), done = 0;
   double *got = malloc(sizeof(double) * n), *squares = malloc(sizeof(double) * n);
@@ -76,7 +76,7 @@ void shift_test(double *x, double *y, int n, MPI_Comm comm) {
     squares[i] = x[i] * x[i];
   MPI_Request in, out;
   MPI_Irecv(got, n, MPI_DOUBLE, (r + p - 1) % p, 5, comm, &in);
-  MPI_Isend(squares, n, MPI_DOUBLE, (r + 1) % p, 5, comm, &out);
+  MPI_Issend(squares, n, MPI_DOUBLE, (r + 1) % p, 5, comm, &out);
   while (!done)
     MPI_Test(&in, &done, MPI_STATUS_IGNORE);
   MPI_Wait(&out, MPI_STATUS_IGNORE);
@@ -106,14 +106,18 @@ void column(double *x, double *y, int n, MPI_Comm comm) {
   MPI_Type_free(&col);
 }
 
-/* Blocking sends around a ring (even ranks send first). */
+/* Blocking sends around a ring (even ranks send first, synchronously; with
+   one rank, the message to itself needs the standard send). */
 void ring(double *x, double *y, int n, MPI_Comm comm) {
   int r = rankOf(comm), p = sizeOf(comm);
   double *got = malloc(sizeof(double) * n);
   for (int i = 0; i < n; ++i)
     y[i] = x[i] * x[i];
   if (r % 2 == 0) {
-    MPI_Send(y, n, MPI_DOUBLE, (r + 1) % p, 3, comm);
+    if (p > 1)
+      MPI_Ssend(y, n, MPI_DOUBLE, (r + 1) % p, 3, comm);
+    else
+      MPI_Send(y, n, MPI_DOUBLE, 0, 3, comm);
     MPI_Recv(got, n, MPI_DOUBLE, (r + p - 1) % p, 3, comm, MPI_STATUS_IGNORE);
   } else {
     MPI_Recv(got, n, MPI_DOUBLE, (r + p - 1) % p, 3, comm, MPI_STATUS_IGNORE);
