@@ -531,6 +531,17 @@ void ForwardSweep::visitCallBase(CallBase &Call) {
                             "worksharing loops, reductions, critical "
                             "sections, atomics, barriers, single and master");
   CallClass Class = Ctx.calls().classify(Call);
+  // Nor an MPI call without a row, whatever it is given: what it receives
+  // (a one-sided get, a persistent receive) may carry derivatives from
+  // another rank that no analysis here sees.
+  if (const Function *Callee = Call.getCalledFunction();
+      Callee && Class.Effect == CallEffect::Unknown &&
+      (Callee->getName().starts_with("MPI_") ||
+       Callee->getName().starts_with("PMPI_")))
+    return fail(Call, "cannot differentiate the MPI call '" +
+                          Callee->getName() +
+                          "': gpuad has no derivative for it (the user guide "
+                          "lists the MPI calls it differentiates)");
   switch (Class.Effect) {
   case CallEffect::Inactive:
   case CallEffect::Barrier:
