@@ -197,14 +197,20 @@ Value *parallelRegionLocation(const CallBase &Call) {
   return cast<ValueAsMetadata>(N->getOperand(0))->getValue();
 }
 
+/// `void __kmpc_fork_call(ident_t *, i32 argc, microtask, ...)`.
+static FunctionCallee forkFunction(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0);
+  return M.getOrInsertFunction(
+      ForkName,
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Type::getInt32Ty(C), Ptr},
+                        /*isVarArg=*/true));
+}
+
 CallInst *emitFork(IRBuilderBase &B, Value *Loc, Function *Microtask,
                    Value *Context) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  Type *Ptr = B.getPtrTy();
-  FunctionCallee Fork = M.getOrInsertFunction(
-      ForkName, FunctionType::get(B.getVoidTy(), {Ptr, B.getInt32Ty(), Ptr},
-                                  /*isVarArg=*/true));
-  return B.CreateCall(Fork, {Loc, B.getInt32(1), Microtask, Context});
+  return B.CreateCall(forkFunction(*B.GetInsertBlock()->getModule()),
+                      {Loc, B.getInt32(1), Microtask, Context});
 }
 
 bool lowerParallelRegions(Function &F) {
@@ -216,15 +222,11 @@ bool lowerParallelRegions(Function &F) {
   Module &M = *F.getParent();
   for (CallBase *Region : Regions) {
     IRBuilder<> B(Region);
-    Type *Ptr = B.getPtrTy();
-    FunctionCallee Fork = M.getOrInsertFunction(
-        ForkName, FunctionType::get(B.getVoidTy(), {Ptr, B.getInt32Ty(), Ptr},
-                                    /*isVarArg=*/true));
     SmallVector<Value *, 8> Args{parallelRegionLocation(*Region),
                                  B.getInt32(Region->arg_size() - 2),
                                  Region->getCalledOperand()};
     append_range(Args, drop_begin(Region->args(), 2));
-    B.CreateCall(Fork, Args)->setDebugLoc(Region->getDebugLoc());
+    B.CreateCall(forkFunction(M), Args)->setDebugLoc(Region->getDebugLoc());
     Region->eraseFromParent();
   }
   return !Regions.empty();
